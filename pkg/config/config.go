@@ -1,0 +1,267 @@
+// Package config holds every setting of the three Flowmill processes in one registry. A setting
+// is read from its FLOWMILL_ environment variable, then from its command-line flag, falling back
+// to its default; Load validates the result before anything starts.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Config is the resolved configuration of a process. Field docs give defaults and units.
+type Config struct {
+	// ListenAddress is the interface the api binds to; empty means all interfaces.
+	ListenAddress string
+	// Port is the api's HTTP port. Default 5678.
+	Port int
+	// BasePath is the path prefix under which the api serves everything; always starts and ends
+	// with "/". Default "/".
+	BasePath string
+	// PublicURL is the address users reach the editor at. Default http://localhost:<Port><BasePath>.
+	PublicURL string
+	// WebhookURL is the base address of webhook URLs shown to users. Default PublicURL.
+	WebhookURL string
+	// DataDir holds the SQLite database, the generated encryption key and binary data.
+	// Default ~/.flowmill.
+	DataDir string
+	// DatabaseURL selects Postgres (postgres://…); empty means SQLite in DataDir.
+	DatabaseURL string
+	// RedisURL selects an external Redis (redis://…); empty means the embedded Redis, and the api
+	// then runs the worker and the scheduler in-process.
+	RedisURL string
+	// EncryptionKey encrypts credentials at rest; all processes must share it. When empty it is
+	// read from DataDir/config, or generated and stored there on first start.
+	EncryptionKey string
+	// LogLevel is debug, info, warn or error. Default info.
+	LogLevel string
+	// LogFormat is text or json. Default text.
+	LogFormat string
+	// WorkerConcurrency is how many executions one worker runs at once. Default 10 (1–1000).
+	WorkerConcurrency int
+	// QueuePollInterval is how often an idle worker checks the queue. Default 10ms.
+	QueuePollInterval time.Duration
+	// ShutdownTimeout bounds a graceful stop. Default 30s.
+	ShutdownTimeout time.Duration
+	// MaxBodySize is the largest request body the api accepts, in MiB. Default 16.
+	MaxBodySize int
+	// Timezone is the instance's default IANA time zone. Default America/New_York.
+	Timezone string
+	// HeartbeatInterval is how often workers and schedulers report to Redis. Default 5s.
+	HeartbeatInterval time.Duration
+	// PushPingInterval is how often an SSE comment ping is sent. Default 20s.
+	PushPingInterval time.Duration
+	// ReconcileInterval is how often pending executions without a live lease are re-enqueued.
+	// Default 30s.
+	ReconcileInterval time.Duration
+
+	// ExecutionsTimeout is the default execution timeout in seconds; -1 is off. Default -1.
+	ExecutionsTimeout int
+	// ExecutionsTimeoutMax caps the per-workflow timeout, in seconds. Default 3600.
+	ExecutionsTimeoutMax int
+	// SaveDataOnError is all or none. Default all.
+	SaveDataOnError string
+	// SaveDataOnSuccess is all or none. Default all.
+	SaveDataOnSuccess string
+	// SaveManualExecutions keeps manual runs. Default false.
+	SaveManualExecutions bool
+	// SaveExecutionProgress saves run data after every node. Default false.
+	SaveExecutionProgress bool
+
+	// UserManagementDisabled turns off accounts (everyone is the default owner). Default false.
+	UserManagementDisabled bool
+	// PublicAPIDisabled turns off /api/v1. Default false.
+	PublicAPIDisabled bool
+	// TemplatesEnabled turns on the template library. Default false.
+	TemplatesEnabled bool
+	// TemplatesHost is the template library's API base URL.
+	TemplatesHost string
+	// PersonalizationEnabled shows the personalization survey. Default true.
+	PersonalizationEnabled bool
+	// WorkflowTagsDisabled hides tags. Default false.
+	WorkflowTagsDisabled bool
+	// DefaultLocale is the editor's language. Default en.
+	DefaultLocale string
+	// MetricsEnabled serves /metrics. Default true.
+	MetricsEnabled bool
+}
+
+// Embedded reports whether the process runs in the embedded default (no external Redis): the
+// api then also runs the worker and the scheduler.
+func (c *Config) Embedded() bool { return c.RedisURL == "" }
+
+// SQLite reports whether the store is SQLite in the data directory.
+func (c *Config) SQLite() bool { return c.DatabaseURL == "" }
+
+// SQLitePath is the SQLite database file.
+func (c *Config) SQLitePath() string { return filepath.Join(c.DataDir, "database.sqlite") }
+
+// Addr is the api's listen address.
+func (c *Config) Addr() string { return fmt.Sprintf("%s:%d", c.ListenAddress, c.Port) }
+
+// Load resolves the configuration from the environment (getenv) and command-line arguments, then
+// validates it. Flags are --name=value or --name value, named as in the registry.
+func Load(args []string, getenv func(string) string) (*Config, error) {
+	c := &Config{}
+	values := map[string]string{}
+	for _, s := range registry {
+		values[s.Flag] = s.Default
+		if v, ok := lookupEnv(getenv, s.Env); ok {
+			values[s.Flag] = v
+		}
+	}
+	if err := parseFlags(args, values); err != nil {
+		return nil, err
+	}
+	for _, s := range registry {
+		if err := s.set(c, values[s.Flag]); err != nil {
+			return nil, fmt.Errorf("%s: %w", s.Env, err)
+		}
+	}
+	if err := c.finish(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func lookupEnv(getenv func(string) string, key string) (string, bool) {
+	v := getenv(key)
+	return v, v != ""
+}
+
+func parseFlags(args []string, values map[string]string) error {
+	known := map[string]bool{}
+	for _, s := range registry {
+		known[s.Flag] = true
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "--") {
+			return fmt.Errorf("unexpected argument %q (settings are --name=value)", a)
+		}
+		name, val, hasVal := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		if !known[name] {
+			return fmt.Errorf("unknown setting --%s", name)
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				return fmt.Errorf("--%s needs a value", name)
+			}
+			i++
+			val = args[i]
+		}
+		values[name] = val
+	}
+	return nil
+}
+
+// finish derives dependent values and validates the whole configuration.
+func (c *Config) finish() error {
+	var errs []error
+	if c.Port < 1 || c.Port > 65535 {
+		errs = append(errs, fmt.Errorf("FLOWMILL_PORT: %d is not a port (1–65535)", c.Port))
+	}
+	c.BasePath = normaliseBasePath(c.BasePath)
+	if strings.ContainsAny(c.BasePath, "?#\\ ") {
+		errs = append(errs, fmt.Errorf("FLOWMILL_BASE_PATH: %q may only hold path characters", c.BasePath))
+	}
+	if strings.HasPrefix(c.DataDir, "~/") || c.DataDir == "~" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			errs = append(errs, fmt.Errorf("FLOWMILL_DATA_DIR: cannot resolve ~: %w", err))
+		}
+		c.DataDir = filepath.Join(home, strings.TrimPrefix(c.DataDir, "~"))
+	}
+	if c.PublicURL == "" {
+		c.PublicURL = fmt.Sprintf("http://localhost:%d%s", c.Port, c.BasePath)
+	}
+	if err := checkURL("FLOWMILL_PUBLIC_URL", c.PublicURL, "http", "https"); err != nil {
+		errs = append(errs, err)
+	}
+	c.PublicURL = withSlash(c.PublicURL)
+	if c.WebhookURL == "" {
+		c.WebhookURL = c.PublicURL
+	}
+	if err := checkURL("FLOWMILL_WEBHOOK_URL", c.WebhookURL, "http", "https"); err != nil {
+		errs = append(errs, err)
+	}
+	c.WebhookURL = withSlash(c.WebhookURL)
+	if c.DatabaseURL != "" {
+		if err := checkURL("FLOWMILL_DATABASE_URL", c.DatabaseURL, "postgres", "postgresql"); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if c.RedisURL != "" {
+		if err := checkURL("FLOWMILL_REDIS_URL", c.RedisURL, "redis", "rediss"); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if c.EncryptionKey != "" && len(c.EncryptionKey) < 16 {
+		errs = append(errs, errors.New("FLOWMILL_ENCRYPTION_KEY: must be at least 16 characters"))
+	}
+	if c.WorkerConcurrency < 1 || c.WorkerConcurrency > 1000 {
+		errs = append(errs, fmt.Errorf("FLOWMILL_WORKER_CONCURRENCY: %d is outside 1–1000", c.WorkerConcurrency))
+	}
+	if c.MaxBodySize < 1 || c.MaxBodySize > 1024 {
+		errs = append(errs, fmt.Errorf("FLOWMILL_MAX_BODY_SIZE: %d MiB is outside 1–1024", c.MaxBodySize))
+	}
+	if _, err := time.LoadLocation(c.Timezone); err != nil {
+		errs = append(errs, fmt.Errorf("FLOWMILL_TIMEZONE: unknown time zone %q", c.Timezone))
+	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{
+		{"FLOWMILL_QUEUE_POLL_INTERVAL", c.QueuePollInterval},
+		{"FLOWMILL_SHUTDOWN_TIMEOUT", c.ShutdownTimeout},
+		{"FLOWMILL_HEARTBEAT_INTERVAL", c.HeartbeatInterval},
+		{"FLOWMILL_PUSH_PING_INTERVAL", c.PushPingInterval},
+		{"FLOWMILL_RECONCILE_INTERVAL", c.ReconcileInterval},
+	} {
+		if d.v <= 0 {
+			errs = append(errs, fmt.Errorf("%s: must be positive", d.name))
+		}
+	}
+	if c.ExecutionsTimeout < -1 || c.ExecutionsTimeout == 0 {
+		errs = append(errs, errors.New("FLOWMILL_EXECUTIONS_TIMEOUT: -1 (off) or a positive number of seconds"))
+	}
+	if c.ExecutionsTimeoutMax < 1 {
+		errs = append(errs, errors.New("FLOWMILL_EXECUTIONS_TIMEOUT_MAX: must be a positive number of seconds"))
+	}
+	return errors.Join(errs...)
+}
+
+func normaliseBasePath(p string) string {
+	p = "/" + strings.Trim(strings.TrimSpace(p), "/") + "/"
+	if p == "//" {
+		return "/"
+	}
+	return p
+}
+
+func withSlash(s string) string {
+	if strings.HasSuffix(s, "/") {
+		return s
+	}
+	return s + "/"
+}
+
+func checkURL(name, raw string, schemes ...string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("%s: cannot parse %q: %v", name, redactURL(raw), errors.Unwrap(err))
+	}
+	for _, s := range schemes {
+		if u.Scheme == s {
+			if u.Host == "" {
+				return fmt.Errorf("%s: %q has no host", name, redactURL(raw))
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("%s: scheme must be %s, got %q", name, strings.Join(schemes, " or "), u.Scheme)
+}

@@ -1,0 +1,153 @@
+package config
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite the settings table in README.md")
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestDefaults(t *testing.T) {
+	c, err := Load(nil, env(map[string]string{"FLOWMILL_DATA_DIR": t.TempDir()}))
+	require.NoError(t, err)
+	require.Equal(t, 5678, c.Port)
+	require.Equal(t, "/", c.BasePath)
+	require.Equal(t, "http://localhost:5678/", c.PublicURL)
+	require.Equal(t, c.PublicURL, c.WebhookURL)
+	require.True(t, c.Embedded())
+	require.True(t, c.SQLite())
+	require.Equal(t, 10, c.WorkerConcurrency)
+	require.Equal(t, 10*time.Millisecond, c.QueuePollInterval)
+	require.Equal(t, "America/New_York", c.Timezone)
+	require.Equal(t, -1, c.ExecutionsTimeout)
+}
+
+func TestDataDirTilde(t *testing.T) {
+	home, err := os.UserHomeDir()
+	require.NoError(t, err)
+	c, err := Load(nil, env(nil))
+	require.NoError(t, err)
+	require.Equal(t, filepath.Join(home, ".flowmill"), c.DataDir)
+}
+
+func TestFlagsOverrideEnv(t *testing.T) {
+	c, err := Load([]string{"--port", "7000", "--base-path=flow/mill"},
+		env(map[string]string{"FLOWMILL_PORT": "6000", "FLOWMILL_DATA_DIR": "/tmp/x"}))
+	require.NoError(t, err)
+	require.Equal(t, 7000, c.Port)
+	require.Equal(t, "/flow/mill/", c.BasePath)
+	require.Equal(t, "http://localhost:7000/flow/mill/", c.PublicURL)
+}
+
+func TestScaledMode(t *testing.T) {
+	c, err := Load(nil, env(map[string]string{
+		"FLOWMILL_DATABASE_URL": "postgres://u:p@127.0.0.1:5432/db",
+		"FLOWMILL_REDIS_URL":    "redis://127.0.0.1:6379/0",
+	}))
+	require.NoError(t, err)
+	require.False(t, c.Embedded())
+	require.False(t, c.SQLite())
+}
+
+func TestValidationMessages(t *testing.T) {
+	cases := []struct {
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{env: map[string]string{"FLOWMILL_DATABASE_URL": "mysql://x"}, want: "FLOWMILL_DATABASE_URL: scheme must be postgres or postgresql"},
+		{env: map[string]string{"FLOWMILL_DATABASE_URL": "postgres://u:secret@[::1"}, want: "FLOWMILL_DATABASE_URL: cannot parse"},
+		{env: map[string]string{"FLOWMILL_REDIS_URL": "http://x"}, want: "FLOWMILL_REDIS_URL: scheme must be redis or rediss"},
+		{env: map[string]string{"FLOWMILL_PORT": "abc"}, want: `FLOWMILL_PORT: "abc" is not a whole number`},
+		{env: map[string]string{"FLOWMILL_PORT": "70000"}, want: "FLOWMILL_PORT: 70000 is not a port"},
+		{env: map[string]string{"FLOWMILL_LOG_LEVEL": "loud"}, want: `FLOWMILL_LOG_LEVEL: "loud" is not one of debug, info, warn, error`},
+		{env: map[string]string{"FLOWMILL_WORKER_CONCURRENCY": "0"}, want: "FLOWMILL_WORKER_CONCURRENCY: 0 is outside 1–1000"},
+		{env: map[string]string{"FLOWMILL_TIMEZONE": "Mars/Olympus"}, want: `unknown time zone "Mars/Olympus"`},
+		{env: map[string]string{"FLOWMILL_SHUTDOWN_TIMEOUT": "soon"}, want: "is not a duration"},
+		{env: map[string]string{"FLOWMILL_ENCRYPTION_KEY": "short"}, want: "at least 16 characters"},
+		{args: []string{"--nope=1"}, want: "unknown setting --nope"},
+		{args: []string{"--port"}, want: "--port needs a value"},
+	}
+	for _, tc := range cases {
+		_, err := Load(tc.args, env(tc.env))
+		require.Error(t, err, "%v %v", tc.env, tc.args)
+		require.Contains(t, err.Error(), tc.want)
+		require.NotContains(t, err.Error(), "secret", "a password leaked into an error")
+		require.NotContains(t, err.Error(), "\n", "an error must be one line")
+	}
+}
+
+func TestRedacted(t *testing.T) {
+	c, err := Load(nil, env(map[string]string{
+		"FLOWMILL_DATABASE_URL":   "postgres://user:hunter22@db:5432/flowmill",
+		"FLOWMILL_REDIS_URL":      "redis://:redispass@cache:6379",
+		"FLOWMILL_ENCRYPTION_KEY": "0123456789abcdef-key",
+	}))
+	require.NoError(t, err)
+	dump := strings.Join(c.Redacted(), "\n")
+	require.NotContains(t, dump, "hunter22")
+	require.NotContains(t, dump, "redispass")
+	require.NotContains(t, dump, "0123456789abcdef-key")
+	require.Contains(t, dump, "FLOWMILL_DATABASE_URL=postgres://user:xxxxx@db:5432/flowmill")
+	require.Contains(t, dump, "FLOWMILL_ENCRYPTION_KEY=(set)")
+	require.Contains(t, dump, "FLOWMILL_PORT=5678")
+}
+
+func TestEncryptionKeyGeneratedOnceAndReused(t *testing.T) {
+	dir := t.TempDir()
+	load := func() *Config {
+		c, err := Load(nil, env(map[string]string{"FLOWMILL_DATA_DIR": dir}))
+		require.NoError(t, err)
+		require.NoError(t, c.EnsureEncryptionKey())
+		return c
+	}
+	first := load()
+	require.Len(t, first.EncryptionKey, 48)
+	info, err := os.Stat(filepath.Join(dir, "config"))
+	require.NoError(t, err)
+	require.Equal(t, os.FileMode(0o600), info.Mode().Perm())
+	require.Equal(t, first.EncryptionKey, load().EncryptionKey)
+
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "config"), []byte("{"), 0o600))
+	c, err := Load(nil, env(map[string]string{"FLOWMILL_DATA_DIR": dir}))
+	require.NoError(t, err)
+	require.ErrorContains(t, c.EnsureEncryptionKey(), "holds no readable encryptionKey")
+}
+
+func TestGivenKeyIsKept(t *testing.T) {
+	dir := t.TempDir()
+	c, err := Load(nil, env(map[string]string{"FLOWMILL_DATA_DIR": dir, "FLOWMILL_ENCRYPTION_KEY": "a-key-of-enough-length"}))
+	require.NoError(t, err)
+	require.NoError(t, c.EnsureEncryptionKey())
+	require.Equal(t, "a-key-of-enough-length", c.EncryptionKey)
+	_, err = os.Stat(filepath.Join(dir, "config"))
+	require.ErrorIs(t, err, os.ErrNotExist)
+}
+
+// TestREADMEListsEverySetting keeps the README's settings table generated from the registry.
+// Run with -update to rewrite it.
+func TestREADMEListsEverySetting(t *testing.T) {
+	const start, end = "<!-- settings:start -->\n", "<!-- settings:end -->"
+	path := filepath.Join("..", "..", "README.md")
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	doc := string(b)
+	i, j := strings.Index(doc, start), strings.Index(doc, end)
+	require.True(t, i >= 0 && j > i, "README.md lacks the settings markers")
+	want := doc[:i+len(start)] + Markdown() + doc[j:]
+	if *update {
+		require.NoError(t, os.WriteFile(path, []byte(want), 0o644))
+		return
+	}
+	require.Equal(t, want, doc, "README.md settings table is out of date: go test ./pkg/config -run TestREADME -update")
+}

@@ -1,0 +1,185 @@
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Setting describes one configuration value: its environment variable, flag, default and help.
+type Setting struct {
+	Env     string
+	Flag    string
+	Default string
+	Help    string
+	// Secret values are redacted in every dump and log line.
+	Secret bool
+	// Allowed, when set, lists the only accepted values (compared in lower case).
+	Allowed []string
+	// field points at the Config field the setting fills.
+	field func(c *Config) any
+}
+
+// Settings returns the registry, in documentation order.
+func Settings() []Setting { return registry }
+
+// set parses v into the field the setting points at.
+func (s Setting) set(c *Config, v string) error {
+	v = strings.TrimSpace(v)
+	if len(s.Allowed) > 0 {
+		v = strings.ToLower(v)
+		if !slices.Contains(s.Allowed, v) {
+			return fmt.Errorf("%q is not one of %s", v, strings.Join(s.Allowed, ", "))
+		}
+	}
+	switch p := s.field(c).(type) {
+	case *string:
+		*p = v
+	case *int:
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("%q is not a whole number", v)
+		}
+		*p = n
+	case *bool:
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("%q is not true or false", v)
+		}
+		*p = b
+	case *time.Duration:
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return fmt.Errorf("%q is not a duration such as 500ms, 30s or 5m", v)
+		}
+		*p = d
+	default:
+		return fmt.Errorf("unsupported setting type %T", p)
+	}
+	return nil
+}
+
+// value renders the current value of a setting as it would be written in the environment.
+func (s Setting) value(c *Config) string {
+	switch p := s.field(c).(type) {
+	case *string:
+		return *p
+	case *int:
+		return strconv.Itoa(*p)
+	case *bool:
+		return strconv.FormatBool(*p)
+	case *time.Duration:
+		return p.String()
+	}
+	return ""
+}
+
+var registry = []Setting{
+	{Env: "FLOWMILL_PORT", Flag: "port", Default: "5678", Help: "HTTP port of the api.",
+		field: func(c *Config) any { return &c.Port }},
+	{Env: "FLOWMILL_LISTEN_ADDRESS", Flag: "listen-address", Default: "", Help: "Interface the api binds to; empty means all.",
+		field: func(c *Config) any { return &c.ListenAddress }},
+	{Env: "FLOWMILL_BASE_PATH", Flag: "base-path", Default: "/", Help: "Path prefix for the editor, REST API and webhooks.",
+		field: func(c *Config) any { return &c.BasePath }},
+	{Env: "FLOWMILL_PUBLIC_URL", Flag: "public-url", Default: "", Help: "Address users reach the editor at (default http://localhost:PORT/BASE_PATH).",
+		field: func(c *Config) any { return &c.PublicURL }},
+	{Env: "FLOWMILL_WEBHOOK_URL", Flag: "webhook-url", Default: "", Help: "Base of webhook URLs shown to users (default the public URL).",
+		field: func(c *Config) any { return &c.WebhookURL }},
+	{Env: "FLOWMILL_DATA_DIR", Flag: "data-dir", Default: "~/.flowmill", Help: "Folder for the SQLite database, the generated encryption key and binary data.",
+		field: func(c *Config) any { return &c.DataDir }},
+	{Env: "FLOWMILL_DATABASE_URL", Flag: "database-url", Default: "", Help: "Postgres URL (postgres://…); empty means SQLite in the data folder.", Secret: true,
+		field: func(c *Config) any { return &c.DatabaseURL }},
+	{Env: "FLOWMILL_REDIS_URL", Flag: "redis-url", Default: "", Help: "Redis URL (redis://…); empty means embedded Redis with worker and scheduler inside the api.", Secret: true,
+		field: func(c *Config) any { return &c.RedisURL }},
+	{Env: "FLOWMILL_ENCRYPTION_KEY", Flag: "encryption-key", Default: "", Help: "Key that encrypts credentials (16+ characters); generated into the data folder when empty. Every process must share it.", Secret: true,
+		field: func(c *Config) any { return &c.EncryptionKey }},
+	{Env: "FLOWMILL_LOG_LEVEL", Flag: "log-level", Default: "info", Help: "debug, info, warn or error.",
+		Allowed: []string{"debug", "info", "warn", "error"},
+		field:   func(c *Config) any { return &c.LogLevel }},
+	{Env: "FLOWMILL_LOG_FORMAT", Flag: "log-format", Default: "text", Help: "text or json.",
+		Allowed: []string{"text", "json"},
+		field:   func(c *Config) any { return &c.LogFormat }},
+	{Env: "FLOWMILL_WORKER_CONCURRENCY", Flag: "worker-concurrency", Default: "10", Help: "Executions one worker runs at once (1–1000).",
+		field: func(c *Config) any { return &c.WorkerConcurrency }},
+	{Env: "FLOWMILL_QUEUE_POLL_INTERVAL", Flag: "queue-poll-interval", Default: "10ms", Help: "How often an idle worker checks the queue.",
+		field: func(c *Config) any { return &c.QueuePollInterval }},
+	{Env: "FLOWMILL_SHUTDOWN_TIMEOUT", Flag: "shutdown-timeout", Default: "30s", Help: "Longest a graceful stop may take.",
+		field: func(c *Config) any { return &c.ShutdownTimeout }},
+	{Env: "FLOWMILL_MAX_BODY_SIZE", Flag: "max-body-size", Default: "16", Help: "Largest request body the api accepts, in MiB (1–1024).",
+		field: func(c *Config) any { return &c.MaxBodySize }},
+	{Env: "FLOWMILL_TIMEZONE", Flag: "timezone", Default: "America/New_York", Help: "Default time zone of workflows (IANA name).",
+		field: func(c *Config) any { return &c.Timezone }},
+	{Env: "FLOWMILL_HEARTBEAT_INTERVAL", Flag: "heartbeat-interval", Default: "5s", Help: "How often workers and schedulers report that they are alive.",
+		field: func(c *Config) any { return &c.HeartbeatInterval }},
+	{Env: "FLOWMILL_PUSH_PING_INTERVAL", Flag: "push-ping-interval", Default: "20s", Help: "How often the push stream sends a keep-alive ping.",
+		field: func(c *Config) any { return &c.PushPingInterval }},
+	{Env: "FLOWMILL_RECONCILE_INTERVAL", Flag: "reconcile-interval", Default: "30s", Help: "How often pending executions without a live worker are queued again.",
+		field: func(c *Config) any { return &c.ReconcileInterval }},
+	{Env: "FLOWMILL_EXECUTIONS_TIMEOUT", Flag: "executions-timeout", Default: "-1", Help: "Default execution timeout in seconds; -1 is off.",
+		field: func(c *Config) any { return &c.ExecutionsTimeout }},
+	{Env: "FLOWMILL_EXECUTIONS_TIMEOUT_MAX", Flag: "executions-timeout-max", Default: "3600", Help: "Largest execution timeout a workflow may set, in seconds.",
+		field: func(c *Config) any { return &c.ExecutionsTimeoutMax }},
+	{Env: "FLOWMILL_EXECUTIONS_DATA_SAVE_ON_ERROR", Flag: "executions-data-save-on-error", Default: "all", Help: "Save failed executions: all or none.",
+		Allowed: []string{"all", "none"},
+		field:   func(c *Config) any { return &c.SaveDataOnError }},
+	{Env: "FLOWMILL_EXECUTIONS_DATA_SAVE_ON_SUCCESS", Flag: "executions-data-save-on-success", Default: "all", Help: "Save successful executions: all or none.",
+		Allowed: []string{"all", "none"},
+		field:   func(c *Config) any { return &c.SaveDataOnSuccess }},
+	{Env: "FLOWMILL_EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS", Flag: "executions-data-save-manual-executions", Default: "false", Help: "Save executions started from the editor.",
+		field: func(c *Config) any { return &c.SaveManualExecutions }},
+	{Env: "FLOWMILL_EXECUTIONS_DATA_SAVE_ON_PROGRESS", Flag: "executions-data-save-on-progress", Default: "false", Help: "Save run data after every node.",
+		field: func(c *Config) any { return &c.SaveExecutionProgress }},
+	{Env: "FLOWMILL_USER_MANAGEMENT_DISABLED", Flag: "user-management-disabled", Default: "false", Help: "Turn off user accounts.",
+		field: func(c *Config) any { return &c.UserManagementDisabled }},
+	{Env: "FLOWMILL_PUBLIC_API_DISABLED", Flag: "public-api-disabled", Default: "false", Help: "Turn off the public API under /api/v1.",
+		field: func(c *Config) any { return &c.PublicAPIDisabled }},
+	{Env: "FLOWMILL_TEMPLATES_ENABLED", Flag: "templates-enabled", Default: "false", Help: "Turn on the template library.",
+		field: func(c *Config) any { return &c.TemplatesEnabled }},
+	{Env: "FLOWMILL_TEMPLATES_HOST", Flag: "templates-host", Default: "", Help: "Base URL of the template library API.",
+		field: func(c *Config) any { return &c.TemplatesHost }},
+	{Env: "FLOWMILL_PERSONALIZATION_ENABLED", Flag: "personalization-enabled", Default: "true", Help: "Ask new users the personalization survey.",
+		field: func(c *Config) any { return &c.PersonalizationEnabled }},
+	{Env: "FLOWMILL_WORKFLOW_TAGS_DISABLED", Flag: "workflow-tags-disabled", Default: "false", Help: "Hide workflow tags.",
+		field: func(c *Config) any { return &c.WorkflowTagsDisabled }},
+	{Env: "FLOWMILL_DEFAULT_LOCALE", Flag: "default-locale", Default: "en", Help: "Language of the editor.",
+		field: func(c *Config) any { return &c.DefaultLocale }},
+	{Env: "FLOWMILL_METRICS", Flag: "metrics", Default: "true", Help: "Serve Prometheus metrics at /metrics.",
+		field: func(c *Config) any { return &c.MetricsEnabled }},
+}
+
+// Redacted lists every setting as NAME=value with secrets hidden, for logs and diagnostics.
+func (c *Config) Redacted() []string {
+	out := make([]string, 0, len(registry))
+	for _, s := range registry {
+		v := s.value(c)
+		if s.Secret && v != "" {
+			v = redact(v)
+		}
+		out = append(out, s.Env+"="+v)
+	}
+	return out
+}
+
+func redact(v string) string {
+	if strings.Contains(v, "://") {
+		return redactURL(v)
+	}
+	return "(set)"
+}
+
+// redactURL hides the password of a URL and keeps the rest readable.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(unparsable)"
+	}
+	if u.User != nil {
+		if _, has := u.User.Password(); has {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+		}
+	}
+	return u.String()
+}

@@ -1,0 +1,121 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// CreateExecution stores an execution and its data in one transaction and fills e.ID.
+func (s *Store) CreateExecution(ctx context.Context, e *Execution, data *ExecutionData) error {
+	if e.CreatedAt.IsZero() {
+		e.CreatedAt = time.Now().UTC()
+	}
+	return s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Create(e).Error; err != nil {
+			return fmt.Errorf("create execution: %w", err)
+		}
+		data.ExecutionID = e.ID
+		if err := tx.Create(data).Error; err != nil {
+			return fmt.Errorf("create execution data: %w", err)
+		}
+		return nil
+	})
+}
+
+// GetExecution returns the execution with id, or ErrNotFound.
+func (s *Store) GetExecution(ctx context.Context, id int64) (*Execution, error) {
+	var e Execution
+	if err := s.DB.WithContext(ctx).Where("id = ?", id).Take(&e).Error; err != nil {
+		return nil, notFound(err, fmt.Sprintf("execution %d", id))
+	}
+	return &e, nil
+}
+
+// GetExecutionData returns the data row of execution id, or ErrNotFound.
+func (s *Store) GetExecutionData(ctx context.Context, id int64) (*ExecutionData, error) {
+	var d ExecutionData
+	if err := s.DB.WithContext(ctx).Where("execution_id = ?", id).Take(&d).Error; err != nil {
+		return nil, notFound(err, fmt.Sprintf("execution data %d", id))
+	}
+	return &d, nil
+}
+
+// TransitionExecution moves execution id to status to, but only from one of the statuses in
+// from; it reports whether the row changed. This compare-and-set is what keeps a terminal status
+// from ever regressing when cancel, finish and recovery race. Terminal statuses set stopped_at
+// and finished (for success) and clear the lease.
+func (s *Store) TransitionExecution(ctx context.Context, id int64, to string, from ...string) (bool, error) {
+	updates := map[string]any{"status": to}
+	for _, t := range TerminalStatuses {
+		if to == t {
+			now := time.Now().UTC()
+			updates["stopped_at"] = now
+			updates["finished"] = to == StatusSuccess
+			updates["lease_owner"] = ""
+			updates["lease_expires_at"] = nil
+		}
+	}
+	res := s.DB.WithContext(ctx).Model(&Execution{}).
+		Where("id = ? AND status IN ?", id, from).Updates(updates)
+	if res.Error != nil {
+		return false, fmt.Errorf("execution %d to %s: %w", id, to, res.Error)
+	}
+	return res.RowsAffected == 1, nil
+}
+
+// AcquireLease claims a pending execution for owner until now+ttl and marks it running. It
+// succeeds when nobody else holds a live lease; a worker renewing its own lease also succeeds.
+func (s *Store) AcquireLease(ctx context.Context, id int64, owner string, ttl time.Duration) (bool, error) {
+	now := time.Now().UTC()
+	res := s.DB.WithContext(ctx).Model(&Execution{}).
+		Where("id = ? AND status IN ?", id, PendingStatuses).
+		Where("lease_expires_at IS NULL OR lease_expires_at < ? OR lease_owner = ?", now, owner).
+		Updates(map[string]any{
+			"status":           StatusRunning,
+			"lease_owner":      owner,
+			"lease_expires_at": now.Add(ttl),
+			"started_at":       gorm.Expr("COALESCE(started_at, ?)", now),
+		})
+	if res.Error != nil {
+		return false, fmt.Errorf("lease execution %d: %w", id, res.Error)
+	}
+	return res.RowsAffected == 1, nil
+}
+
+// RenewLease extends owner's lease on a running execution; false means the lease was lost.
+func (s *Store) RenewLease(ctx context.Context, id int64, owner string, ttl time.Duration) (bool, error) {
+	res := s.DB.WithContext(ctx).Model(&Execution{}).
+		Where("id = ? AND status = ? AND lease_owner = ?", id, StatusRunning, owner).
+		Update("lease_expires_at", time.Now().UTC().Add(ttl))
+	if res.Error != nil {
+		return false, fmt.Errorf("renew lease of execution %d: %w", id, res.Error)
+	}
+	return res.RowsAffected == 1, nil
+}
+
+// ReleaseLease gives up owner's lease without changing the status, so another worker can take
+// the execution over at once (used on graceful shutdown).
+func (s *Store) ReleaseLease(ctx context.Context, id int64, owner string) error {
+	return s.DB.WithContext(ctx).Model(&Execution{}).
+		Where("id = ? AND lease_owner = ?", id, owner).
+		Updates(map[string]any{"lease_owner": "", "lease_expires_at": nil}).Error
+}
+
+// OrphanedExecutions lists up to limit pending executions that no worker holds a live lease on,
+// oldest first. Executions created within grace are left out: they are still being enqueued.
+func (s *Store) OrphanedExecutions(ctx context.Context, grace time.Duration, limit int) ([]Execution, error) {
+	now := time.Now().UTC()
+	var out []Execution
+	err := s.DB.WithContext(ctx).
+		Where("status IN ?", PendingStatuses).
+		Where("lease_expires_at IS NULL OR lease_expires_at < ?", now).
+		Where("created_at < ?", now.Add(-grace)).
+		Order("id").Limit(limit).Find(&out).Error
+	if err != nil {
+		return nil, fmt.Errorf("list orphaned executions: %w", err)
+	}
+	return out, nil
+}

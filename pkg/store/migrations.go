@@ -1,0 +1,170 @@
+package store
+
+// migrations are applied in order by goose. Each is written once in a dialect-neutral form; the
+// placeholders are replaced per database so Postgres and SQLite get the same schema:
+//
+//	{{id}}   auto-incrementing 64-bit primary key
+//	{{json}} a JSON document (jsonb on Postgres)
+//	{{ts}}   a timestamp with time zone
+//
+// Never edit a migration that has shipped; add a new one.
+var migrations = []struct {
+	name string
+	up   string
+	down string
+}{
+	{name: "init", up: `
+CREATE TABLE settings (
+  key varchar(255) PRIMARY KEY,
+  value text NOT NULL,
+  load_on_startup boolean NOT NULL DEFAULT false
+);
+
+CREATE TABLE users (
+  id varchar(36) PRIMARY KEY,
+  email varchar(255) UNIQUE,
+  first_name varchar(32),
+  last_name varchar(32),
+  password varchar(255),
+  global_role varchar(16) NOT NULL,
+  personalization_answers {{json}},
+  settings {{json}},
+  password_changed_at {{ts}},
+  disabled boolean NOT NULL DEFAULT false,
+  created_at {{ts}} NOT NULL,
+  updated_at {{ts}} NOT NULL
+);
+
+CREATE TABLE workflows (
+  id varchar(36) PRIMARY KEY,
+  name varchar(128) NOT NULL,
+  active boolean NOT NULL DEFAULT false,
+  nodes {{json}} NOT NULL,
+  connections {{json}} NOT NULL,
+  settings {{json}},
+  static_data {{json}},
+  pin_data {{json}},
+  version_id varchar(36) NOT NULL DEFAULT '',
+  created_at {{ts}} NOT NULL,
+  updated_at {{ts}} NOT NULL
+);
+CREATE UNIQUE INDEX workflows_name ON workflows (name);
+
+CREATE TABLE tags (
+  id varchar(36) PRIMARY KEY,
+  name varchar(24) NOT NULL UNIQUE,
+  created_at {{ts}} NOT NULL,
+  updated_at {{ts}} NOT NULL
+);
+
+CREATE TABLE workflow_tags (
+  workflow_id varchar(36) NOT NULL REFERENCES workflows (id) ON DELETE CASCADE,
+  tag_id varchar(36) NOT NULL REFERENCES tags (id) ON DELETE CASCADE,
+  PRIMARY KEY (workflow_id, tag_id)
+);
+CREATE INDEX workflow_tags_tag ON workflow_tags (tag_id);
+
+CREATE TABLE credentials (
+  id varchar(36) PRIMARY KEY,
+  name varchar(128) NOT NULL,
+  type varchar(128) NOT NULL,
+  data text NOT NULL,
+  nodes_access {{json}},
+  created_at {{ts}} NOT NULL,
+  updated_at {{ts}} NOT NULL
+);
+CREATE INDEX credentials_type ON credentials (type);
+
+CREATE TABLE shared_workflows (
+  workflow_id varchar(36) NOT NULL REFERENCES workflows (id) ON DELETE CASCADE,
+  user_id varchar(36) NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  role varchar(16) NOT NULL,
+  created_at {{ts}} NOT NULL,
+  PRIMARY KEY (workflow_id, user_id)
+);
+CREATE INDEX shared_workflows_user ON shared_workflows (user_id);
+
+CREATE TABLE shared_credentials (
+  credential_id varchar(36) NOT NULL REFERENCES credentials (id) ON DELETE CASCADE,
+  user_id varchar(36) NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  role varchar(16) NOT NULL,
+  created_at {{ts}} NOT NULL,
+  PRIMARY KEY (credential_id, user_id)
+);
+CREATE INDEX shared_credentials_user ON shared_credentials (user_id);
+
+CREATE TABLE executions (
+  id {{id}},
+  workflow_id varchar(36),
+  status varchar(16) NOT NULL,
+  mode varchar(16) NOT NULL,
+  finished boolean NOT NULL DEFAULT false,
+  retry_of bigint,
+  retry_success_id bigint,
+  session_id varchar(64) NOT NULL DEFAULT '',
+  lease_owner varchar(128) NOT NULL DEFAULT '',
+  lease_expires_at {{ts}},
+  created_at {{ts}} NOT NULL,
+  started_at {{ts}},
+  stopped_at {{ts}},
+  wait_till {{ts}}
+);
+CREATE INDEX executions_workflow ON executions (workflow_id, id);
+CREATE INDEX executions_status ON executions (status, id);
+CREATE INDEX executions_wait_till ON executions (wait_till);
+CREATE INDEX executions_stopped_at ON executions (stopped_at);
+
+CREATE TABLE execution_data (
+  execution_id bigint PRIMARY KEY REFERENCES executions (id) ON DELETE CASCADE,
+  workflow_data {{json}} NOT NULL,
+  data {{json}}
+);
+
+CREATE TABLE webhooks (
+  id varchar(36) PRIMARY KEY,
+  workflow_id varchar(36) NOT NULL REFERENCES workflows (id) ON DELETE CASCADE,
+  node varchar(128) NOT NULL,
+  method varchar(8) NOT NULL,
+  path varchar(512) NOT NULL,
+  webhook_id varchar(36),
+  path_length integer NOT NULL DEFAULT 0,
+  UNIQUE (method, path)
+);
+CREATE INDEX webhooks_workflow ON webhooks (workflow_id);
+CREATE INDEX webhooks_dynamic ON webhooks (webhook_id, method, path_length);
+
+CREATE TABLE api_keys (
+  id varchar(36) PRIMARY KEY,
+  user_id varchar(36) NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  key_hash varchar(128) NOT NULL UNIQUE,
+  key_hint varchar(16) NOT NULL DEFAULT '',
+  created_at {{ts}} NOT NULL
+);
+CREATE INDEX api_keys_user ON api_keys (user_id);
+
+CREATE TABLE auth_tokens (
+  id varchar(36) PRIMARY KEY,
+  user_id varchar(36) NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  kind varchar(16) NOT NULL,
+  token_hash varchar(128) NOT NULL UNIQUE,
+  expires_at {{ts}} NOT NULL,
+  used_at {{ts}},
+  created_at {{ts}} NOT NULL
+);
+CREATE INDEX auth_tokens_user ON auth_tokens (user_id, kind);
+`, down: `
+DROP TABLE auth_tokens;
+DROP TABLE api_keys;
+DROP TABLE webhooks;
+DROP TABLE execution_data;
+DROP TABLE executions;
+DROP TABLE shared_credentials;
+DROP TABLE shared_workflows;
+DROP TABLE credentials;
+DROP TABLE workflow_tags;
+DROP TABLE tags;
+DROP TABLE workflows;
+DROP TABLE users;
+DROP TABLE settings;
+`},
+}

@@ -1,0 +1,106 @@
+package store
+
+import "time"
+
+// Setting is one instance-wide key/value pair.
+type Setting struct {
+	Key           string `gorm:"primaryKey"`
+	Value         string
+	LoadOnStartup bool
+}
+
+// User roles.
+const (
+	RoleOwner  = "owner"
+	RoleMember = "member"
+)
+
+// User is an account. Before owner setup a password-less owner with no e-mail exists: the
+// default user.
+type User struct {
+	ID                     string `gorm:"primaryKey"`
+	Email                  *string
+	FirstName              *string
+	LastName               *string
+	Password               *string
+	GlobalRole             string
+	PersonalizationAnswers JSON
+	Settings               JSON
+	PasswordChangedAt      *time.Time
+	Disabled               bool
+	CreatedAt              time.Time
+	UpdatedAt              time.Time
+}
+
+// IsPending reports whether the user has not finished sign-up (or, for the owner, setup).
+func (u *User) IsPending() bool { return u.Password == nil }
+
+// Workflow is a stored workflow document.
+type Workflow struct {
+	ID          string `gorm:"primaryKey"`
+	Name        string
+	Active      bool
+	Nodes       JSON
+	Connections JSON
+	Settings    JSON
+	StaticData  JSON
+	PinData     JSON
+	VersionID   string
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	Tags        []Tag `gorm:"many2many:workflow_tags"`
+}
+
+// Tag labels workflows.
+type Tag struct {
+	ID        string `gorm:"primaryKey"`
+	Name      string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// Execution statuses. new → queued → running → (waiting →) success | error | canceled | crashed.
+const (
+	StatusNew      = "new"
+	StatusQueued   = "queued"
+	StatusRunning  = "running"
+	StatusWaiting  = "waiting"
+	StatusSuccess  = "success"
+	StatusError    = "error"
+	StatusCanceled = "canceled"
+	StatusCrashed  = "crashed"
+)
+
+// PendingStatuses are the statuses of executions that still have to run on a worker.
+var PendingStatuses = []string{StatusNew, StatusQueued, StatusRunning}
+
+// TerminalStatuses never change again.
+var TerminalStatuses = []string{StatusSuccess, StatusError, StatusCanceled, StatusCrashed}
+
+// Execution is one run of a workflow; its bulky data lives in ExecutionData.
+type Execution struct {
+	ID             int64 `gorm:"primaryKey;autoIncrement"`
+	WorkflowID     *string
+	Status         string
+	Mode           string
+	Finished       bool
+	RetryOf        *int64
+	RetrySuccessID *int64
+	SessionID      string
+	LeaseOwner     string
+	LeaseExpiresAt *time.Time
+	CreatedAt      time.Time
+	StartedAt      *time.Time
+	StoppedAt      *time.Time
+	WaitTill       *time.Time
+}
+
+// ExecutionData holds the workflow snapshot and the run data (with the resumable state).
+type ExecutionData struct {
+	ExecutionID  int64 `gorm:"primaryKey"`
+	WorkflowData JSON
+	Data         JSON
+}
+
+// TableName keeps the singular table name of the schema.
+func (ExecutionData) TableName() string { return "execution_data" }

@@ -1,0 +1,205 @@
+// Package store keeps Flowmill's data in Postgres (scaled mode) or SQLite (embedded mode)
+// through gorm, with one schema applied by versioned goose migrations on both.
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing/fstest"
+	"time"
+
+	"github.com/glebarez/sqlite"
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+)
+
+// ErrNotFound is returned when a looked-up row does not exist.
+var ErrNotFound = errors.New("not found")
+
+// ErrConflict is returned when a write would break a uniqueness rule.
+var ErrConflict = errors.New("conflict")
+
+// Dialect names the database behind a Store.
+type Dialect string
+
+// The two supported databases.
+const (
+	Postgres Dialect = "postgres"
+	SQLite   Dialect = "sqlite"
+)
+
+// Options select the database. With DatabaseURL empty, SQLitePath is used.
+type Options struct {
+	// DatabaseURL is a postgres:// URL; empty means SQLite.
+	DatabaseURL string
+	// SQLitePath is the SQLite database file; its folder is created when missing.
+	SQLitePath string
+	// MaxOpenConns bounds the Postgres pool. Default 20.
+	MaxOpenConns int
+	Logger       *slog.Logger
+}
+
+// Store is the handle every repository hangs off.
+type Store struct {
+	DB      *gorm.DB
+	Dialect Dialect
+	sqlDB   *sql.DB
+	log     *slog.Logger
+}
+
+// Open connects, checks the connection and applies pending migrations.
+func Open(ctx context.Context, opts Options) (*Store, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	gcfg := &gorm.Config{Logger: logger.Discard, TranslateError: true, NowFunc: func() time.Time { return time.Now().UTC() }}
+	var (
+		db      *gorm.DB
+		err     error
+		dialect Dialect
+	)
+	if opts.DatabaseURL != "" {
+		dialect = Postgres
+		db, err = gorm.Open(postgres.Open(opts.DatabaseURL), gcfg)
+	} else {
+		dialect = SQLite
+		if err := os.MkdirAll(filepath.Dir(opts.SQLitePath), 0o700); err != nil {
+			return nil, fmt.Errorf("create database folder: %w", err)
+		}
+		db, err = gorm.Open(sqlite.Open(sqliteDSN(opts.SQLitePath)), gcfg)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open %s database: %w", dialect, err)
+	}
+	sqlDB, err := db.DB()
+	if err != nil {
+		return nil, err
+	}
+	if dialect == Postgres {
+		sqlDB.SetMaxOpenConns(cmpOr(opts.MaxOpenConns, 20))
+		sqlDB.SetMaxIdleConns(cmpOr(opts.MaxOpenConns, 20))
+		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+	}
+	s := &Store{DB: db, Dialect: dialect, sqlDB: sqlDB, log: opts.Logger}
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := s.Ping(pingCtx); err != nil {
+		_ = sqlDB.Close()
+		return nil, fmt.Errorf("reach %s database: %w", dialect, err)
+	}
+	if err := s.migrate(ctx); err != nil {
+		_ = sqlDB.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func cmpOr(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+// sqliteDSN turns on WAL, a busy timeout and foreign keys, and takes the write lock when a
+// transaction starts so two writers never deadlock upgrading a read lock.
+func sqliteDSN(path string) string {
+	return "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)" +
+		"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+}
+
+// Ping checks that the database answers.
+func (s *Store) Ping(ctx context.Context) error { return s.sqlDB.PingContext(ctx) }
+
+// Close releases the connection pool.
+func (s *Store) Close() error { return s.sqlDB.Close() }
+
+// SQL exposes the underlying pool, for migrations and health checks.
+func (s *Store) SQL() *sql.DB { return s.sqlDB }
+
+func (s *Store) migrate(ctx context.Context) error {
+	fsys := fstest.MapFS{}
+	for i, m := range migrations {
+		body := "-- +goose Up\n-- +goose StatementBegin\n" + s.render(m.up) + "\n-- +goose StatementEnd\n" +
+			"-- +goose Down\n-- +goose StatementBegin\n" + s.render(m.down) + "\n-- +goose StatementEnd\n"
+		fsys[fmt.Sprintf("%05d_%s.sql", i+1, m.name)] = &fstest.MapFile{Data: []byte(body)}
+	}
+	opts := []goose.ProviderOption{}
+	dialect := goose.DialectSQLite3
+	if s.Dialect == Postgres {
+		dialect = goose.DialectPostgres
+		locker, err := lock.NewPostgresSessionLocker()
+		if err != nil {
+			return err
+		}
+		opts = append(opts, goose.WithSessionLocker(locker))
+	}
+	p, err := goose.NewProvider(dialect, s.sqlDB, fsys, opts...)
+	if err != nil {
+		return fmt.Errorf("prepare migrations: %w", err)
+	}
+	results, err := p.Up(ctx)
+	if err != nil {
+		return fmt.Errorf("apply migrations: %w", err)
+	}
+	for _, r := range results {
+		s.log.Info("applied migration", "version", r.Source.Version, "file", r.Source.Path)
+	}
+	return nil
+}
+
+// Migrated reports whether every migration has been applied.
+func (s *Store) Migrated(ctx context.Context) error {
+	var version int64
+	err := s.sqlDB.QueryRowContext(ctx, "SELECT MAX(version_id) FROM goose_db_version").Scan(&version)
+	if err != nil {
+		return fmt.Errorf("read schema version: %w", err)
+	}
+	if version < int64(len(migrations)) {
+		return fmt.Errorf("schema version %d, want %d", version, len(migrations))
+	}
+	return nil
+}
+
+func (s *Store) render(sqlText string) string {
+	r := strings.NewReplacer(
+		"{{id}}", map[Dialect]string{Postgres: "bigserial PRIMARY KEY", SQLite: "integer PRIMARY KEY AUTOINCREMENT"}[s.Dialect],
+		"{{json}}", map[Dialect]string{Postgres: "jsonb", SQLite: "text"}[s.Dialect],
+		"{{ts}}", map[Dialect]string{Postgres: "timestamptz", SQLite: "datetime"}[s.Dialect],
+	)
+	return r.Replace(sqlText)
+}
+
+const idAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// NewID returns a random 16-character alphanumeric id, the form workflow, tag and credential
+// ids take.
+func NewID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	for i := range b {
+		b[i] = idAlphabet[int(b[i])%len(idAlphabet)]
+	}
+	return string(b)
+}
+
+// notFound maps gorm's record-not-found to ErrNotFound, wrapped with what was looked up.
+func notFound(err error, what string) error {
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return fmt.Errorf("%s: %w", what, ErrNotFound)
+	}
+	if errors.Is(err, gorm.ErrDuplicatedKey) {
+		return fmt.Errorf("%s: %w", what, ErrConflict)
+	}
+	return err
+}

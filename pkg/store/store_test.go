@@ -1,0 +1,202 @@
+package store_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/store/storetest"
+)
+
+func TestMigratedSchemaIsComplete(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		require.NoError(t, s.Migrated(ctx))
+		for _, table := range []string{"settings", "users", "workflows", "tags", "workflow_tags",
+			"credentials", "shared_workflows", "shared_credentials", "executions", "execution_data",
+			"webhooks", "api_keys", "auth_tokens"} {
+			require.True(t, s.DB.Migrator().HasTable(table), "table %s", table)
+		}
+	})
+}
+
+func TestSettings(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		_, err := s.GetSetting(ctx, "missing")
+		require.ErrorIs(t, err, store.ErrNotFound)
+		require.NoError(t, s.SetSetting(ctx, "a", "1"))
+		require.NoError(t, s.SetSetting(ctx, "a", "2"))
+		v, err := s.GetSetting(ctx, "a")
+		require.NoError(t, err)
+		require.Equal(t, "2", v)
+
+		first, err := s.InitSetting(ctx, "b", "first")
+		require.NoError(t, err)
+		second, err := s.InitSetting(ctx, "b", "second")
+		require.NoError(t, err)
+		require.Equal(t, "first", first)
+		require.Equal(t, "first", second)
+	})
+}
+
+func TestDefaultOwnerIsCreatedOnceUnderConcurrency(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		ids := make(chan string, 8)
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				u, err := s.EnsureDefaultOwner(ctx)
+				require.NoError(t, err)
+				ids <- u.ID
+			}()
+		}
+		wg.Wait()
+		close(ids)
+		var first string
+		for id := range ids {
+			if first == "" {
+				first = id
+			}
+			require.Equal(t, first, id)
+		}
+		var count int64
+		require.NoError(t, s.DB.Model(&store.User{}).Count(&count).Error)
+		require.EqualValues(t, 1, count)
+		owner, err := s.Owner(ctx)
+		require.NoError(t, err)
+		require.Equal(t, first, owner.ID)
+		require.True(t, owner.IsPending())
+		require.Nil(t, owner.Email)
+	})
+}
+
+func newExecution(t *testing.T, s *store.Store) *store.Execution {
+	t.Helper()
+	e := &store.Execution{Status: store.StatusNew, Mode: "manual", SessionID: "sess"}
+	require.NoError(t, s.CreateExecution(context.Background(), e,
+		&store.ExecutionData{WorkflowData: store.JSON(`{"nodes":[],"connections":{}}`)}))
+	require.NotZero(t, e.ID)
+	return e
+}
+
+func TestExecutionRoundTrip(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		e := newExecution(t, s)
+		got, err := s.GetExecution(ctx, e.ID)
+		require.NoError(t, err)
+		require.Equal(t, store.StatusNew, got.Status)
+		require.Equal(t, "sess", got.SessionID)
+		d, err := s.GetExecutionData(ctx, e.ID)
+		require.NoError(t, err)
+		require.JSONEq(t, `{"nodes":[],"connections":{}}`, string(d.WorkflowData))
+		_, err = s.GetExecution(ctx, e.ID+1000)
+		require.ErrorIs(t, err, store.ErrNotFound)
+	})
+}
+
+func TestTerminalStatusNeverRegresses(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		e := newExecution(t, s)
+		ok, err := s.TransitionExecution(ctx, e.ID, store.StatusSuccess, store.StatusNew, store.StatusRunning)
+		require.NoError(t, err)
+		require.True(t, ok)
+		ok, err = s.TransitionExecution(ctx, e.ID, store.StatusCanceled, store.StatusNew, store.StatusRunning)
+		require.NoError(t, err)
+		require.False(t, ok, "a finished execution must not become canceled")
+		got, err := s.GetExecution(ctx, e.ID)
+		require.NoError(t, err)
+		require.Equal(t, store.StatusSuccess, got.Status)
+		require.True(t, got.Finished)
+		require.NotNil(t, got.StoppedAt)
+	})
+}
+
+func TestLeases(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		e := newExecution(t, s)
+
+		ok, err := s.AcquireLease(ctx, e.ID, "w1", time.Minute)
+		require.NoError(t, err)
+		require.True(t, ok)
+		ok, err = s.AcquireLease(ctx, e.ID, "w2", time.Minute)
+		require.NoError(t, err)
+		require.False(t, ok, "a live lease belongs to w1")
+		ok, err = s.RenewLease(ctx, e.ID, "w1", time.Minute)
+		require.NoError(t, err)
+		require.True(t, ok)
+		ok, err = s.RenewLease(ctx, e.ID, "w2", time.Minute)
+		require.NoError(t, err)
+		require.False(t, ok)
+
+		got, err := s.GetExecution(ctx, e.ID)
+		require.NoError(t, err)
+		require.Equal(t, store.StatusRunning, got.Status)
+		require.NotNil(t, got.StartedAt)
+
+		// An expired lease can be taken over.
+		ok, err = s.RenewLease(ctx, e.ID, "w1", -time.Second)
+		require.NoError(t, err)
+		require.True(t, ok)
+		ok, err = s.AcquireLease(ctx, e.ID, "w2", time.Minute)
+		require.NoError(t, err)
+		require.True(t, ok)
+
+		// A released lease can be taken at once; a finished execution cannot be leased.
+		require.NoError(t, s.ReleaseLease(ctx, e.ID, "w2"))
+		_, err = s.TransitionExecution(ctx, e.ID, store.StatusError, store.StatusRunning)
+		require.NoError(t, err)
+		ok, err = s.AcquireLease(ctx, e.ID, "w3", time.Minute)
+		require.NoError(t, err)
+		require.False(t, ok)
+	})
+}
+
+func TestOrphanedExecutions(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		orphan := newExecution(t, s)
+		leased := newExecution(t, s)
+		done := newExecution(t, s)
+		expired := newExecution(t, s)
+		_, err := s.AcquireLease(ctx, leased.ID, "w1", time.Minute)
+		require.NoError(t, err)
+		_, err = s.TransitionExecution(ctx, done.ID, store.StatusSuccess, store.StatusNew)
+		require.NoError(t, err)
+		_, err = s.AcquireLease(ctx, expired.ID, "w1", -time.Second)
+		require.NoError(t, err)
+
+		got, err := s.OrphanedExecutions(ctx, 0, 100)
+		require.NoError(t, err)
+		var ids []int64
+		for _, e := range got {
+			ids = append(ids, e.ID)
+		}
+		require.Equal(t, []int64{orphan.ID, expired.ID}, ids)
+
+		fresh, err := s.OrphanedExecutions(ctx, time.Hour, 100)
+		require.NoError(t, err)
+		require.Empty(t, fresh, "executions inside the grace period are still being enqueued")
+	})
+}
+
+func TestNewIDs(t *testing.T) {
+	seen := map[string]bool{}
+	for range 1000 {
+		id := store.NewID()
+		require.Len(t, id, 16)
+		require.False(t, seen[id])
+		seen[id] = true
+	}
+	require.Regexp(t, `^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`, store.NewUUID())
+}
