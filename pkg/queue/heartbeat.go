@@ -1,0 +1,99 @@
+package queue
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Process roles that report heartbeats.
+const (
+	RoleWorker    = "worker"
+	RoleScheduler = "scheduler"
+)
+
+// Heartbeat writes a key with a TTL of three intervals every interval, so readiness checks can
+// tell whether a worker or scheduler is alive.
+type Heartbeat struct {
+	rdb      redis.UniversalClient
+	key      string
+	interval time.Duration
+	log      *slog.Logger
+	cancel   context.CancelFunc
+	done     chan struct{}
+	stopOnce sync.Once
+}
+
+// NewHeartbeat reports role/instance every interval (default 5s).
+func NewHeartbeat(rdb redis.UniversalClient, role, instance string, interval time.Duration, log *slog.Logger) *Heartbeat {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Heartbeat{rdb: rdb, key: KeyHeartbeatPrefix + role + ":" + instance,
+		interval: durOr(interval, 5*time.Second), log: log, done: make(chan struct{})}
+}
+
+// Start writes the first beat synchronously (so readiness is true once Start returns), then
+// keeps beating in the background.
+func (h *Heartbeat) Start(ctx context.Context) error {
+	if err := h.beat(ctx); err != nil {
+		return err
+	}
+	ctx, h.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	go func() {
+		defer close(h.done)
+		t := time.NewTicker(h.interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if err := h.beat(ctx); err != nil && ctx.Err() == nil {
+					h.log.Warn("heartbeat failed", "err", err)
+				}
+			}
+		}
+	}()
+	return nil
+}
+
+func (h *Heartbeat) beat(ctx context.Context) error {
+	err := h.rdb.Set(ctx, h.key, time.Now().UTC().Format(time.RFC3339Nano), 3*h.interval).Err()
+	if err != nil {
+		return fmt.Errorf("heartbeat: %w", err)
+	}
+	return nil
+}
+
+// Stop ends the beat and removes the key, so a stopped process stops counting at once.
+func (h *Heartbeat) Stop() {
+	h.stopOnce.Do(func() {
+		if h.cancel == nil {
+			return
+		}
+		h.cancel()
+		<-h.done
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_ = h.rdb.Del(ctx, h.key).Err()
+	})
+}
+
+// LiveInstances lists the instances of role whose heartbeat has not expired.
+func LiveInstances(ctx context.Context, rdb redis.UniversalClient, role string) ([]string, error) {
+	prefix := KeyHeartbeatPrefix + role + ":"
+	var out []string
+	iter := rdb.Scan(ctx, 0, prefix+"*", 100).Iterator()
+	for iter.Next(ctx) {
+		out = append(out, iter.Val()[len(prefix):])
+	}
+	if err := iter.Err(); err != nil {
+		return nil, fmt.Errorf("list %s heartbeats: %w", role, err)
+	}
+	return out, nil
+}

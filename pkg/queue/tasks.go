@@ -1,0 +1,59 @@
+// Package queue holds every task kind, payload, queue name and Redis key of Flowmill, and the
+// asynq client and server wiring shared by the api, the worker and the scheduler.
+package queue
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// Queue names with their weights: a worker picks from critical six times as often as from low.
+const (
+	QueueCritical = "critical" // runs a person or a caller is waiting on: manual, webhook
+	QueueDefault  = "default"  // trigger and retry runs
+	QueueLow      = "low"      // maintenance and diagnostics
+)
+
+// Queues is the weighted queue set every worker serves.
+var Queues = map[string]int{QueueCritical: 6, QueueDefault: 3, QueueLow: 1}
+
+// Task kinds.
+const (
+	KindExecutionRun = "execution:run"
+	KindDebugPing    = "debug:ping"
+)
+
+// Redis keys and channels outside asynq's own.
+const (
+	// KeyHeartbeatPrefix + role + ":" + instance id holds a process's last heartbeat.
+	KeyHeartbeatPrefix = "flowmill:heartbeat:"
+	// ChannelPush carries push messages from any process to every api replica.
+	ChannelPush = "flowmill:push"
+)
+
+// ExecutionRun asks a worker to run (or resume) a stored execution.
+type ExecutionRun struct {
+	ExecutionID int64 `json:"executionId"`
+}
+
+// TaskID is deterministic so an execution is never queued twice at once.
+func (p ExecutionRun) TaskID() string { return "execution:" + strconv.FormatInt(p.ExecutionID, 10) }
+
+// DebugPing proves the api → Redis → worker round trip; the worker writes Message back as the
+// task result.
+type DebugPing struct {
+	ID      string `json:"id"`
+	Message string `json:"message"`
+}
+
+// TaskID is deterministic per ping.
+func (p DebugPing) TaskID() string { return "ping:" + p.ID }
+
+// Decode reads a task payload into v with a clear error.
+func Decode(kind string, payload []byte, v any) error {
+	if err := json.Unmarshal(payload, v); err != nil {
+		return fmt.Errorf("%s payload: %w", kind, err)
+	}
+	return nil
+}
