@@ -1,0 +1,61 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useSignOut } from '../api/currentUser';
+import { settingsEntryTarget, type AccessContext } from '../core/access';
+import type { PushStatus } from '../core/push/pushClient';
+import { routePath, type RouteName } from '../core/routes';
+import type { Settings } from '../core/settings';
+import { openAboutModal } from '../components/aboutModal';
+import { MainSidebar } from '../components/MainSidebar';
+import { PushConnectionLost } from '../components/PushConnectionLost';
+import { showToast } from '../components/toast';
+import { openPendingModal } from '../views/pending/pendingModals';
+import classes from './AppFrame.module.css';
+
+interface AppFrameProps {
+  route: RouteName;
+  settings: Settings;
+  access: AccessContext;
+  pushStatus: PushStatus;
+  children: ReactNode;
+}
+
+/** The editor frame: collapsed main sidebar on the left, the routed screen in the main area. */
+export function AppFrame({ route, settings, access, pushStatus, children }: AppFrameProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const signOut = useSignOut();
+
+  const handleSignOut = async () => {
+    try {
+      await signOut();
+      await navigate(routePath('SigninView'));
+    } catch (error) {
+      showToast({ type: 'error', title: t('auth.signout.error'), message: error instanceof Error ? error.message : String(error) });
+    }
+  };
+
+  return (
+    <div className={classes.frame}>
+      <MainSidebar
+        activeRoute={route}
+        user={access.user}
+        templatesEnabled={access.templatesEnabled}
+        settingsTo={settingsEntryTarget(access)}
+        onOpenCredentials={() => openPendingModal('Credentials')}
+        onOpenExecutions={() => openPendingModal('Executions')}
+        onOpenAbout={() => openAboutModal(settings)}
+        onSignOut={() => void handleSignOut()}
+      />
+      <main className={classes.main}>
+        {pushStatus === 'lost' ? (
+          <div className={classes.status}>
+            <PushConnectionLost />
+          </div>
+        ) : null}
+        {children}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,149 @@
+import { Avatar, Menu, Tooltip, UnstyledButton } from '@mantine/core';
+import {
+  IconHelpCircle,
+  IconInfoCircle,
+  IconKey,
+  IconListDetails,
+  IconLogout,
+  IconSettings,
+  IconSitemap,
+  IconTemplate,
+  type Icon,
+} from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { RouteName } from '../core/routes';
+import { fullName, type User } from '../core/user';
+import { Logo } from './Logo';
+import classes from './MainSidebar.module.css';
+
+const WORKFLOW_ROUTES: ReadonlySet<RouteName> = new Set(['NodeViewNew', 'NodeViewExisting', 'ExecutionById', 'WorkflowTemplate']);
+const TEMPLATE_ROUTES: ReadonlySet<RouteName> = new Set(['TemplatesSearchView', 'TemplatesWorkflowView', 'TemplatesCollectionView']);
+
+export interface MainSidebarProps {
+  activeRoute: RouteName;
+  user: User | null;
+  templatesEnabled: boolean;
+  /** Where the settings entry leads; null hides it (the user may reach no settings page). */
+  settingsTo: string | null;
+  onOpenCredentials: () => void;
+  onOpenExecutions: () => void;
+  onOpenAbout: () => void;
+  onSignOut: () => void;
+}
+
+interface EntryProps {
+  id: string;
+  label: string;
+  icon: Icon;
+  active?: boolean;
+  to?: string;
+  onClick?: () => void;
+}
+
+function Entry({ id, label, icon: EntryIcon, active, to, onClick }: EntryProps) {
+  const content: ReactNode = <EntryIcon size={22} stroke={1.6} />;
+  const common = {
+    className: classes.entry,
+    'aria-label': label,
+    'data-active': active || undefined,
+    'data-test-id': `main-sidebar-${id}`,
+  };
+  return (
+    <Tooltip label={label} position="right" withArrow openDelay={150}>
+      {to !== undefined ? (
+        <UnstyledButton component={Link} to={to} aria-current={active ? 'page' : undefined} {...common}>
+          {content}
+        </UnstyledButton>
+      ) : (
+        <UnstyledButton onClick={onClick} {...common}>
+          {content}
+        </UnstyledButton>
+      )}
+    </Tooltip>
+  );
+}
+
+function initials(user: User): string {
+  const name = fullName(user);
+  const source = name !== '' ? name : (user.email ?? '');
+  const letters = source
+    .split(/[\s@.]+/)
+    .filter(Boolean)
+    .slice(0, 2)
+    .map((part) => part.charAt(0).toUpperCase());
+  return letters.join('');
+}
+
+/** The collapsed main sidebar of the editor screens (spec 001 §2 "Header, sidebar, dialogs"). */
+export function MainSidebar({
+  activeRoute,
+  user,
+  templatesEnabled,
+  settingsTo,
+  onOpenCredentials,
+  onOpenExecutions,
+  onOpenAbout,
+  onSignOut,
+}: MainSidebarProps) {
+  const { t } = useTranslation();
+  const userLabel = user ? fullName(user) || (user.email ?? '') : '';
+
+  return (
+    <nav className={classes.root} data-test-id="main-sidebar" aria-label={t('app.name')}>
+      <Link to="/" className={classes.brand} aria-label={t('app.name')}>
+        <Logo size={34} />
+      </Link>
+
+      <div className={classes.entries}>
+        <Entry id="workflows" label={t('mainSidebar.workflows')} icon={IconSitemap} to="/workflow" active={WORKFLOW_ROUTES.has(activeRoute)} />
+        {templatesEnabled ? (
+          <Entry id="templates" label={t('mainSidebar.templates')} icon={IconTemplate} to="/templates/" active={TEMPLATE_ROUTES.has(activeRoute)} />
+        ) : null}
+        <Entry id="credentials" label={t('mainSidebar.credentials')} icon={IconKey} onClick={onOpenCredentials} />
+        <Entry id="executions" label={t('mainSidebar.executions')} icon={IconListDetails} onClick={onOpenExecutions} />
+        {settingsTo !== null ? <Entry id="settings" label={t('mainSidebar.settings')} icon={IconSettings} to={settingsTo} /> : null}
+      </div>
+
+      <div className={classes.spacer} />
+
+      <Menu position="right-end" withArrow offset={10} width={200}>
+        <Menu.Target>
+          <UnstyledButton className={classes.entry} aria-label={t('mainSidebar.help')} data-test-id="main-sidebar-help">
+            <IconHelpCircle size={22} stroke={1.6} />
+          </UnstyledButton>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Label>{t('mainSidebar.help')}</Menu.Label>
+          <Menu.Item leftSection={<IconInfoCircle size={16} />} onClick={onOpenAbout}>
+            {t('mainSidebar.helpMenu.about')}
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+
+      {user ? (
+        <Menu position="right-end" withArrow offset={10} width={200}>
+          <Menu.Target>
+            <UnstyledButton className={classes.userButton} aria-label={t('mainSidebar.userMenu.label', { name: userLabel })} data-test-id="user-menu">
+              <Avatar color="flowmill" radius="xl" size={34}>
+                {initials(user)}
+              </Avatar>
+            </UnstyledButton>
+          </Menu.Target>
+          <Menu.Dropdown>
+            {userLabel !== '' ? <Menu.Label>{userLabel}</Menu.Label> : null}
+            {settingsTo !== null ? (
+              <Menu.Item component={Link} to={settingsTo} leftSection={<IconSettings size={16} />}>
+                {t('mainSidebar.userMenu.settings')}
+              </Menu.Item>
+            ) : null}
+            <Menu.Item leftSection={<IconLogout size={16} />} onClick={onSignOut}>
+              {t('mainSidebar.userMenu.signout')}
+            </Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
+      ) : null}
+    </nav>
+  );
+}

@@ -1,0 +1,39 @@
+import { notifications } from '@mantine/notifications';
+import { IconAlertTriangle, IconCheck, IconInfoCircle, IconX } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+
+export type ToastType = 'success' | 'error' | 'warning' | 'info';
+
+export interface ToastOptions {
+  type: ToastType;
+  title?: ReactNode;
+  message: ReactNode;
+  /** A toast whose id is already showing is not shown twice. */
+  id?: string;
+  /** Milliseconds, or false to keep it until dismissed. Default 4000, errors stay. */
+  autoClose?: number | false;
+}
+
+const STYLE: Record<ToastType, { color: string; icon: ReactNode }> = {
+  success: { color: 'teal', icon: <IconCheck size={18} /> },
+  error: { color: 'red', icon: <IconX size={18} /> },
+  warning: { color: 'yellow', icon: <IconAlertTriangle size={18} /> },
+  info: { color: 'blue', icon: <IconInfoCircle size={18} /> },
+};
+
+/** Shows a notification. Every toast carries data-test-id="toast" (ARCHITECTURE.md §6). */
+export function showToast({ type, title, message, id, autoClose }: ToastOptions): string {
+  const style = STYLE[type];
+  const data = {
+    id,
+    title,
+    message,
+    color: style.color,
+    icon: style.icon,
+    autoClose: autoClose ?? (type === 'error' ? false : 4000),
+    withBorder: true,
+    'data-test-id': 'toast',
+    'data-toast-type': type,
+  };
+  return notifications.show(data);
+}

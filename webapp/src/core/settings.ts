@@ -1,0 +1,69 @@
+export type SaveDataExecution = 'all' | 'none';
+
+/** Server settings from GET /settings. */
+export interface Settings {
+  versionCli: string;
+  instanceId: string;
+  userManagement: { enabled: boolean; showSetupOnFirstLoad: boolean; smtpSetup: boolean };
+  publicApi: { enabled: boolean; latestVersion: number; path: string };
+  telemetry: { enabled: boolean; config?: { key: string; url: string } };
+  templates: { enabled: boolean; host: string };
+  personalizationSurveyEnabled: boolean;
+  workflowTagsDisabled: boolean;
+  hiringBannerEnabled: boolean;
+  urlBaseWebhook: string;
+  endpointWebhook: string;
+  endpointWebhookTest: string;
+  saveDataErrorExecution: SaveDataExecution;
+  saveDataSuccessExecution: SaveDataExecution;
+  saveManualExecutions: boolean;
+  timezone: string;
+  executionTimeout: number;
+  maxExecutionTimeout: number;
+  oauthCallbackUrls: Record<string, string>;
+  n8nMetadata: Record<string, unknown>;
+  defaultLocale: string;
+  versionNotifications: { enabled: boolean; endpoint: string; infoUrl: string };
+  logLevel: string;
+}
+
+/** What the client assumes before the server answers (spec 000 §3). */
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
+  versionCli: '0.0.0',
+  instanceId: '',
+  userManagement: { enabled: false, showSetupOnFirstLoad: false, smtpSetup: false },
+  publicApi: { enabled: false, latestVersion: 1, path: 'api' },
+  telemetry: { enabled: false },
+  templates: { enabled: false, host: '' },
+  personalizationSurveyEnabled: false,
+  workflowTagsDisabled: false,
+  hiringBannerEnabled: false,
+  urlBaseWebhook: '',
+  endpointWebhook: 'webhook',
+  endpointWebhookTest: 'webhook-test',
+  saveDataErrorExecution: 'all',
+  saveDataSuccessExecution: 'all',
+  saveManualExecutions: false,
+  timezone: 'America/New_York',
+  executionTimeout: -1,
+  maxExecutionTimeout: Number.MAX_SAFE_INTEGER,
+  oauthCallbackUrls: {},
+  n8nMetadata: {},
+  defaultLocale: 'en',
+  versionNotifications: { enabled: false, endpoint: '', infoUrl: '' },
+  logLevel: 'info',
+});
+
+/** Lays the server's answer over the defaults; nested groups are merged one level deep. */
+export function mergeSettings(server: Partial<Settings> | null | undefined): Settings {
+  const s = server ?? {};
+  return {
+    ...DEFAULT_SETTINGS,
+    ...s,
+    userManagement: { ...DEFAULT_SETTINGS.userManagement, ...s.userManagement },
+    publicApi: { ...DEFAULT_SETTINGS.publicApi, ...s.publicApi },
+    telemetry: { ...DEFAULT_SETTINGS.telemetry, ...s.telemetry },
+    templates: { ...DEFAULT_SETTINGS.templates, ...s.templates },
+    versionNotifications: { ...DEFAULT_SETTINGS.versionNotifications, ...s.versionNotifications },
+  };
+}

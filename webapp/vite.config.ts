@@ -1,0 +1,32 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+// The Go server replaces this placeholder with the configured base path (for example `/` or
+// `/flowmill/`) in index.html and every text asset it serves, so one build works under any prefix.
+const BASE_PATH_PLACEHOLDER = '/{{BASE_PATH}}/';
+
+const backend = process.env.FLOWMILL_DEV_BACKEND ?? 'http://localhost:5678';
+
+export default defineConfig(({ command }) => ({
+  base: command === 'build' ? BASE_PATH_PLACEHOLDER : '/',
+  plugins: [react()],
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+  },
+  server: {
+    port: 8080,
+    proxy: {
+      '/rest': { target: backend, changeOrigin: true, ws: false },
+      '^/webhook': { target: backend, changeOrigin: true },
+    },
+  },
+  test: {
+    environment: 'jsdom',
+    setupFiles: ['./src/test/setup.ts'],
+    include: ['src/**/*.test.{ts,tsx}'],
+    restoreMocks: true,
+    unstubGlobals: true,
+  },
+}));
