@@ -25,6 +25,27 @@ type Context struct {
 	// Env is what $env shows; when EnvBlocked is true, reading $env is an error.
 	Env        map[string]string
 	EnvBlocked bool
+
+	// Nodes describes the workflow's nodes by name, for $node[name].parameter, $(name).params
+	// and to tell a node that does not exist from one that has not run yet. When nil, a node
+	// absent from RunData counts as not run yet and other nodes' parameters are undefined.
+	Nodes map[string]NodeInfo
+	// ParentOutputs maps every ancestor of the current node to the output index through which
+	// the current node is reached (n8n's getNodeConnectionIndexes), for $node[name].json (which
+	// reads that output, for instance the false branch of an IF) and for the "no path back"
+	// check of $(name).item. When nil, output 0 is read and nothing is checked.
+	ParentOutputs map[string]int
+	// NodeContext holds each node's context data by node name (n8n's
+	// contextData["node:<name>"]), for $node[name].context, $(name).context and
+	// $input.context; SplitInBatches keeps noItemsLeft there.
+	NodeContext map[string]map[string]any
+}
+
+// NodeInfo is what expressions may read about a node other than the current one.
+type NodeInfo struct {
+	Type string
+	// Parameters are the node's parameters, as $node[name].parameter and $(name).params show them.
+	Parameters map[string]any
 }
 
 // WorkflowInfo is what $workflow shows.

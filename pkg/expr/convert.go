@@ -1,0 +1,287 @@
+package expr
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"math/big"
+	"reflect"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+// maxExportDepth bounds how deep a JavaScript value is converted to Go; deeper values are
+// almost always circular.
+const maxExportDepth = 256
+
+var errTooDeep = errors.New("TypeError: Converting circular structure to JSON (or nesting deeper than 256 levels)")
+
+var (
+	typeMapObject   = reflect.TypeOf((*mapObject)(nil))
+	typeSliceObject = reflect.TypeOf((*sliceObject)(nil))
+	typeItemList    = reflect.TypeOf((*itemList)(nil))
+)
+
+// mapObject shows a Go map to JavaScript without copying it: reads convert values lazily,
+// writes land in the map (converted with export), so Go sees what the script changed.
+type mapObject struct {
+	vm *vm
+	m  map[string]any
+}
+
+func (o *mapObject) Get(key string) goja.Value {
+	v, ok := o.m[key]
+	if !ok {
+		return nil
+	}
+	return o.vm.toJSIn(v, o.m, key, nil, 0)
+}
+
+func (o *mapObject) Set(key string, val goja.Value) bool {
+	if goja.IsUndefined(val) {
+		// JSON drops undefined members, and Go has no undefined to hold.
+		delete(o.m, key)
+		return true
+	}
+	v, err := o.vm.export(val)
+	if err != nil {
+		panic(o.vm.rt.NewTypeError(err.Error()))
+	}
+	o.m[key] = v
+	return true
+}
+
+func (o *mapObject) Has(key string) bool {
+	_, ok := o.m[key]
+	return ok
+}
+
+func (o *mapObject) Delete(key string) bool {
+	delete(o.m, key)
+	return true
+}
+
+// Keys are sorted: Go maps have no order, and a stable one keeps outputs reproducible.
+func (o *mapObject) Keys() []string {
+	keys := make([]string, 0, len(o.m))
+	for k := range o.m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// sliceObject shows a Go []any to JavaScript as a real Array. When the array changes length
+// the new slice is written back to where it came from (a map key or a parent slice element),
+// so push() on a nested array is seen by Go.
+type sliceObject struct {
+	vm          *vm
+	s           []any
+	parentMap   map[string]any
+	key         string
+	parentSlice *sliceObject
+	idx         int
+}
+
+func (a *sliceObject) Len() int { return len(a.s) }
+
+func (a *sliceObject) Get(idx int) goja.Value {
+	if idx < 0 || idx >= len(a.s) {
+		return nil
+	}
+	return a.vm.toJSIn(a.s[idx], nil, "", a, idx)
+}
+
+func (a *sliceObject) Set(idx int, val goja.Value) bool {
+	if idx < 0 {
+		return false
+	}
+	v, err := a.vm.export(val)
+	if err != nil {
+		panic(a.vm.rt.NewTypeError(err.Error()))
+	}
+	if idx >= len(a.s) {
+		a.s = append(a.s, make([]any, idx+1-len(a.s))...)
+		a.s[idx] = v
+		a.writeBack()
+		return true
+	}
+	a.s[idx] = v
+	return true
+}
+
+func (a *sliceObject) SetLen(n int) bool {
+	if n < 0 {
+		return false
+	}
+	if n <= len(a.s) {
+		clear(a.s[n:])
+		a.s = a.s[:n]
+	} else {
+		a.s = append(a.s, make([]any, n-len(a.s))...)
+	}
+	a.writeBack()
+	return true
+}
+
+func (a *sliceObject) writeBack() {
+	switch {
+	case a.parentMap != nil:
+		a.parentMap[a.key] = a.s
+	case a.parentSlice != nil && a.idx < len(a.parentSlice.s):
+		a.parentSlice.s[a.idx] = a.s
+	}
+}
+
+// toJS converts a Go value to JavaScript. Maps and slices are wrapped, not copied.
+func (v *vm) toJS(x any) goja.Value { return v.toJSIn(x, nil, "", nil, 0) }
+
+// toJSIn is toJS for a value held in parentMap[key] or parent.s[idx], so that a wrapped
+// slice can write itself back when it grows.
+func (v *vm) toJSIn(x any, parentMap map[string]any, key string, parent *sliceObject, idx int) goja.Value {
+	switch x := x.(type) {
+	case nil:
+		return goja.Null()
+	case goja.Value:
+		return x
+	case string:
+		return v.rt.ToValue(x)
+	case float64, int64, int, bool, int32, float32, uint, uint32, uint64:
+		return v.rt.ToValue(x)
+	case map[string]any:
+		if x == nil {
+			return goja.Null()
+		}
+		return v.rt.NewDynamicObject(&mapObject{vm: v, m: x})
+	case []any:
+		return v.rt.NewDynamicArray(&sliceObject{vm: v, s: x, parentMap: parentMap, key: key, parentSlice: parent, idx: idx})
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return v.rt.ToValue(i)
+		}
+		f, _ := x.Float64()
+		return v.rt.ToValue(f)
+	case time.Time:
+		d, err := v.rt.New(v.rt.Get("Date"), v.rt.ToValue(x.UnixMilli()))
+		if err != nil {
+			return goja.Undefined()
+		}
+		return d
+	case map[string]string:
+		m := make(map[string]any, len(x))
+		for k, s := range x {
+			m[k] = s
+		}
+		return v.toJS(m)
+	case []map[string]any:
+		s := make([]any, len(x))
+		for i, m := range x {
+			s[i] = m
+		}
+		return v.toJS(s)
+	case []string:
+		s := make([]any, len(x))
+		for i, m := range x {
+			s[i] = m
+		}
+		return v.toJS(s)
+	case workflow.Item:
+		return v.toJS(itemToMap(&x, false))
+	case *workflow.Item:
+		return v.toJS(itemToMap(x, false))
+	case []workflow.Item:
+		return v.newItemList(x, false)
+	case func(goja.FunctionCall) goja.Value:
+		return v.rt.ToValue(x)
+	}
+	return v.rt.ToValue(x)
+}
+
+// export converts a JavaScript value to plain Go data as JSON.stringify would see it:
+// objects become map[string]any, arrays []any, numbers int64 or float64, Dates and other
+// objects with toJSON (Luxon DateTime, Duration, Interval) the result of toJSON, functions and
+// undefined nil. Wrapped Go maps and slices come back as themselves.
+func (v *vm) export(x goja.Value) (any, error) { return v.exportDepth(x, 0) }
+
+func (v *vm) exportDepth(x goja.Value, depth int) (any, error) {
+	if x == nil || goja.IsUndefined(x) || goja.IsNull(x) {
+		return nil, nil
+	}
+	obj, ok := x.(*goja.Object)
+	if !ok {
+		switch e := x.Export().(type) {
+		case *big.Int:
+			return e.String(), nil
+		case float64:
+			if depth > 0 && (math.IsNaN(e) || math.IsInf(e, 0)) {
+				return nil, nil
+			}
+			return e, nil
+		default:
+			if _, isSym := x.(*goja.Symbol); isSym {
+				return nil, nil
+			}
+			return e, nil
+		}
+	}
+	if depth > maxExportDepth {
+		return nil, errTooDeep
+	}
+	switch obj.ExportType() {
+	case typeMapObject:
+		return obj.Export().(*mapObject).m, nil
+	case typeSliceObject:
+		return obj.Export().(*sliceObject).s, nil
+	case typeItemList:
+		return obj.Export().(*itemList).export(depth)
+	}
+	if _, isFn := goja.AssertFunction(obj); isFn {
+		return nil, nil
+	}
+	if toJSON, ok := goja.AssertFunction(obj.Get("toJSON")); ok {
+		r, err := toJSON(obj)
+		if err != nil {
+			return nil, err
+		}
+		if r2, ok := r.(*goja.Object); ok && r2 == obj {
+			return nil, errTooDeep
+		}
+		return v.exportDepth(r, depth+1)
+	}
+	if obj.ClassName() == "Array" {
+		n := int(obj.Get("length").ToInteger())
+		out := make([]any, n)
+		for i := range n {
+			e, err := v.exportDepth(obj.Get(strconv.Itoa(i)), depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = e
+		}
+		return out, nil
+	}
+	keys := obj.Keys()
+	out := make(map[string]any, len(keys))
+	for _, k := range keys {
+		pv := obj.Get(k)
+		if pv == nil || goja.IsUndefined(pv) {
+			continue
+		}
+		if po, ok := pv.(*goja.Object); ok {
+			if _, isFn := goja.AssertFunction(po); isFn {
+				continue
+			}
+		}
+		e, err := v.exportDepth(pv, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = e
+	}
+	return out, nil
+}

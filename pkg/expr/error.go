@@ -1,0 +1,150 @@
+package expr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/dop251/goja"
+)
+
+// ErrTimeout is matched (errors.Is) by an *Error raised because an evaluation or a script ran
+// longer than its time limit.
+var ErrTimeout = errors.New("expression timed out")
+
+// Error is the error of a failed evaluation or script.
+type Error struct {
+	// Message is what n8n would show, for example "ReferenceError: foo is not defined",
+	// "Referenced node is unexecuted" or "expression timed out after 1s".
+	Message string
+	// Description explains Message further; it may be empty.
+	Description string
+	// Expression is the parameter value that failed, with its leading "=" (for scripts: empty).
+	Expression string
+	// Parameter is the path of the parameter holding Expression, such as "options.url" or
+	// "values.string[0].value". Resolve fills it in; callers of Evaluate may set it.
+	Parameter string
+	// Line and Column locate a script error in the script's code (1-based); 0 when unknown.
+	Line, Column int
+	// cause is the underlying error: ErrTimeout, a context error, or a data-access error.
+	cause error
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Message)
+	switch {
+	case e.Parameter != "" && e.Expression != "":
+		fmt.Fprintf(&b, " (parameter %q, expression %q)", e.Parameter, e.Expression)
+	case e.Expression != "":
+		fmt.Fprintf(&b, " (expression %q)", e.Expression)
+	case e.Line > 0:
+		fmt.Fprintf(&b, " (line %d)", e.Line)
+	}
+	return b.String()
+}
+
+// Unwrap returns ErrTimeout, context.Canceled/DeadlineExceeded, or nil.
+func (e *Error) Unwrap() error { return e.cause }
+
+// dataError is raised by the data globals ($node, $(), $items, …) inside JavaScript, where
+// code may catch it; its message reaches JavaScript as the Error's message.
+type dataError struct {
+	message     string
+	description string
+}
+
+func (e *dataError) Error() string { return e.message }
+
+func newDataError(description, format string, args ...any) *dataError {
+	return &dataError{message: fmt.Sprintf(format, args...), description: description}
+}
+
+// interrupt is the value passed to goja's Runtime.Interrupt.
+type interrupt struct {
+	cause error
+	limit time.Duration
+}
+
+// toError turns anything a goja run can return or panic with into an *Error.
+func toError(err error, expression string) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		if e.Expression == "" {
+			e.Expression = expression
+		}
+		return e
+	}
+	out := &Error{Expression: expression}
+	var (
+		ex  *goja.Exception
+		in  *goja.InterruptedError
+		syn *goja.CompilerSyntaxError
+		de  *dataError
+	)
+	switch {
+	case errors.As(err, &in):
+		if ir, ok := in.Value().(*interrupt); ok {
+			out.cause = ir.cause
+			if errors.Is(ir.cause, ErrTimeout) {
+				out.Message = fmt.Sprintf("expression timed out after %s", ir.limit)
+			} else {
+				out.Message = "execution was cancelled: " + ir.cause.Error()
+			}
+		} else {
+			out.Message = in.Error()
+		}
+	case errors.As(err, &de):
+		out.Message, out.Description = de.message, de.description
+	case errors.As(err, &ex):
+		if errors.As(ex.Unwrap(), &de) {
+			out.Message, out.Description = de.message, de.description
+			break
+		}
+		out.Message = valueMessage(ex.Value())
+		if st := ex.Stack(); len(st) > 0 {
+			pos := st[0].Position()
+			out.Line, out.Column = pos.Line, pos.Column
+		}
+	case errors.As(err, &syn):
+		out.Message = "SyntaxError: " + syn.Message
+		out.Line, out.Column = syn.File.Position(syn.Offset).Line, syn.File.Position(syn.Offset).Column
+	default:
+		out.Message = err.Error()
+	}
+	return out
+}
+
+// valueMessage renders a thrown value as "Name: message" for Error objects, and as its
+// string form otherwise, without goja's stack suffix.
+func valueMessage(v goja.Value) string {
+	if obj, ok := v.(*goja.Object); ok {
+		msg := obj.Get("message")
+		name := obj.Get("name")
+		if msg != nil && !goja.IsUndefined(msg) {
+			n := "Error"
+			if name != nil && !goja.IsUndefined(name) {
+				n = name.String()
+			}
+			if n == "GoError" {
+				return msg.String()
+			}
+			if m := msg.String(); m != "" {
+				return n + ": " + m
+			}
+			return n
+		}
+	}
+	if v == nil {
+		return "undefined"
+	}
+	return v.String()
+}
+
+// isCancel reports whether err stops an evaluation for good: a timeout or a cancelled context.
+func isCancel(err error) bool {
+	return errors.Is(err, ErrTimeout) || errors.Is(err, context.Canceled) ||
+		errors.Is(err, context.DeadlineExceeded)
+}

@@ -1,0 +1,57 @@
+package expr
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+func newTestEvaluator(t testing.TB) *Evaluator {
+	t.Helper()
+	e, err := New(Options{})
+	require.NoError(t, err)
+	return e
+}
+
+func TestEvaluateTypes(t *testing.T) {
+	t.Parallel()
+	e := newTestEvaluator(t)
+	c := &Context{Items: []workflow.Item{{JSON: map[string]any{"a": 1.0, "o": map[string]any{"x": "y"}}}}}
+	for _, tc := range []struct {
+		expr string
+		want any
+	}{
+		{"={{ $json.a + 1 }}", int64(2)},
+		{"={{ $json.a + 0.5 }}", 1.5},
+		{"={{ $json.o }}", map[string]any{"x": "y"}},
+		{"={{ [1, 'a', true, null] }}", []any{int64(1), "a", true, nil}},
+		{"={{ true }}", true},
+		{"={{ null }}", nil},
+		{"={{ undefined }}", nil},
+		{"=  {{ 5 }}  ", int64(5)},
+		{"=a {{ $json.o }} b", `a {"x":"y"} b`},
+		{"=n={{ 1 + 1 }}, {{ null }}|{{ [1,2] }}", "n=2, |[1,2]"},
+		{"=plain text", "plain text"},
+		{"not an expression {{ 1 }}", "not an expression {{ 1 }}"},
+	} {
+		got, err := e.Evaluate(tc.expr, c)
+		require.NoError(t, err, tc.expr)
+		require.Equal(t, tc.want, got, tc.expr)
+	}
+	got, err := e.Evaluate(42, c)
+	require.NoError(t, err)
+	require.Equal(t, 42, got)
+}
+
+func TestEvaluateErrorNamesExpression(t *testing.T) {
+	t.Parallel()
+	e := newTestEvaluator(t)
+	_, err := e.Evaluate("={{ foo }}", &Context{})
+	var ee *Error
+	require.ErrorAs(t, err, &ee)
+	require.Equal(t, "ReferenceError: foo is not defined", ee.Message)
+	require.Equal(t, "={{ foo }}", ee.Expression)
+	require.Contains(t, err.Error(), "={{ foo }}")
+}

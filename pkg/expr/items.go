@@ -1,0 +1,165 @@
+package expr
+
+import (
+	"github.com/dop251/goja"
+
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+// itemToMap gives an item the shape n8n code sees: {json, binary?, pairedItem?}. The json map
+// is shared with the item unless copyData is set (scripting nodes work on copies, as in n8n).
+func itemToMap(it *workflow.Item, copyData bool) map[string]any {
+	j := it.JSON
+	if copyData {
+		j = deepCopyMap(j)
+	}
+	if j == nil {
+		j = map[string]any{}
+	}
+	m := map[string]any{"json": j}
+	if len(it.Binary) > 0 {
+		m["binary"] = binaryToMap(it.Binary, true)
+	}
+	if it.PairedItem != nil {
+		m["pairedItem"] = pairedItemsToAny(*it.PairedItem)
+	}
+	return m
+}
+
+// binaryToMap converts binary properties to plain maps. withData=false leaves out the data
+// itself, as n8n's $binary and $node[…].binary do.
+func binaryToMap(b map[string]workflow.BinaryData, withData bool) map[string]any {
+	out := make(map[string]any, len(b))
+	for k, d := range b {
+		e := map[string]any{"mimeType": d.MimeType}
+		if withData {
+			e["data"] = d.Data
+		}
+		for name, val := range map[string]string{
+			"id": d.ID, "fileName": d.FileName, "directory": d.Directory,
+			"fileExtension": d.FileExtension, "fileSize": d.FileSize, "fileType": d.FileType,
+		} {
+			if val != "" {
+				e[name] = val
+			}
+		}
+		out[k] = e
+	}
+	return out
+}
+
+// pairedItemsToAny writes paired items as n8n serialises them: one object, or a list.
+func pairedItemsToAny(p workflow.PairedItems) any {
+	one := func(pi workflow.PairedItem) map[string]any {
+		m := map[string]any{"item": int64(pi.Item)}
+		if pi.Input != 0 {
+			m["input"] = int64(pi.Input)
+		}
+		return m
+	}
+	if len(p) == 1 {
+		return one(p[0])
+	}
+	out := make([]any, len(p))
+	for i, pi := range p {
+		out[i] = one(pi)
+	}
+	return out
+}
+
+// itemList shows a []workflow.Item to JavaScript as an Array whose elements are built only
+// when read, so $input.all().length or $items("X")[3] cost nothing per untouched item. Writes
+// (items[0] = {...}, push, length changes) are kept as JavaScript values.
+type itemList struct {
+	vm       *vm
+	base     []workflow.Item
+	vals     []goja.Value // nil entries below len(base) are not built yet
+	copyData bool
+}
+
+func (v *vm) newItemList(items []workflow.Item, copyData bool) *goja.Object {
+	return v.rt.NewDynamicArray(&itemList{vm: v, base: items, vals: make([]goja.Value, len(items)), copyData: copyData})
+}
+
+func (l *itemList) Len() int { return len(l.vals) }
+
+func (l *itemList) Get(idx int) goja.Value {
+	if idx < 0 || idx >= len(l.vals) {
+		return nil
+	}
+	if l.vals[idx] == nil && idx < len(l.base) {
+		l.vals[idx] = l.vm.toJS(itemToMap(&l.base[idx], l.copyData))
+	}
+	return l.vals[idx]
+}
+
+func (l *itemList) Set(idx int, val goja.Value) bool {
+	if idx < 0 {
+		return false
+	}
+	if idx >= len(l.vals) {
+		l.SetLen(idx + 1)
+	}
+	l.vals[idx] = val
+	return true
+}
+
+func (l *itemList) SetLen(n int) bool {
+	if n < 0 {
+		return false
+	}
+	if n <= len(l.vals) {
+		l.vals = l.vals[:n]
+		if n < len(l.base) {
+			l.base = l.base[:n]
+		}
+		return true
+	}
+	for len(l.vals) < n {
+		l.vals = append(l.vals, goja.Undefined())
+	}
+	return true
+}
+
+func (l *itemList) export(depth int) ([]any, error) {
+	out := make([]any, len(l.vals))
+	for i, jv := range l.vals {
+		if jv == nil {
+			out[i] = itemToMap(&l.base[i], l.copyData)
+			continue
+		}
+		e, err := l.vm.exportDepth(jv, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = e
+	}
+	return out, nil
+}
+
+// deepCopy copies JSON-like Go data (maps, slices, scalars); other values are shared.
+func deepCopy(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		return deepCopyMap(v)
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = deepCopy(e)
+		}
+		return out
+	default:
+		return v
+	}
+}
+
+func deepCopyMap(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, e := range m {
+		out[k] = deepCopy(e)
+	}
+	return out
+}

@@ -1,0 +1,341 @@
+package expr
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/dop251/goja"
+
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+func errNoNode(name string) error {
+	return newDataError("The node ‘"+name+"’ doesn't exist, but it's used in an expression here.",
+		"Referenced node doesn't exist")
+}
+
+func errUnexecuted(name string) error {
+	return newDataError("An expression references the node ‘"+name+"’, but it hasn’t been executed yet. "+
+		"Either change the expression, or re-wire your workflow to make sure that node executes first.",
+		"Referenced node is unexecuted")
+}
+
+// nodeExists reports whether the workflow has a node called name; without Context.Nodes
+// every name may exist.
+func (s *scope) nodeExists(name string) bool {
+	if s.c.Nodes == nil {
+		return true
+	}
+	_, ok := s.c.Nodes[name]
+	return ok || name == s.c.NodeName
+}
+
+// nodeOutput returns the items of one output of one run of a node. output -1 means the output
+// through which the current node is connected to it; run -1 means the last run.
+func (s *scope) nodeOutput(name string, output, run int) ([]workflow.Item, error) {
+	c := s.c
+	runs, ok := c.RunData[name]
+	if !ok {
+		if c.Nodes != nil {
+			if _, exists := c.Nodes[name]; !exists {
+				return nil, errNoNode(name)
+			}
+		}
+		return nil, errUnexecuted(name)
+	}
+	if run < 0 {
+		run = len(runs) - 1
+	}
+	if run >= len(runs) {
+		return nil, newDataError("", "Run %d of node %q not found", run, name)
+	}
+	td := runs[run]
+	if td.Data == nil || len(td.Data.Main) == 0 {
+		return nil, newDataError("", `No data found from "main" input.`)
+	}
+	if output < 0 {
+		output = 0
+		if c.ParentOutputs != nil {
+			o, ok := c.ParentOutputs[name]
+			if !ok {
+				return nil, newDataError("", "The node %q is not connected with node %q so no data can get returned from it.", c.NodeName, name)
+			}
+			output = o
+		}
+	}
+	if output >= len(td.Data.Main) {
+		return nil, newDataError("", "Node %q has no branch with index %d.", name, output)
+	}
+	return td.Data.Main[output], nil
+}
+
+// nodeParameters returns a node's parameters for $node[name].parameter and $(name).params.
+func (s *scope) nodeParameters(name string) map[string]any {
+	if name == s.c.NodeName && s.c.NodeParameters != nil {
+		return s.c.NodeParameters
+	}
+	return s.c.Nodes[name].Parameters
+}
+
+// nodeMap is $node: $node["Name"] (or $node.Name) gives that node's data.
+type nodeMap struct {
+	v *vm
+	s *scope
+}
+
+func (n *nodeMap) Get(name string) goja.Value {
+	if !n.s.nodeExists(name) {
+		n.v.throw(errNoNode(name))
+	}
+	return n.v.rt.NewDynamicObject(&nodeProxy{v: n.v, s: n.s, name: name})
+}
+func (n *nodeMap) Set(string, goja.Value) bool { return false }
+func (n *nodeMap) Has(name string) bool        { return n.s.nodeExists(name) }
+func (n *nodeMap) Delete(string) bool          { return false }
+func (n *nodeMap) Keys() []string {
+	keys := make([]string, 0, len(n.s.c.RunData))
+	for k := range n.s.c.RunData {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// nodeProxy is $node["Name"]: json, binary, data, context, parameter and runIndex.
+type nodeProxy struct {
+	v    *vm
+	s    *scope
+	name string
+}
+
+var nodeProxyKeys = []string{"binary", "context", "data", "json", "parameter", "runIndex"}
+
+func (n *nodeProxy) item() *workflow.Item {
+	items, err := n.s.nodeOutput(n.name, -1, n.s.runIndex)
+	if err != nil {
+		n.v.throw(err)
+	}
+	if n.s.itemIndex >= len(items) || n.s.itemIndex < 0 {
+		n.v.throw(newDataError("", "No data found for item-index: %q", strconv.Itoa(n.s.itemIndex)))
+	}
+	return &items[n.s.itemIndex]
+}
+
+func (n *nodeProxy) Get(key string) goja.Value {
+	v, s := n.v, n.s
+	switch key {
+	case "json", "data":
+		return v.toJS(s.data(n.item().JSON))
+	case "binary":
+		return v.toJS(binaryToMap(n.item().Binary, false))
+	case "context":
+		return v.toJS(s.nodeContext(n.name))
+	case "parameter":
+		return v.rt.NewDynamicObject(&paramObject{v: v, s: s, params: s.nodeParameters(n.name)})
+	case "runIndex":
+		return v.rt.ToValue(len(s.c.RunData[n.name]) - 1)
+	}
+	return nil
+}
+func (n *nodeProxy) Set(string, goja.Value) bool { return false }
+func (n *nodeProxy) Has(key string) bool         { return slices.Contains(nodeProxyKeys, key) }
+func (n *nodeProxy) Delete(string) bool          { return false }
+func (n *nodeProxy) Keys() []string              { return nodeProxyKeys }
+
+// nodeContext is a node's context data; a copy, so expressions cannot change it.
+func (s *scope) nodeContext(name string) map[string]any {
+	m := deepCopyMap(s.c.NodeContext[name])
+	if m == nil {
+		m = map[string]any{}
+	}
+	return m
+}
+
+// inputObject is $input: all(), first(), last(), item, params and context of the input.
+type inputObject struct {
+	v *vm
+	s *scope
+}
+
+var inputKeys = []string{"all", "context", "first", "item", "last", "params"}
+
+func (in *inputObject) Get(key string) goja.Value {
+	v, s := in.v, in.s
+	noArgs := func(name string, call goja.FunctionCall) {
+		if len(call.Arguments) > 0 {
+			v.throw(newDataError("", "$input.%s() should have no arguments", name))
+		}
+	}
+	switch key {
+	case "all":
+		return v.rt.ToValue(func(goja.FunctionCall) goja.Value { return s.items(v, s.c.Items) })
+	case "first":
+		return v.rt.ToValue(func(call goja.FunctionCall) goja.Value {
+			noArgs("first", call)
+			if len(s.c.Items) == 0 {
+				return goja.Undefined()
+			}
+			return v.toJS(itemToMap(&s.c.Items[0], s.copyData))
+		})
+	case "last":
+		return v.rt.ToValue(func(call goja.FunctionCall) goja.Value {
+			noArgs("last", call)
+			if len(s.c.Items) == 0 {
+				return goja.Undefined()
+			}
+			return v.toJS(itemToMap(&s.c.Items[len(s.c.Items)-1], s.copyData))
+		})
+	case "item":
+		if s.itemIndex < 0 || s.itemIndex >= len(s.c.Items) {
+			return goja.Undefined()
+		}
+		return v.toJS(itemToMap(&s.c.Items[s.itemIndex], s.copyData))
+	case "params", "context":
+		if len(s.c.Source) == 0 || s.c.Source[0] == nil {
+			v.throw(newDataError("Apologies, this is an internal error. See details for more information", "Can’t get data for expression"))
+		}
+		prev := s.c.Source[0].PreviousNode
+		if key == "context" {
+			return v.toJS(s.nodeContext(prev))
+		}
+		return v.rt.NewDynamicObject(&paramObject{v: v, s: s, params: s.nodeParameters(prev), raw: true})
+	}
+	return nil
+}
+func (in *inputObject) Set(string, goja.Value) bool { return false }
+func (in *inputObject) Has(key string) bool         { return slices.Contains(inputKeys, key) }
+func (in *inputObject) Delete(string) bool          { return false }
+func (in *inputObject) Keys() []string              { return inputKeys }
+
+// selectFunc is $("Name"): all(), first(), last(), item, itemMatching(i), pairedItem(i?),
+// params, context and isExecuted of another node.
+func (s *scope) selectFunc(v *vm) func(goja.FunctionCall) goja.Value {
+	return func(call goja.FunctionCall) goja.Value {
+		name := call.Argument(0)
+		if goja.IsUndefined(name) || goja.IsNull(name) || name.String() == "" {
+			v.throw(newDataError("", "When calling $(), please specify a node"))
+		}
+		n := name.String()
+		if !s.nodeExists(n) {
+			v.throw(errNoNode(n))
+		}
+		return v.rt.NewDynamicObject(&nodeSelector{v: v, s: s, name: n})
+	}
+}
+
+type nodeSelector struct {
+	v    *vm
+	s    *scope
+	name string
+}
+
+var selectorKeys = []string{"all", "context", "first", "isExecuted", "item", "itemMatching", "last", "pairedItem", "params"}
+
+func (n *nodeSelector) output(call goja.FunctionCall) []workflow.Item {
+	items, err := n.s.nodeOutput(n.name, intArg(call, 0, 0), intArg(call, 1, -1))
+	if err != nil {
+		n.v.throw(err)
+	}
+	return items
+}
+
+func (n *nodeSelector) paired(index int) goja.Value {
+	it, err := n.s.pairedItem(n.name, index)
+	if err != nil {
+		n.v.throw(err)
+	}
+	return n.v.toJS(itemToMap(it, n.s.copyData))
+}
+
+func (n *nodeSelector) Get(key string) goja.Value {
+	v, s := n.v, n.s
+	switch key {
+	case "all":
+		return v.rt.ToValue(func(call goja.FunctionCall) goja.Value { return s.items(v, n.output(call)) })
+	case "first":
+		return v.rt.ToValue(func(call goja.FunctionCall) goja.Value {
+			items := n.output(call)
+			if len(items) == 0 {
+				return goja.Undefined()
+			}
+			return v.toJS(itemToMap(&items[0], s.copyData))
+		})
+	case "last":
+		return v.rt.ToValue(func(call goja.FunctionCall) goja.Value {
+			items := n.output(call)
+			if len(items) == 0 {
+				return goja.Undefined()
+			}
+			return v.toJS(itemToMap(&items[len(items)-1], s.copyData))
+		})
+	case "item":
+		return n.paired(s.itemIndex)
+	case "itemMatching", "pairedItem":
+		return v.rt.ToValue(func(call goja.FunctionCall) goja.Value {
+			i := call.Argument(0)
+			if goja.IsUndefined(i) {
+				if key == "itemMatching" {
+					v.throw(newDataError("", "Missing item index for .itemMatching()"))
+				}
+				return n.paired(s.itemIndex)
+			}
+			return n.paired(int(i.ToInteger()))
+		})
+	case "params":
+		return v.rt.NewDynamicObject(&paramObject{v: v, s: s, params: s.nodeParameters(n.name), raw: true})
+	case "context":
+		return v.toJS(s.nodeContext(n.name))
+	case "isExecuted":
+		_, ok := s.c.RunData[n.name]
+		return v.rt.ToValue(ok)
+	}
+	return nil
+}
+func (n *nodeSelector) Set(string, goja.Value) bool { return false }
+func (n *nodeSelector) Has(key string) bool         { return slices.Contains(selectorKeys, key) }
+func (n *nodeSelector) Delete(string) bool          { return false }
+func (n *nodeSelector) Keys() []string              { return selectorKeys }
+
+// paramObject shows node parameters. For $parameter and $node[name].parameter a value that is
+// itself an expression is evaluated (for the same item), and a resource locator gives its
+// value, as in n8n; params of $(name) and $input are shown raw.
+type paramObject struct {
+	v      *vm
+	s      *scope
+	params map[string]any
+	raw    bool
+}
+
+func (p *paramObject) Get(key string) goja.Value {
+	val, ok := p.params[key]
+	if !ok {
+		return nil
+	}
+	if p.raw {
+		return p.v.toJS(deepCopy(val))
+	}
+	if rl, ok := val.(map[string]any); ok {
+		if _, isRL := rl["__rl"]; isRL {
+			val = rl["value"]
+		}
+	}
+	if str, ok := val.(string); ok && strings.HasPrefix(str, "=") {
+		return p.v.evalNested(str, p.s)
+	}
+	return p.v.toJS(deepCopy(val))
+}
+func (p *paramObject) Set(string, goja.Value) bool { return false }
+func (p *paramObject) Has(key string) bool {
+	_, ok := p.params[key]
+	return ok
+}
+func (p *paramObject) Delete(string) bool { return false }
+func (p *paramObject) Keys() []string {
+	keys := make([]string, 0, len(p.params))
+	for k := range p.params {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -1,0 +1,143 @@
+package expr
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/dop251/goja"
+)
+
+// maxCallStackSize bounds JavaScript recursion so runaway recursion fails with a RangeError
+// instead of exhausting memory.
+const maxCallStackSize = 4096
+
+// vm is one prepared JavaScript runtime: Luxon loaded, Intl polyfilled, the expression
+// globals installed as accessors that read the scope of the evaluation in progress. A vm is
+// used by one goroutine at a time and lives in the Evaluator's pool between uses.
+type vm struct {
+	ev    *Evaluator
+	rt    *goja.Runtime
+	timer *time.Timer   // interrupts rt when the time limit passes
+	limit time.Duration // the limit the timer was armed with
+
+	scope *scope // the evaluation in progress; nil while idle
+	depth int    // nesting of evaluations ($parameter and $evaluateExpression evaluate too)
+
+	zone string // Luxon's Settings.defaultZone as last set
+
+	stringify      goja.Callable // JSON.stringify
+	setDefaultZone goja.Callable
+	luxonNow       goja.Callable // () => DateTime.now()
+	luxonToday     goja.Callable // () => DateTime.now().startOf("day")
+	objectProto    *goja.Object
+}
+
+func (e *Evaluator) newVM() (*vm, error) {
+	rt := goja.New()
+	rt.SetMaxCallStackSize(maxCallStackSize)
+	v := &vm{ev: e, rt: rt}
+	v.timer = time.AfterFunc(time.Hour, func() {
+		rt.Interrupt(&interrupt{cause: ErrTimeout, limit: v.limit})
+	})
+	v.timer.Stop()
+
+	if err := installIntl(rt); err != nil {
+		return nil, fmt.Errorf("install Intl: %w", err)
+	}
+	luxon, err := luxonProgram()
+	if err != nil {
+		return nil, fmt.Errorf("compile luxon: %w", err)
+	}
+	if _, err := rt.RunProgram(luxon); err != nil {
+		return nil, fmt.Errorf("load luxon: %w", err)
+	}
+	if _, err := rt.RunProgram(preludeProgram); err != nil {
+		return nil, fmt.Errorf("run prelude: %w", err)
+	}
+	if err := v.bindPrelude(); err != nil {
+		return nil, err
+	}
+	v.installGlobals()
+	// Expressions and scripts may not leave globals behind for the next evaluation.
+	if _, err := rt.RunString("Object.preventExtensions(globalThis)"); err != nil {
+		return nil, fmt.Errorf("seal globals: %w", err)
+	}
+	return v, nil
+}
+
+// preludeProgram runs once per runtime after Luxon: it exposes Luxon's classes and keeps the
+// helpers the Go side needs out of reach of expressions.
+var preludeProgram = goja.MustCompile("prelude.js", `
+var DateTime = luxon.DateTime, Duration = luxon.Duration, Interval = luxon.Interval;
+(function (g) {
+	var Settings = luxon.Settings;
+	Object.defineProperty(g, "__flowmill", { configurable: true, value: {
+		stringify: JSON.stringify,
+		setDefaultZone: function (z) { Settings.defaultZone = z; },
+		now: function () { return DateTime.now(); },
+		today: function () { return DateTime.now().startOf("day"); }
+	}});
+})(globalThis);
+`, false)
+
+func (v *vm) bindPrelude() error {
+	h := v.rt.Get("__flowmill").ToObject(v.rt)
+	fn := func(name string) (goja.Callable, error) {
+		f, ok := goja.AssertFunction(h.Get(name))
+		if !ok {
+			return nil, fmt.Errorf("prelude: %s is not a function", name)
+		}
+		return f, nil
+	}
+	var err error
+	if v.stringify, err = fn("stringify"); err != nil {
+		return err
+	}
+	if v.setDefaultZone, err = fn("setDefaultZone"); err != nil {
+		return err
+	}
+	if v.luxonNow, err = fn("now"); err != nil {
+		return err
+	}
+	if v.luxonToday, err = fn("today"); err != nil {
+		return err
+	}
+	// The helper object must not be reachable from user code.
+	return v.rt.GlobalObject().Delete("__flowmill")
+}
+
+// useZone sets Luxon's default zone, so DateTime.now() and DateTime.fromISO() in expressions
+// use the workflow's time zone as in n8n.
+func (v *vm) useZone(zone string) error {
+	if zone == v.zone {
+		return nil
+	}
+	if _, err := v.setDefaultZone(goja.Undefined(), v.rt.ToValue(zone)); err != nil {
+		return err
+	}
+	v.zone = zone
+	return nil
+}
+
+// run executes prg under the vm's time limit when called at the top level; nested runs share
+// the limit of the evaluation that started them.
+func (v *vm) run(prg *goja.Program) (goja.Value, error) {
+	return v.rt.RunProgram(prg)
+}
+
+// startTimer arms the time limit of a top-level evaluation; a zero limit means none.
+func (v *vm) startTimer(limit time.Duration) {
+	v.limit = limit
+	if limit > 0 {
+		v.timer.Reset(limit)
+	}
+}
+
+// stopTimer disarms the limit and reports whether the runtime may still carry an interrupt
+// (the timer fired), in which case it must not be reused.
+func (v *vm) stopTimer() (clean bool) {
+	if v.limit <= 0 {
+		return true
+	}
+	return v.timer.Stop()
+}
