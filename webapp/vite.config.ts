@@ -14,6 +14,17 @@ export default defineConfig(({ command }) => ({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
+    rolldownOptions: {
+      output: {
+        // Vendor code changes far less often than app code; separate chunks stay cached.
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|swr|i18next|react-i18next)[\\/]/, priority: 20 },
+            { name: 'mantine', test: /node_modules[\\/](@mantine|@floating-ui|@tabler)[\\/]/, priority: 10 },
+          ],
+        },
+      },
+    },
   },
   server: {
     port: 8080,

@@ -1,6 +1,9 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// The app and the end-to-end tests mark elements with data-test-id (ARCHITECTURE.md §6).
+configure({ testIdAttribute: 'data-test-id' });
 
 // jsdom lacks the layout APIs Mantine reads.
 if (!window.matchMedia) {
