@@ -191,11 +191,11 @@ func (v *vm) toJSIn(x any, parentMap map[string]any, key string, parent *sliceOb
 		}
 		return v.toJS(s)
 	case workflow.Item:
-		return v.toJS(itemToMap(&x, false))
+		return v.toJS(itemToMap(&x))
 	case *workflow.Item:
-		return v.toJS(itemToMap(x, false))
+		return v.toJS(itemToMap(x))
 	case []workflow.Item:
-		return v.newItemList(x, false)
+		return v.newItemList(x).obj
 	case func(goja.FunctionCall) goja.Value:
 		return v.rt.ToValue(x)
 	}

@@ -82,9 +82,13 @@ func toError(err error, expression string) *Error {
 		ex  *goja.Exception
 		in  *goja.InterruptedError
 		syn *goja.CompilerSyntaxError
+		so  *goja.StackOverflowError
 		de  *dataError
 	)
 	switch {
+	case errors.As(err, &so):
+		out.Message = "RangeError: Maximum call stack size exceeded"
+
 	case errors.As(err, &in):
 		if ir, ok := in.Value().(*interrupt); ok {
 			out.cause = ir.cause

@@ -30,7 +30,7 @@ func (v *vm) evaluateTop(t *compiledTemplate, expression string, c *Context, lim
 		}
 	}()
 
-	v.scope = v.newScope(c)
+	v.scope = v.newScope(c, false)
 	v.startTimer(limit)
 	val, err := v.evalTemplateValue(t)
 	if err == nil && t.lone {
@@ -49,8 +49,9 @@ func (v *vm) evaluateTop(t *compiledTemplate, expression string, c *Context, lim
 	return out, nil, clean
 }
 
-// newScope makes the top-level scope of an evaluation and points Luxon at its time zone.
-func (v *vm) newScope(c *Context) *scope {
+// newScope makes the top-level scope of an evaluation or script and points Luxon at its
+// time zone. copyData is set for scripts.
+func (v *vm) newScope(c *Context, copyData bool) *scope {
 	zone := v.ev.opts.DefaultTimezone
 	if c != nil && c.Timezone != "" {
 		zone = c.Timezone
@@ -58,11 +59,10 @@ func (v *vm) newScope(c *Context) *scope {
 	if err := v.useZone(zone); err != nil {
 		panic(err)
 	}
-	s := &scope{c: c, runIndex: -1}
-	if c != nil {
-		s.itemIndex = c.ItemIndex
+	if c == nil {
+		return nil
 	}
-	return s
+	return newScope(c, c.ItemIndex, copyData)
 }
 
 // evalTemplateValue evaluates a compiled template in the current scope. A lone segment gives

@@ -7,12 +7,9 @@ import (
 )
 
 // itemToMap gives an item the shape n8n code sees: {json, binary?, pairedItem?}. The json map
-// is shared with the item unless copyData is set (scripting nodes work on copies, as in n8n).
-func itemToMap(it *workflow.Item, copyData bool) map[string]any {
+// is shared with the item.
+func itemToMap(it *workflow.Item) map[string]any {
 	j := it.JSON
-	if copyData {
-		j = deepCopyMap(j)
-	}
 	if j == nil {
 		j = map[string]any{}
 	}
@@ -68,17 +65,20 @@ func pairedItemsToAny(p workflow.PairedItems) any {
 }
 
 // itemList shows a []workflow.Item to JavaScript as an Array whose elements are built only
-// when read, so $input.all().length or $items("X")[3] cost nothing per untouched item. Writes
-// (items[0] = {...}, push, length changes) are kept as JavaScript values.
+// when read, so $input.all().length or $items("X")[3] cost nothing per untouched item. An
+// element, once built, stays the same object. Writes (items[0] = {...}, push, length
+// changes) are kept as JavaScript values.
 type itemList struct {
-	vm       *vm
-	base     []workflow.Item
-	vals     []goja.Value // nil entries below len(base) are not built yet
-	copyData bool
+	vm   *vm
+	obj  *goja.Object // the Array itself
+	base []workflow.Item
+	vals []goja.Value // nil entries below len(base) are not built yet
 }
 
-func (v *vm) newItemList(items []workflow.Item, copyData bool) *goja.Object {
-	return v.rt.NewDynamicArray(&itemList{vm: v, base: items, vals: make([]goja.Value, len(items)), copyData: copyData})
+func (v *vm) newItemList(items []workflow.Item) *itemList {
+	l := &itemList{vm: v, base: items, vals: make([]goja.Value, len(items))}
+	l.obj = v.rt.NewDynamicArray(l)
+	return l
 }
 
 func (l *itemList) Len() int { return len(l.vals) }
@@ -88,7 +88,7 @@ func (l *itemList) Get(idx int) goja.Value {
 		return nil
 	}
 	if l.vals[idx] == nil && idx < len(l.base) {
-		l.vals[idx] = l.vm.toJS(itemToMap(&l.base[idx], l.copyData))
+		l.vals[idx] = l.vm.toJS(itemToMap(&l.base[idx]))
 	}
 	return l.vals[idx]
 }
@@ -125,7 +125,7 @@ func (l *itemList) export(depth int) ([]any, error) {
 	out := make([]any, len(l.vals))
 	for i, jv := range l.vals {
 		if jv == nil {
-			out[i] = itemToMap(&l.base[i], l.copyData)
+			out[i] = itemToMap(&l.base[i])
 			continue
 		}
 		e, err := l.vm.exportDepth(jv, depth+1)
@@ -135,6 +135,35 @@ func (l *itemList) export(depth int) ([]any, error) {
 		out[i] = e
 	}
 	return out, nil
+}
+
+// field reads one property of element idx, such as its "json"; undefined when idx is out of range.
+func (l *itemList) field(idx int, name string) goja.Value {
+	el := l.Get(idx)
+	if el == nil {
+		return goja.Undefined()
+	}
+	obj, ok := el.(*goja.Object)
+	if !ok {
+		return goja.Undefined()
+	}
+	return obj.Get(name)
+}
+
+// copyItems copies items deeply enough that changing the copies' json and binary leaves the
+// originals as they were.
+func copyItems(items []workflow.Item) []workflow.Item {
+	out := make([]workflow.Item, len(items))
+	for i, it := range items {
+		out[i] = workflow.Item{JSON: deepCopyMap(it.JSON), PairedItem: it.PairedItem, Error: it.Error}
+		if it.Binary != nil {
+			out[i].Binary = make(map[string]workflow.BinaryData, len(it.Binary))
+			for k, b := range it.Binary {
+				out[i].Binary[k] = b
+			}
+		}
+	}
+	return out
 }
 
 // deepCopy copies JSON-like Go data (maps, slices, scalars); other values are shared.

@@ -2,7 +2,6 @@ package expr
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/dop251/goja"
@@ -31,43 +30,42 @@ func (s *scope) nodeExists(name string) bool {
 	return ok || name == s.c.NodeName
 }
 
-// nodeOutput returns the items of one output of one run of a node. output -1 means the output
-// through which the current node is connected to it; run -1 means the last run.
-func (s *scope) nodeOutput(name string, output, run int) ([]workflow.Item, error) {
+// nodeOutput returns the items of one output of one run of a node, and the output and run
+// it resolved. output -1 means the output through which the current node is connected to
+// the node; run -1 means the last run.
+func (s *scope) nodeOutput(name string, output, run int) ([]workflow.Item, int, int, error) {
 	c := s.c
 	runs, ok := c.RunData[name]
 	if !ok {
-		if c.Nodes != nil {
-			if _, exists := c.Nodes[name]; !exists {
-				return nil, errNoNode(name)
-			}
+		if !s.nodeExists(name) {
+			return nil, 0, 0, errNoNode(name)
 		}
-		return nil, errUnexecuted(name)
+		return nil, 0, 0, errUnexecuted(name)
 	}
 	if run < 0 {
 		run = len(runs) - 1
 	}
 	if run >= len(runs) {
-		return nil, newDataError("", "Run %d of node %q not found", run, name)
+		return nil, 0, 0, newDataError("", "Run %d of node %q not found", run, name)
 	}
 	td := runs[run]
 	if td.Data == nil || len(td.Data.Main) == 0 {
-		return nil, newDataError("", `No data found from "main" input.`)
+		return nil, 0, 0, newDataError("", `No data found from "main" input.`)
 	}
 	if output < 0 {
 		output = 0
 		if c.ParentOutputs != nil {
 			o, ok := c.ParentOutputs[name]
 			if !ok {
-				return nil, newDataError("", "The node %q is not connected with node %q so no data can get returned from it.", c.NodeName, name)
+				return nil, 0, 0, newDataError("", "The node %q is not connected with node %q so no data can get returned from it.", c.NodeName, name)
 			}
 			output = o
 		}
 	}
 	if output >= len(td.Data.Main) {
-		return nil, newDataError("", "Node %q has no branch with index %d.", name, output)
+		return nil, 0, 0, newDataError("", "Node %q has no branch with index %d.", name, output)
 	}
-	return td.Data.Main[output], nil
+	return td.Data.Main[output], output, run, nil
 }
 
 // nodeParameters returns a node's parameters for $node[name].parameter and $(name).params.
@@ -111,24 +109,21 @@ type nodeProxy struct {
 
 var nodeProxyKeys = []string{"binary", "context", "data", "json", "parameter", "runIndex"}
 
-func (n *nodeProxy) item() *workflow.Item {
-	items, err := n.s.nodeOutput(n.name, -1, n.s.runIndex)
-	if err != nil {
-		n.v.throw(err)
-	}
-	if n.s.itemIndex >= len(items) || n.s.itemIndex < 0 {
-		n.v.throw(newDataError("", "No data found for item-index: %q", strconv.Itoa(n.s.itemIndex)))
-	}
-	return &items[n.s.itemIndex]
+// items returns the output of the node that the current node reads, checking that the
+// scope's item is in it.
+func (n *nodeProxy) items() *itemList {
+	l := n.s.output(n.v, n.name, -1, n.s.runIndex)
+	n.s.checkItem(n.v, len(l.base))
+	return l
 }
 
 func (n *nodeProxy) Get(key string) goja.Value {
 	v, s := n.v, n.s
 	switch key {
 	case "json", "data":
-		return v.toJS(s.data(n.item().JSON))
+		return n.items().field(s.itemIndex, "json")
 	case "binary":
-		return v.toJS(binaryToMap(n.item().Binary, false))
+		return v.toJS(binaryToMap(n.items().base[s.itemIndex].Binary, false))
 	case "context":
 		return v.toJS(s.nodeContext(n.name))
 	case "parameter":
@@ -142,6 +137,13 @@ func (n *nodeProxy) Set(string, goja.Value) bool { return false }
 func (n *nodeProxy) Has(key string) bool         { return slices.Contains(nodeProxyKeys, key) }
 func (n *nodeProxy) Delete(string) bool          { return false }
 func (n *nodeProxy) Keys() []string              { return nodeProxyKeys }
+
+func orUndefined(x goja.Value) goja.Value {
+	if x == nil {
+		return goja.Undefined()
+	}
+	return x
+}
 
 // nodeContext is a node's context data; a copy, so expressions cannot change it.
 func (s *scope) nodeContext(name string) map[string]any {
@@ -169,28 +171,20 @@ func (in *inputObject) Get(key string) goja.Value {
 	}
 	switch key {
 	case "all":
-		return v.rt.ToValue(func(goja.FunctionCall) goja.Value { return s.items(v, s.c.Items) })
+		return v.rt.ToValue(func(goja.FunctionCall) goja.Value { return s.input(v).obj })
 	case "first":
 		return v.rt.ToValue(func(call goja.FunctionCall) goja.Value {
 			noArgs("first", call)
-			if len(s.c.Items) == 0 {
-				return goja.Undefined()
-			}
-			return v.toJS(itemToMap(&s.c.Items[0], s.copyData))
+			return orUndefined(s.input(v).Get(0))
 		})
 	case "last":
 		return v.rt.ToValue(func(call goja.FunctionCall) goja.Value {
 			noArgs("last", call)
-			if len(s.c.Items) == 0 {
-				return goja.Undefined()
-			}
-			return v.toJS(itemToMap(&s.c.Items[len(s.c.Items)-1], s.copyData))
+			l := s.input(v)
+			return orUndefined(l.Get(l.Len() - 1))
 		})
 	case "item":
-		if s.itemIndex < 0 || s.itemIndex >= len(s.c.Items) {
-			return goja.Undefined()
-		}
-		return v.toJS(itemToMap(&s.c.Items[s.itemIndex], s.copyData))
+		return orUndefined(s.input(v).Get(s.itemIndex))
 	case "params", "context":
 		if len(s.c.Source) == 0 || s.c.Source[0] == nil {
 			v.throw(newDataError("Apologies, this is an internal error. See details for more information", "Can’t get data for expression"))
@@ -232,42 +226,31 @@ type nodeSelector struct {
 
 var selectorKeys = []string{"all", "context", "first", "isExecuted", "item", "itemMatching", "last", "pairedItem", "params"}
 
-func (n *nodeSelector) output(call goja.FunctionCall) []workflow.Item {
-	items, err := n.s.nodeOutput(n.name, intArg(call, 0, 0), intArg(call, 1, -1))
-	if err != nil {
-		n.v.throw(err)
-	}
-	return items
+func (n *nodeSelector) output(call goja.FunctionCall) *itemList {
+	return n.s.output(n.v, n.name, intArg(call, 0, 0), intArg(call, 1, -1))
 }
 
 func (n *nodeSelector) paired(index int) goja.Value {
-	it, err := n.s.pairedItem(n.name, index)
+	at, err := n.s.pairedItem(n.name, index)
 	if err != nil {
 		n.v.throw(err)
 	}
-	return n.v.toJS(itemToMap(it, n.s.copyData))
+	return n.s.output(n.v, n.name, at.src.PreviousNodeOutput, at.src.PreviousNodeRun).Get(at.index)
 }
 
 func (n *nodeSelector) Get(key string) goja.Value {
 	v, s := n.v, n.s
 	switch key {
 	case "all":
-		return v.rt.ToValue(func(call goja.FunctionCall) goja.Value { return s.items(v, n.output(call)) })
+		return v.rt.ToValue(func(call goja.FunctionCall) goja.Value { return n.output(call).obj })
 	case "first":
 		return v.rt.ToValue(func(call goja.FunctionCall) goja.Value {
-			items := n.output(call)
-			if len(items) == 0 {
-				return goja.Undefined()
-			}
-			return v.toJS(itemToMap(&items[0], s.copyData))
+			return orUndefined(n.output(call).Get(0))
 		})
 	case "last":
 		return v.rt.ToValue(func(call goja.FunctionCall) goja.Value {
-			items := n.output(call)
-			if len(items) == 0 {
-				return goja.Undefined()
-			}
-			return v.toJS(itemToMap(&items[len(items)-1], s.copyData))
+			l := n.output(call)
+			return orUndefined(l.Get(l.Len() - 1))
 		})
 	case "item":
 		return n.paired(s.itemIndex)

@@ -6,8 +6,6 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jmespath/go-jmespath"
-
-	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // scope is what the data globals read: a Context seen from one item. $item(i) makes a new
@@ -21,6 +19,65 @@ type scope struct {
 	// copyData makes the data globals hand out copies of the input and run data, as n8n does
 	// for its scripting nodes, so a script's changes never reach the execution's data.
 	copyData bool
+	// lists holds the item lists built so far, shared with the scopes $item() derives, so
+	// $input.all() is the same array every time and a script's changes to it last.
+	lists *itemLists
+}
+
+type itemLists struct {
+	input   *itemList
+	outputs map[outputKey]*itemList
+}
+
+// outputKey names one output of one run of a node.
+type outputKey struct {
+	node        string
+	output, run int
+}
+
+func newScope(c *Context, itemIndex int, copyData bool) *scope {
+	return &scope{c: c, itemIndex: itemIndex, runIndex: -1, copyData: copyData, lists: &itemLists{}}
+}
+
+// derive returns the scope of another item (and run) sharing s's lists.
+func (s *scope) derive(itemIndex, runIndex int) *scope {
+	d := *s
+	d.itemIndex, d.runIndex = itemIndex, runIndex
+	return &d
+}
+
+// input returns the current node's input items as one array, copied once in script mode.
+func (s *scope) input(v *vm) *itemList {
+	if s.lists.input == nil {
+		items := s.c.Items
+		if s.copyData {
+			items = copyItems(items)
+		}
+		s.lists.input = v.newItemList(items)
+	}
+	return s.lists.input
+}
+
+// output returns the items of one output of one run of a node as one array (see
+// nodeOutput for output and run), copied once in script mode.
+func (s *scope) output(v *vm, node string, output, run int) *itemList {
+	items, output, run, err := s.nodeOutput(node, output, run)
+	if err != nil {
+		v.throw(err)
+	}
+	key := outputKey{node, output, run}
+	if l, ok := s.lists.outputs[key]; ok {
+		return l
+	}
+	if s.copyData {
+		items = copyItems(items)
+	}
+	l := v.newItemList(items)
+	if s.lists.outputs == nil {
+		s.lists.outputs = make(map[outputKey]*itemList)
+	}
+	s.lists.outputs[key] = l
+	return l
 }
 
 // globalNames are the data globals installed on every runtime; each reads the current scope
@@ -70,24 +127,25 @@ func (s *scope) get(v *vm, name string) goja.Value {
 	}
 	switch name {
 	case "$json", "$data":
-		it := s.item(v)
-		return v.toJS(s.data(it.JSON))
+		s.checkItem(v, len(c.Items))
+		if !s.copyData {
+			// The common case, kept cheap: the item's map itself.
+			return v.toJS(nonNil(c.Items[s.itemIndex].JSON))
+		}
+		return s.input(v).field(s.itemIndex, "json")
 	case "$binary":
-		it := s.item(v)
-		return v.toJS(binaryToMap(it.Binary, false))
+		s.checkItem(v, len(c.Items))
+		return v.toJS(binaryToMap(c.Items[s.itemIndex].Binary, false))
 	case "$thisItem":
-		it := s.item(v)
-		return v.toJS(itemToMap(it, s.copyData))
+		s.checkItem(v, len(c.Items))
+		return s.input(v).Get(s.itemIndex)
 	case "$node":
 		return v.rt.NewDynamicObject(&nodeMap{v: v, s: s})
 	case "$items":
 		return v.rt.ToValue(s.itemsFunc(v))
 	case "$item":
 		return v.rt.ToValue(func(call goja.FunctionCall) goja.Value {
-			sub := &scope{c: c, itemIndex: int(call.Argument(0).ToInteger()), runIndex: -1, copyData: s.copyData}
-			if r := call.Argument(1); !goja.IsUndefined(r) {
-				sub.runIndex = int(r.ToInteger())
-			}
+			sub := s.derive(int(call.Argument(0).ToInteger()), intArg(call, 1, -1))
 			return v.rt.NewDynamicObject(&proxyObject{v: v, s: sub})
 		})
 	case "$input":
@@ -118,11 +176,8 @@ func (s *scope) get(v *vm, name string) goja.Value {
 		return v.rt.NewDynamicObject(&envObject{v: v, c: c})
 	case "$evaluateExpression":
 		return v.rt.ToValue(func(call goja.FunctionCall) goja.Value {
-			sub := *s
-			if i := call.Argument(1); !goja.IsUndefined(i) {
-				sub.itemIndex = int(i.ToInteger())
-			}
-			return v.evalNested("="+call.Argument(0).String(), &sub)
+			sub := s.derive(intArg(call, 1, s.itemIndex), s.runIndex)
+			return v.evalNested("="+call.Argument(0).String(), sub)
 		})
 	case "$prevNode":
 		m := map[string]any{}
@@ -145,30 +200,21 @@ func (v *vm) call(f goja.Callable, args ...goja.Value) goja.Value {
 	return r
 }
 
-// item returns the current input item, or throws as n8n does when there is none.
-func (s *scope) item(v *vm) *workflow.Item {
-	if len(s.c.Items) == 0 {
+// checkItem throws as n8n does when the scope's item is not among n items.
+func (s *scope) checkItem(v *vm, n int) {
+	if n == 0 {
 		v.throw(newDataError("The node has no input data at this point.", "No execution data available"))
 	}
-	if s.itemIndex < 0 || s.itemIndex >= len(s.c.Items) {
+	if s.itemIndex < 0 || s.itemIndex >= n {
 		v.throw(newDataError("", "No data found for item-index: %q", strconv.Itoa(s.itemIndex)))
 	}
-	return &s.c.Items[s.itemIndex]
 }
 
-// data returns a json map as the scope may hand it out: a copy for scripts, never nil.
-func (s *scope) data(m map[string]any) map[string]any {
-	if s.copyData {
-		m = deepCopyMap(m)
-	}
+func nonNil(m map[string]any) map[string]any {
 	if m == nil {
-		m = map[string]any{}
+		return map[string]any{}
 	}
 	return m
-}
-
-func (s *scope) items(v *vm, items []workflow.Item) goja.Value {
-	return v.newItemList(items, s.copyData)
 }
 
 // itemsFunc is $items(nodeName?, outputIndex = 0, runIndex = last): a node's output items,
@@ -177,13 +223,9 @@ func (s *scope) itemsFunc(v *vm) func(goja.FunctionCall) goja.Value {
 	return func(call goja.FunctionCall) goja.Value {
 		name := call.Argument(0)
 		if goja.IsUndefined(name) {
-			return s.items(v, s.c.Items)
+			return s.input(v).obj
 		}
-		items, err := s.nodeOutput(name.String(), intArg(call, 1, 0), intArg(call, 2, -1))
-		if err != nil {
-			v.throw(err)
-		}
-		return s.items(v, items)
+		return s.output(v, name.String(), intArg(call, 1, 0), intArg(call, 2, -1)).obj
 	}
 }
 

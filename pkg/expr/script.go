@@ -123,8 +123,7 @@ func (v *vm) runScript(ctx context.Context, prg *goja.Program, c *Context, names
 	}()
 
 	if c != nil {
-		v.scope = v.newScope(c)
-		v.scope.copyData = true
+		v.scope = v.newScope(c, true)
 	} else if err := v.useZone(v.ev.opts.DefaultTimezone); err != nil {
 		return nil, toScriptError(err), true
 	}
@@ -165,7 +164,7 @@ func (v *vm) runScript(ctx context.Context, prg *goja.Program, c *Context, names
 func (v *vm) scriptGlobal(x any) goja.Value {
 	switch x := x.(type) {
 	case []workflow.Item:
-		return v.newItemList(x, true)
+		return v.newItemList(copyItems(x)).obj
 	case ScriptFunc:
 		return v.rt.ToValue(func(call goja.FunctionCall) goja.Value {
 			args := make([]any, len(call.Arguments))
