@@ -253,7 +253,7 @@ func withSlash(s string) string {
 func checkURL(name, raw string, schemes ...string) error {
 	u, err := url.Parse(raw)
 	if err != nil {
-		return fmt.Errorf("%s: cannot parse %q: %v", name, redactURL(raw), errors.Unwrap(err))
+		return fmt.Errorf("%s: not a valid URL: %v", name, errors.Unwrap(err))
 	}
 	for _, s := range schemes {
 		if u.Scheme == s {

@@ -66,7 +66,7 @@ func TestValidationMessages(t *testing.T) {
 		want string
 	}{
 		{env: map[string]string{"FLOWMILL_DATABASE_URL": "mysql://x"}, want: "FLOWMILL_DATABASE_URL: scheme must be postgres or postgresql"},
-		{env: map[string]string{"FLOWMILL_DATABASE_URL": "postgres://u:secret@[::1"}, want: "FLOWMILL_DATABASE_URL: cannot parse"},
+		{env: map[string]string{"FLOWMILL_DATABASE_URL": "postgres://u:secret@[::1"}, want: "FLOWMILL_DATABASE_URL: not a valid URL"},
 		{env: map[string]string{"FLOWMILL_REDIS_URL": "http://x"}, want: "FLOWMILL_REDIS_URL: scheme must be redis or rediss"},
 		{env: map[string]string{"FLOWMILL_PORT": "abc"}, want: `FLOWMILL_PORT: "abc" is not a whole number`},
 		{env: map[string]string{"FLOWMILL_PORT": "70000"}, want: "FLOWMILL_PORT: 70000 is not a port"},

@@ -40,11 +40,12 @@ type ExecutionRun struct {
 // TaskID is deterministic so an execution is never queued twice at once.
 func (p ExecutionRun) TaskID() string { return "execution:" + strconv.FormatInt(p.ExecutionID, 10) }
 
-// DebugPing proves the api → Redis → worker round trip; the worker writes Message back as the
-// task result.
+// DebugPing proves the api → Redis → worker → push round trip: the worker writes its answer as
+// the task result and, when SessionID is set, sends it to that editor session's push stream.
 type DebugPing struct {
-	ID      string `json:"id"`
-	Message string `json:"message"`
+	ID        string `json:"id"`
+	Message   string `json:"message"`
+	SessionID string `json:"sessionId,omitempty"`
 }
 
 // TaskID is deterministic per ping.

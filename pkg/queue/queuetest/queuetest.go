@@ -65,3 +65,16 @@ func Redis(t testing.TB) (*redis.Client, string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// RedisAt opens another client on the database of a URL returned by Redis, closed when the test
+// ends.
+func RedisAt(t testing.TB, rawURL string) *redis.Client {
+	t.Helper()
+	opts, err := redis.ParseURL(rawURL)
+	if err != nil {
+		t.Fatalf("parse %s: %v", rawURL, err)
+	}
+	rdb := redis.NewClient(opts)
+	t.Cleanup(func() { _ = rdb.Close() })
+	return rdb
+}

@@ -27,6 +27,18 @@ func PostgresURL() string {
 // Postgres returns a store on a new schema that is dropped when the test ends.
 func Postgres(t testing.TB) *store.Store {
 	t.Helper()
+	s, err := store.Open(context.Background(), store.Options{DatabaseURL: PostgresSchemaURL(t), MaxOpenConns: 10})
+	if err != nil {
+		t.Fatalf("open store: %v", err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s
+}
+
+// PostgresSchemaURL creates an empty schema, dropped when the test ends, and returns a database
+// URL that uses it: for tests that start processes of their own on a fresh database.
+func PostgresSchemaURL(t testing.TB) string {
+	t.Helper()
 	schema := "t_" + strings.ToLower(store.NewID())
 	admin, err := sql.Open("pgx", PostgresURL())
 	if err != nil {
@@ -37,12 +49,7 @@ func Postgres(t testing.TB) *store.Store {
 		t.Fatalf("postgres at %s is needed for this test: %v", PostgresURL(), err)
 	}
 	t.Cleanup(func() { _, _ = admin.Exec("DROP SCHEMA " + schema + " CASCADE") })
-	s, err := store.Open(context.Background(), store.Options{DatabaseURL: WithSchema(PostgresURL(), schema), MaxOpenConns: 10})
-	if err != nil {
-		t.Fatalf("open store: %v", err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	return s
+	return WithSchema(PostgresURL(), schema)
 }
 
 // WithSchema points a Postgres URL at schema.

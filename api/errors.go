@@ -1,0 +1,78 @@
+package main
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/gofiber/fiber/v3"
+
+	"github.com/flowmill/flowmill/pkg/store"
+)
+
+// apiError is an error with the HTTP status and texts the client should see.
+type apiError struct {
+	Status  int
+	Message string
+	Hint    string
+	cause   error
+}
+
+func (e *apiError) Error() string { return e.Message }
+func (e *apiError) Unwrap() error { return e.cause }
+
+// errorBody is the JSON every failed /rest call answers with.
+type errorBody struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+	Hint    string `json:"hint,omitempty"`
+}
+
+func badRequest(msg string) error   { return &apiError{Status: http.StatusBadRequest, Message: msg} }
+func unauthorized(msg string) error { return &apiError{Status: http.StatusUnauthorized, Message: msg} }
+func notFound(msg string) error     { return &apiError{Status: http.StatusNotFound, Message: msg} }
+
+// errorHandler is the one place errors become responses; it logs unexpected ones once.
+func errorHandler(log *slog.Logger) fiber.ErrorHandler {
+	return func(c fiber.Ctx, err error) error {
+		body := toErrorBody(err)
+		if body.Code >= 500 {
+			log.Error("request failed", "method", c.Method(), "path", c.Path(), "err", err)
+		}
+		return c.Status(body.Code).JSON(body)
+	}
+}
+
+// toErrorBody maps error kinds to a status and the texts the client sees. Unexpected errors
+// show a generic message: their details stay in the log.
+func toErrorBody(err error) errorBody {
+	var (
+		ae *apiError
+		fe *fiber.Error
+	)
+	switch {
+	case errors.As(err, &ae):
+		return errorBody{Code: ae.Status, Message: ae.Message, Hint: ae.Hint}
+	case errors.As(err, &fe):
+		return errorBody{Code: fe.Code, Message: fiberMessage(fe)}
+	case errors.Is(err, store.ErrNotFound):
+		return errorBody{Code: http.StatusNotFound, Message: "Not found"}
+	case errors.Is(err, store.ErrConflict):
+		return errorBody{Code: http.StatusConflict, Message: "Conflict"}
+	}
+	return errorBody{Code: http.StatusInternalServerError, Message: "Internal server error"}
+}
+
+func statusOf(err error) int { return toErrorBody(err).Code }
+
+func fiberMessage(fe *fiber.Error) string {
+	switch fe.Code {
+	case http.StatusRequestEntityTooLarge:
+		return "Request body is too large"
+	case http.StatusNotFound:
+		return "Not found"
+	case http.StatusMethodNotAllowed:
+		return "Method not allowed"
+	}
+	return fe.Message
+}

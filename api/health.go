@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+
+	"github.com/flowmill/flowmill/pkg/queue"
+)
+
+// healthz says the process is up.
+func (s *server) healthz(c fiber.Ctx) error {
+	return c.JSON(fiber.Map{"status": "ok"})
+}
+
+// readiness says whether this api can do its work: the database is reachable and migrated,
+// Redis answers, and at least one worker has reported within its heartbeat window.
+func (s *server) readiness(c fiber.Ctx) error {
+	ctx, cancel := context.WithTimeout(c.Context(), 2*time.Second)
+	defer cancel()
+	checks := fiber.Map{}
+	ok := true
+	check := func(name string, err error) {
+		if err != nil {
+			checks[name] = err.Error()
+			ok = false
+			return
+		}
+		checks[name] = "ok"
+	}
+	err := s.in.Store.Ping(ctx)
+	if err == nil {
+		err = s.in.Store.Migrated(ctx)
+	}
+	check("database", err)
+	check("redis", s.in.Redis.Ping(ctx).Err())
+	workers, err := queue.LiveInstances(ctx, s.in.Redis, queue.RoleWorker)
+	if err == nil && len(workers) == 0 {
+		err = errNoWorker
+	}
+	check("worker", err)
+	status, code := "ok", fiber.StatusOK
+	if !ok {
+		status, code = "error", fiber.StatusServiceUnavailable
+	}
+	return c.Status(code).JSON(fiber.Map{"status": status, "checks": checks})
+}
+
+var errNoWorker = &apiError{Message: "no worker has reported a heartbeat"}

@@ -1,0 +1,98 @@
+// Command api serves the Flowmill editor, REST API, push stream and webhooks. With no Redis URL
+// configured it also runs the worker and the scheduler in-process (the embedded default).
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/flowmill/flowmill/pkg/config"
+	"github.com/flowmill/flowmill/pkg/infra"
+	"github.com/flowmill/flowmill/pkg/scheduler"
+	"github.com/flowmill/flowmill/pkg/worker"
+	"github.com/flowmill/flowmill/webapp"
+)
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "flowmill api:", infra.OneLine(err))
+		os.Exit(1)
+	}
+}
+
+func run(args []string) error {
+	cfg, err := config.Load(args, os.Getenv)
+	if err != nil {
+		return err
+	}
+	log := cfg.Logger(os.Stderr).With("process", "api")
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	in, err := infra.Open(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	log.Info("configuration", "settings", cfg.Redacted())
+
+	dist, err := fs.Sub(webapp.Dist, "dist")
+	if err != nil {
+		return err
+	}
+	srv, err := newServer(in, dist)
+	if err != nil {
+		return err
+	}
+
+	// Shutdown order, the reverse of start: HTTP intake, then the in-process worker (finishing
+	// or handing back running work), then the scheduler; infra closes last (deferred above).
+	var w *worker.Worker
+	var sch *scheduler.Scheduler
+	if cfg.Embedded() {
+		w = worker.New(in)
+		if err := w.Start(ctx); err != nil {
+			return err
+		}
+		defer w.Stop()
+		sch = scheduler.New(in)
+		if err := sch.Start(ctx); err != nil {
+			return err
+		}
+		defer sch.Stop()
+		log.Info("embedded mode: SQLite in the data folder, in-process Redis, worker and scheduler inside this process",
+			"dataDir", cfg.DataDir,
+			"scaleOut", "set FLOWMILL_DATABASE_URL and FLOWMILL_REDIS_URL and start bin/worker and bin/scheduler processes")
+	} else {
+		log.Info("scaled mode: executions run on worker processes", "database", "postgres")
+	}
+
+	ln, err := net.Listen("tcp", cfg.Addr())
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Addr(), err)
+	}
+	served, err := srv.start(ctx, ln)
+	if err != nil {
+		return err
+	}
+	log.Info("Flowmill is ready", "url", cfg.PublicURL)
+
+	select {
+	case err := <-served:
+		if err != nil && !errors.Is(err, net.ErrClosed) {
+			return err
+		}
+	case <-ctx.Done():
+		log.Info("shutting down", "timeout", cfg.ShutdownTimeout)
+		if err := srv.shutdown(cfg.ShutdownTimeout); err != nil {
+			log.Warn("http shutdown", "err", err)
+		}
+	}
+	return nil
+}

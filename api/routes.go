@@ -1,0 +1,71 @@
+package main
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/gofiber/fiber/v3"
+)
+
+// access is who may call a route.
+type access int
+
+const (
+	// public routes need no session (health, metrics, the settings the login page needs).
+	public access = iota
+	// signedIn routes need a signed-in user of any role.
+	signedIn
+	// ownerOnly routes need the instance owner.
+	ownerOnly
+)
+
+// route is one row of the route table.
+type route struct {
+	method  string
+	path    string // relative to the base path
+	access  access
+	handler fiber.Handler
+}
+
+// routes is every HTTP route of the api, in one table. Paths are relative to the base path.
+func (s *server) routes() []route {
+	return []route{
+		{http.MethodGet, "/healthz", public, s.healthz},
+		{http.MethodGet, "/healthz/readiness", public, s.readiness},
+		{http.MethodGet, "/metrics", public, s.metricsHandler},
+
+		{http.MethodGet, "/rest/settings", public, s.getSettings},
+		{http.MethodGet, "/rest/login", public, s.getLogin},
+		{http.MethodGet, "/rest/push", signedIn, s.pushStream},
+		{http.MethodPost, "/rest/debug/ping", ownerOnly, s.postDebugPing},
+		{http.MethodGet, "/rest/debug/ping/:id", ownerOnly, s.getDebugPing},
+	}
+}
+
+// mount registers the route table under the base path, then the web app for every other GET.
+func (s *server) mount() {
+	base := strings.TrimSuffix(s.cfg.BasePath, "/")
+	for _, r := range s.routes() {
+		s.app.Add([]string{r.method}, base+r.path, s.guard(r.access), r.handler)
+	}
+	s.app.Use(func(c fiber.Ctx) error {
+		p, under := strings.CutPrefix(c.Path(), s.cfg.BasePath)
+		if c.Path()+"/" == s.cfg.BasePath {
+			p, under = "", true
+		}
+		if !under || isAPIPath(p) || (c.Method() != http.MethodGet && c.Method() != http.MethodHead) {
+			return notFound("Not found: " + c.Method() + " " + c.Path())
+		}
+		return s.web.serve(c, p)
+	})
+}
+
+// isAPIPath tells the machine-facing paths, which never fall back to the web app.
+func isAPIPath(p string) bool {
+	for _, prefix := range []string{"rest/", "api/", "webhook/", "webhook-test/", "webhook-waiting/", "healthz", "metrics"} {
+		if strings.HasPrefix(p+"/", prefix) || strings.HasPrefix(p, prefix) {
+			return true
+		}
+	}
+	return false
+}

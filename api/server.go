@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"io/fs"
+	"log/slog"
+	"net"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+
+	"github.com/flowmill/flowmill/pkg/config"
+	"github.com/flowmill/flowmill/pkg/infra"
+	"github.com/flowmill/flowmill/pkg/push"
+)
+
+// version is the product version, set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0"
+
+// server is the api process's HTTP side.
+type server struct {
+	cfg         *config.Config
+	in          *infra.Infra
+	log         *slog.Logger
+	app         *fiber.App
+	hub         *push.Hub
+	web         *webApp
+	promHandler fiber.Handler
+}
+
+// newServer builds the Fiber app with every route; dist is the built web app.
+func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
+	cfg := in.Config
+	web, err := newWebApp(dist, cfg.BasePath)
+	if err != nil {
+		return nil, err
+	}
+	s := &server{
+		cfg: cfg, in: in, log: in.Log, web: web,
+		hub: push.NewHub(in.Redis, 0, in.Log),
+	}
+	s.promHandler = newPromHandler(s)
+	s.app = fiber.New(fiber.Config{
+		AppName:      "Flowmill",
+		BodyLimit:    cfg.MaxBodySize << 20,
+		ErrorHandler: errorHandler(in.Log),
+		ReadTimeout:  time.Minute,
+		IdleTimeout:  2 * time.Minute,
+	})
+	s.app.Use(s.countRequests)
+	s.mount()
+	return s, nil
+}
+
+// start subscribes to push messages and serves on ln until shutdown.
+func (s *server) start(ctx context.Context, ln net.Listener) (<-chan error, error) {
+	if err := s.hub.Start(ctx); err != nil {
+		return nil, err
+	}
+	done := make(chan error, 1)
+	go func() {
+		done <- s.app.Listener(ln, fiber.ListenConfig{DisableStartupMessage: true})
+	}()
+	return done, nil
+}
+
+// shutdown stops intake: push streams close first (they would otherwise hold the server open),
+// then in-flight requests get until the timeout to finish.
+func (s *server) shutdown(timeout time.Duration) error {
+	s.hub.Stop()
+	return s.app.ShutdownWithTimeout(timeout)
+}

@@ -1,0 +1,106 @@
+// Package infra opens what every Flowmill process stands on, from its configuration: the
+// database, Redis (external, or the embedded one), the queue client and the push publisher.
+package infra
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/flowmill/flowmill/pkg/config"
+	"github.com/flowmill/flowmill/pkg/metrics"
+	"github.com/flowmill/flowmill/pkg/push"
+	"github.com/flowmill/flowmill/pkg/queue"
+	"github.com/flowmill/flowmill/pkg/store"
+)
+
+// Infra is the shared plumbing of one process. Close releases it in reverse order.
+type Infra struct {
+	Config    *config.Config
+	Log       *slog.Logger
+	Store     *store.Store
+	Redis     *redis.Client
+	Queue     *queue.Client
+	Publisher *push.Publisher
+	Metrics   *metrics.Metrics
+	embedded  *queue.EmbeddedRedis
+}
+
+// Open connects to the database (applying migrations) and to Redis, starting the embedded Redis
+// when no Redis URL is configured, and checks that the encryption key matches the one the
+// database was first used with.
+func Open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*Infra, error) {
+	in := &Infra{Config: cfg, Log: log, Metrics: metrics.New()}
+	if err := cfg.EnsureEncryptionKey(); err != nil {
+		return nil, err
+	}
+	var err error
+	in.Store, err = store.Open(ctx, store.Options{DatabaseURL: cfg.DatabaseURL, SQLitePath: cfg.SQLitePath(), Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	if err := checkKey(ctx, in.Store, cfg.EncryptionKey); err != nil {
+		in.Close()
+		return nil, err
+	}
+	redisURL := cfg.RedisURL
+	if cfg.Embedded() {
+		in.embedded, err = queue.StartEmbeddedRedis()
+		if err != nil {
+			in.Close()
+			return nil, err
+		}
+		redisURL = in.embedded.URL()
+	}
+	in.Redis, err = queue.OpenRedis(ctx, redisURL)
+	if err != nil {
+		in.Close()
+		return nil, err
+	}
+	in.Queue = queue.NewClient(in.Redis)
+	in.Publisher = push.NewPublisher(in.Redis)
+	in.Metrics.RegisterQueueDepth(in.Queue)
+	return in, nil
+}
+
+// ErrKeyMismatch means this process's encryption key is not the one the database was set up
+// with: credentials written by other processes could not be read.
+var ErrKeyMismatch = errors.New("FLOWMILL_ENCRYPTION_KEY differs from the key this database was first used with; every process must share one key")
+
+func checkKey(ctx context.Context, s *store.Store, key string) error {
+	sum := sha256.Sum256([]byte("flowmill-key-check:" + key))
+	mine := hex.EncodeToString(sum[:])
+	stored, err := s.InitSetting(ctx, store.SettingEncryptionKeyHash, mine)
+	if err != nil {
+		return fmt.Errorf("check encryption key: %w", err)
+	}
+	if stored != mine {
+		return ErrKeyMismatch
+	}
+	return nil
+}
+
+// Close releases everything Open acquired. Safe on a partly opened Infra.
+func (in *Infra) Close() {
+	if in.Redis != nil {
+		_ = in.Redis.Close()
+	}
+	if in.embedded != nil {
+		in.embedded.Stop()
+	}
+	if in.Store != nil {
+		_ = in.Store.Close()
+	}
+}
+
+// InstanceID identifies the installation to the editor: derived from the encryption key, so it
+// is stable across restarts and equal on every process.
+func (in *Infra) InstanceID() string {
+	sum := sha256.Sum256([]byte(in.Config.EncryptionKey))
+	return hex.EncodeToString(sum[:])
+}

@@ -1,0 +1,62 @@
+// Package worker is the task-processing side of Flowmill: an asynq server with every task
+// handler registered, and a heartbeat. The worker binary runs it alone; the api runs it
+// in-process in the embedded default.
+package worker
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/flowmill/flowmill/pkg/infra"
+	"github.com/flowmill/flowmill/pkg/queue"
+	"github.com/flowmill/flowmill/pkg/store"
+)
+
+// Worker processes queued tasks.
+type Worker struct {
+	in        *infra.Infra
+	ID        string
+	server    *queue.Server
+	heartbeat *queue.Heartbeat
+}
+
+// New builds a worker on in; the id names it in heartbeats and execution leases.
+func New(in *infra.Infra) *Worker {
+	host, _ := os.Hostname()
+	id := fmt.Sprintf("%s-%d-%s", host, os.Getpid(), store.NewID()[:6])
+	cfg := in.Config
+	w := &Worker{
+		in: in,
+		ID: id,
+		server: queue.NewServer(in.Redis, queue.ServerConfig{
+			Concurrency:     cfg.WorkerConcurrency,
+			PollInterval:    cfg.QueuePollInterval,
+			ShutdownTimeout: cfg.ShutdownTimeout,
+			Logger:          in.Log,
+		}),
+		heartbeat: queue.NewHeartbeat(in.Redis, queue.RoleWorker, id, cfg.HeartbeatInterval, in.Log),
+	}
+	w.register()
+	return w
+}
+
+// Start begins taking tasks and reporting heartbeats.
+func (w *Worker) Start(ctx context.Context) error {
+	if err := w.server.Start(); err != nil {
+		return err
+	}
+	if err := w.heartbeat.Start(ctx); err != nil {
+		w.server.Stop()
+		return err
+	}
+	w.in.Log.Info("worker started", "id", w.ID, "concurrency", w.in.Config.WorkerConcurrency)
+	return nil
+}
+
+// Stop stops taking tasks, lets running ones finish within the shutdown timeout (the rest go
+// back to the queue) and withdraws the heartbeat. Safe to call twice.
+func (w *Worker) Stop() {
+	w.heartbeat.Stop()
+	w.server.Stop()
+}

@@ -1,0 +1,19 @@
+// Command worker runs queued workflow executions. Start any number of them next to the api, all
+// with the same FLOWMILL_DATABASE_URL, FLOWMILL_REDIS_URL and FLOWMILL_ENCRYPTION_KEY.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/flowmill/flowmill/pkg/infra"
+	"github.com/flowmill/flowmill/pkg/worker"
+)
+
+func main() {
+	err := infra.RunProcess("worker", os.Args[1:], func(in *infra.Infra) infra.Component { return worker.New(in) })
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "flowmill worker:", infra.OneLine(err))
+		os.Exit(1)
+	}
+}
