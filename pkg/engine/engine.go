@@ -1,0 +1,445 @@
+// Package engine executes workflows with n8n's v0 execution order (the order of the n8n 0.186
+// editor era): a FIFO queue of node runs, children queued per output then connection order,
+// multi-input nodes waiting for all inputs, node settings, pairedItem, run data, hooks, and a
+// resumable state saved after every node.
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/flowmill/flowmill/pkg/expr"
+	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+// Options configure an Engine.
+type Options struct {
+	// Registry holds the node types; required.
+	Registry *nodes.Registry
+	// Evaluator resolves expressions and runs scripts; nil makes expressions fail at run time.
+	Evaluator nodes.Evaluator
+	// Hooks are called for every run, in order.
+	Hooks []Hook
+	// Logger defaults to slog.Default().
+	Logger *slog.Logger
+	// Now defaults to time.Now; tests inject a clock.
+	Now func() time.Time
+	// Sleep waits between retries (waitBetweenTries); it must return early with ctx's error
+	// when ctx ends. Defaults to a timer.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Env is what $env shows; EnvBlocked makes reading $env an error.
+	Env        map[string]string
+	EnvBlocked bool
+}
+
+// Engine runs workflows. It holds no per-run state and is safe for concurrent runs.
+type Engine struct {
+	opts Options
+}
+
+// New validates the options and returns an engine.
+func New(opts Options) (*Engine, error) {
+	if opts.Registry == nil {
+		return nil, errors.New("engine: a node registry is required")
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Sleep == nil {
+		opts.Sleep = sleepCtx
+	}
+	return &Engine{opts: opts}, nil
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Mode names of executions.
+const (
+	ModeManual  = "manual"
+	ModeTrigger = "trigger"
+	ModeWebhook = "webhook"
+)
+
+// Request describes a run. Cancel the context to stop the run between nodes; a deadline on it
+// is the execution timeout.
+type Request struct {
+	Workflow *workflow.Workflow
+	// Mode is manual (default), trigger, webhook, retry, error, integrated or cli.
+	Mode        string
+	ExecutionID string
+	// StartNode overrides the start node choice.
+	StartNode string
+	// Input is the start node's input; nil means one empty item.
+	Input []workflow.Item
+	// DestinationNode limits the run to that node and its parents, and stops after it.
+	DestinationNode string
+	// StartNodes and RunData make a partial run: each start node gets its input from the run
+	// data of its parents (run index 0), and those runs are kept in the result.
+	StartNodes []string
+	RunData    workflow.RunData
+	// Timezone overrides the workflow's timezone setting for $now and $today.
+	Timezone string
+}
+
+// Status of a finished run.
+const (
+	StatusSuccess  = "success"
+	StatusError    = "error"
+	StatusCanceled = "canceled"
+)
+
+// Result is the outcome of a run. State holds run data and what is left to do, so a canceled or
+// failed run can be resumed or retried.
+type Result struct {
+	Finished  bool
+	Status    string
+	Mode      string
+	StartedAt time.Time
+	StoppedAt time.Time
+	State     *State
+	// StaticData is the workflow's static data after the run; StaticDataChanged says whether a
+	// node changed it, so that it needs saving.
+	StaticData        map[string]any
+	StaticDataChanged bool
+}
+
+// StartError is returned by Run when the workflow cannot start: no start node, an unknown
+// start or destination node, or a node type that is not known.
+type StartError struct {
+	Node    string
+	Message string
+}
+
+func (e *StartError) Error() string {
+	if e.Node != "" {
+		return fmt.Sprintf("node %q: %s", e.Node, e.Message)
+	}
+	return e.Message
+}
+
+// Run executes a workflow. It returns a *StartError when the workflow cannot start; every
+// other failure is in the result (Status error, State.ResultData.Error).
+func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
+	if req.Workflow == nil {
+		return nil, &StartError{Message: "no workflow given"}
+	}
+	r, err := e.newRun(req.Workflow, req.Mode, req.ExecutionID, req.Timezone)
+	if err != nil {
+		return nil, err
+	}
+	if len(req.StartNodes) > 0 {
+		err = r.initPartial(req)
+	} else {
+		err = r.initFull(req)
+	}
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := withWorkflowTimeout(ctx, req.Workflow)
+	defer cancel()
+	return r.execute(ctx), nil
+}
+
+// withWorkflowTimeout applies the workflow's executionTimeout setting (seconds; -1 is off).
+func withWorkflowTimeout(ctx context.Context, wf *workflow.Workflow) (context.Context, context.CancelFunc) {
+	if t := wf.Settings.ExecutionTimeout(); t > 0 {
+		return context.WithTimeout(ctx, time.Duration(t*float64(time.Second)))
+	}
+	return ctx, func() {}
+}
+
+// Resume continues a run from a saved state, on this or another engine. Finished nodes are not
+// run again. To retry a failed run, call state.PrepareRetry first.
+func (e *Engine) Resume(ctx context.Context, wf *workflow.Workflow, state *State, mode, executionID string) (*Result, error) {
+	if wf == nil || state == nil {
+		return nil, &StartError{Message: "no workflow or state given"}
+	}
+	r, err := e.newRun(wf, mode, executionID, "")
+	if err != nil {
+		return nil, err
+	}
+	r.state = state
+	if r.state.ResultData.RunData == nil {
+		r.state.ResultData.RunData = workflow.RunData{}
+	}
+	r.lastTry = state.LastExecutionTry
+	for _, ed := range state.ExecutionData.NodeExecutionStack {
+		if _, ok := r.g.nodes[ed.Node]; !ok {
+			return nil, &StartError{Node: ed.Node, Message: "queued node does not exist in the workflow"}
+		}
+	}
+	if err := r.checkTypes(r.g.names); err != nil {
+		return nil, err
+	}
+	ctx, cancel := withWorkflowTimeout(ctx, wf)
+	defer cancel()
+	return r.execute(ctx), nil
+}
+
+func (e *Engine) newRun(wf *workflow.Workflow, mode, executionID, tz string) (*run, error) {
+	if mode == "" {
+		mode = ModeManual
+	}
+	r := &run{
+		e:           e,
+		wf:          wf,
+		g:           newGraph(wf),
+		mode:        mode,
+		executionID: executionID,
+		types:       map[string]*nodes.Type{},
+		resolved:    map[string]*workflow.Node{},
+		staticData:  workflow.CopyJSON(wf.StaticData),
+	}
+	if r.staticData == nil {
+		r.staticData = map[string]any{}
+	}
+	if tz == "" {
+		tz = wf.Settings.Timezone()
+	}
+	r.exprBase = expr.Context{
+		Workflow:   expr.WorkflowInfo{ID: wf.ID, Name: wf.Name, Active: wf.Active},
+		Execution:  expr.ExecutionInfo{ID: executionID, Mode: mode},
+		Timezone:   tz,
+		Env:        e.opts.Env,
+		EnvBlocked: e.opts.EnvBlocked,
+	}
+	for i := range wf.Nodes {
+		n := &wf.Nodes[i]
+		t, ok := e.opts.Registry.Get(n.Type, n.TypeVersion)
+		if !ok {
+			continue
+		}
+		r.types[n.Name] = t
+		params, err := workflow.ResolveParameters(t.Description.Properties, n.Parameters, n.TypeVersion)
+		if err != nil {
+			return nil, &StartError{Node: n.Name, Message: "parameters: " + err.Error()}
+		}
+		rn := *n
+		rn.Parameters = params
+		r.resolved[n.Name] = &rn
+	}
+	r.exprBase.Nodes = make(map[string]expr.NodeInfo, len(wf.Nodes))
+	for i := range wf.Nodes {
+		n := &wf.Nodes[i]
+		info := expr.NodeInfo{Type: n.Type, Parameters: n.Parameters}
+		if rn := r.resolved[n.Name]; rn != nil {
+			info.Parameters = rn.Parameters
+		}
+		r.exprBase.Nodes[n.Name] = info
+	}
+	return r, nil
+}
+
+// checkTypes fails on enabled nodes whose type is not known, as n8n's checkReadyForExecution.
+func (r *run) checkTypes(names []string) error {
+	for _, name := range names {
+		n := r.g.nodes[name]
+		if n == nil || n.Disabled {
+			continue
+		}
+		if _, ok := r.types[name]; !ok {
+			return &StartError{Node: name, Message: fmt.Sprintf("node type %q (version %g) is not known", n.Type, n.TypeVersion)}
+		}
+	}
+	return nil
+}
+
+func (r *run) initFull(req Request) error {
+	dest := req.DestinationNode
+	if dest != "" {
+		if _, ok := r.g.nodes[dest]; !ok {
+			return &StartError{Node: dest, Message: "destination node does not exist"}
+		}
+	}
+	start := req.StartNode
+	if start == "" {
+		start = r.startNode(dest)
+	}
+	if start == "" {
+		return &StartError{Message: "No node to start the workflow from could be found"}
+	}
+	if _, ok := r.g.nodes[start]; !ok {
+		return &StartError{Node: start, Message: "start node does not exist"}
+	}
+	var filter []string
+	check := append(r.g.childNodes(start), start)
+	if dest != "" {
+		filter = append(r.g.parentNodes(dest), dest)
+		check = filter
+	}
+	if err := r.checkTypes(check); err != nil {
+		return err
+	}
+	input := req.Input
+	if input == nil {
+		input = []workflow.Item{{JSON: map[string]any{}}}
+	}
+	r.state = &State{
+		StartData:  StartData{DestinationNode: dest, RunNodeFilter: filter},
+		ResultData: ResultData{RunData: workflow.RunData{}},
+		ExecutionData: ExecutionData{
+			ContextData:        map[string]any{},
+			NodeExecutionStack: []ExecuteData{{Node: start, Data: Inputs{Main: [][]workflow.Item{input}}}},
+		},
+		NodeExecutionOrder: []string{},
+	}
+	return nil
+}
+
+// startNode picks the start node as n8n's Workflow.getStartNode does.
+func (r *run) startNode(dest string) string {
+	if r.mode == ModeWebhook {
+		for _, name := range r.g.names {
+			if t := r.types[name]; t != nil && !r.g.nodes[name].Disabled && len(t.Description.Webhooks) > 0 {
+				return name
+			}
+		}
+	}
+	if dest != "" {
+		names := r.g.highestNodes(dest, -1)
+		if len(names) == 0 {
+			names = []string{dest}
+		}
+		if s := r.pickStart(names); s != "" {
+			return s
+		}
+		return names[0]
+	}
+	return r.pickStart(r.g.names)
+}
+
+var startingNodeTypes = []string{
+	"n8n-nodes-base.manualTrigger",
+	"n8n-nodes-base.executeWorkflowTrigger",
+	"n8n-nodes-base.errorTrigger",
+	"n8n-nodes-base.start",
+}
+
+func (r *run) pickStart(names []string) string {
+	for _, name := range names {
+		n := r.g.nodes[name]
+		if len(names) == 1 && !n.Disabled {
+			return name
+		}
+		if t := r.types[name]; t != nil && (t.Kind == nodes.KindTrigger || t.Kind == nodes.KindPoll) && !n.Disabled {
+			return name
+		}
+	}
+	for _, typ := range startingNodeTypes {
+		for _, name := range names {
+			if n := r.g.nodes[name]; n.Type == typ && !n.Disabled {
+				return name
+			}
+		}
+	}
+	return ""
+}
+
+// initPartial prepares a partial run as n8n's runPartialWorkflow: start nodes get the output of
+// their parents from the given run data.
+func (r *run) initPartial(req Request) error {
+	runData := req.RunData
+	if runData == nil {
+		runData = workflow.RunData{}
+	}
+	const runIndex = 0
+	var stack []ExecuteData
+	var waiting Waiting
+	var filter []string
+	dest := req.DestinationNode
+	for _, start := range req.StartNodes {
+		if _, ok := r.g.nodes[start]; !ok {
+			return &StartError{Node: start, Message: "start node does not exist"}
+		}
+		ed := ExecuteData{Node: start}
+		main, ok := r.g.inputs(start)
+		if !ok {
+			ed.Data.Main = [][]workflow.Item{{{JSON: map[string]any{}}}}
+		} else {
+			ed.Source = &SourceConnections{}
+			for _, conns := range main {
+				for _, c := range conns {
+					if p := r.g.nodes[c.Node]; p != nil && p.Disabled {
+						continue
+					}
+					runs := runData[c.Node]
+					if len(runs) == 0 {
+						continue
+					}
+					if runs[runIndex].Data != nil && c.Index < len(runs[runIndex].Data.Main) && runs[runIndex].Data.Main[c.Index] != nil {
+						ed.Data.Main = append(ed.Data.Main, runs[runIndex].Data.Main[c.Index])
+					}
+					ed.Source.Main = append(ed.Source.Main, &workflow.SourceData{PreviousNode: c.Node})
+				}
+			}
+		}
+		stack = append(stack, ed)
+		if dest != "" {
+			if dmain, ok := r.g.inputs(dest); ok {
+				var entry *waitingEntry
+				for _, conns := range dmain {
+					for _, c := range conns {
+						if waiting.get(dest) == nil {
+							waiting.create(dest)
+						}
+						if entry == nil {
+							entry = &waitingEntry{}
+							waiting.get(dest)[runIndex] = entry
+						}
+						runs := runData[c.Node]
+						if len(runs) > 0 && runs[runIndex].Data != nil && c.Index < len(runs[runIndex].Data.Main) {
+							entry.Main = append(entry.Main, runs[runIndex].Data.Main[c.Index])
+							entry.Source = append(entry.Source, &workflow.SourceData{PreviousNode: c.Node, PreviousNodeOutput: c.Index})
+						} else {
+							entry.Main = append(entry.Main, nil)
+							entry.Source = append(entry.Source, nil)
+						}
+					}
+				}
+			}
+			filter = nil
+			for _, p := range r.g.parentNodes(dest) {
+				if !r.g.nodes[p].Disabled {
+					filter = append(filter, p)
+				}
+			}
+			filter = append(filter, dest)
+		}
+	}
+	check := filter
+	if check == nil {
+		for _, start := range req.StartNodes {
+			check = append(append(check, start), r.g.childNodes(start)...)
+		}
+	}
+	if err := r.checkTypes(check); err != nil {
+		return err
+	}
+	r.state = &State{
+		StartData:  StartData{DestinationNode: dest, RunNodeFilter: filter},
+		ResultData: ResultData{RunData: runData},
+		ExecutionData: ExecutionData{
+			ContextData:        map[string]any{},
+			NodeExecutionStack: stack,
+			Waiting:            waiting,
+		},
+		NodeExecutionOrder: []string{},
+	}
+	return nil
+}

@@ -1,0 +1,219 @@
+package engine
+
+import (
+	"slices"
+
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+// graph answers n8n's Workflow questions (parents, children, highest nodes) for one run. The
+// traversal orders follow n8n's Workflow.getConnectedNodes exactly, as execution order depends
+// on them.
+type graph struct {
+	nodes    map[string]*workflow.Node
+	names    []string
+	bySource map[string]workflow.NodeConnections
+	byDest   map[string]workflow.NodeConnections
+	parents  map[string][]string
+	highest  map[highestKey][]string
+	outputs  map[string]map[string]int
+}
+
+type highestKey struct {
+	node  string
+	input int
+}
+
+func newGraph(wf *workflow.Workflow) *graph {
+	g := &graph{
+		nodes:    make(map[string]*workflow.Node, len(wf.Nodes)),
+		names:    wf.NodeNames(),
+		bySource: map[string]workflow.NodeConnections{},
+		byDest:   wf.Connections.ByDestination(),
+		parents:  map[string][]string{},
+		highest:  map[highestKey][]string{},
+		outputs:  map[string]map[string]int{},
+	}
+	for i := range wf.Nodes {
+		g.nodes[wf.Nodes[i].Name] = &wf.Nodes[i]
+	}
+	for _, src := range wf.Connections.Sources() {
+		g.bySource[src] = wf.Connections.Get(src)
+	}
+	return g
+}
+
+// inputs returns the incoming main connections of a node by input index, and whether the node
+// has any incoming connection record at all.
+func (g *graph) inputs(node string) ([][]workflow.Connection, bool) {
+	nc, ok := g.byDest[node]
+	if !ok {
+		return nil, false
+	}
+	main, ok := nc["main"]
+	return main, ok
+}
+
+// parentNodes returns every ancestor of a node (n8n's getParentNodes with depth -1).
+func (g *graph) parentNodes(node string) []string {
+	if p, ok := g.parents[node]; ok {
+		return p
+	}
+	p := connectedNodes(g.byDest, node, -1, nil)
+	g.parents[node] = p
+	return p
+}
+
+// childNodes returns every descendant of a node.
+func (g *graph) childNodes(node string) []string {
+	return connectedNodes(g.bySource, node, -1, nil)
+}
+
+func connectedNodes(conns map[string]workflow.NodeConnections, node string, depth int, checkedIncoming []string) []string {
+	if depth == 0 {
+		return nil
+	}
+	newDepth := depth
+	if depth != -1 {
+		newDepth = depth - 1
+	}
+	nc, ok := conns[node]
+	if !ok {
+		return nil
+	}
+	main, ok := nc["main"]
+	if !ok {
+		return nil
+	}
+	checked := slices.Clone(checkedIncoming)
+	if slices.Contains(checked, node) {
+		return nil
+	}
+	checked = append(checked, node)
+	var ret []string
+	for _, byIndex := range main {
+		for _, c := range byIndex {
+			if slices.Contains(checked, c.Node) {
+				continue
+			}
+			ret = slices.Insert(ret, 0, c.Node)
+			add := connectedNodes(conns, c.Node, newDepth, checked)
+			for i := len(add) - 1; i >= 0; i-- {
+				if idx := slices.Index(ret, add[i]); idx != -1 {
+					ret = slices.Delete(ret, idx, idx+1)
+				}
+				ret = slices.Insert(ret, 0, add[i])
+			}
+		}
+	}
+	return ret
+}
+
+// highestNodes returns the top-most enabled ancestors feeding one input of a node (n8n's
+// getHighestNode); empty means every node feeding that input is disabled.
+func (g *graph) highestNodes(node string, input int) []string {
+	key := highestKey{node, input}
+	if h, ok := g.highest[key]; ok {
+		return h
+	}
+	var checked []string
+	h := g.highestFrom(node, input, &checked)
+	g.highest[key] = h
+	return h
+}
+
+func (g *graph) highestFrom(node string, input int, checked *[]string) []string {
+	var current []string
+	if n := g.nodes[node]; n != nil && !n.Disabled {
+		current = append(current, node)
+	}
+	main, ok := g.inputs(node)
+	if !ok {
+		return current
+	}
+	if slices.Contains(*checked, node) {
+		return current
+	}
+	*checked = append(*checked, node)
+	var ret []string
+	for ci, conns := range main {
+		if input >= 0 && input != ci {
+			continue
+		}
+		for _, c := range conns {
+			if slices.Contains(*checked, c.Node) {
+				continue
+			}
+			add := g.highestFrom(c.Node, -1, checked)
+			if len(add) == 0 {
+				if n := g.nodes[c.Node]; n != nil && !n.Disabled {
+					add = []string{c.Node}
+				}
+			}
+			for _, a := range add {
+				if !slices.Contains(ret, a) {
+					ret = append(ret, a)
+				}
+			}
+		}
+	}
+	return ret
+}
+
+// incomingConnectionIsEmpty reports whether none of the connections delivered items in the run
+// with the given index.
+func incomingConnectionIsEmpty(runData workflow.RunData, conns []workflow.Connection, runIndex int) bool {
+	for _, c := range conns {
+		runs := runData[c.Node]
+		if runIndex >= len(runs) || runs[runIndex].Data == nil {
+			continue
+		}
+		main := runs[runIndex].Data.Main
+		if c.Index < len(main) && len(main[c.Index]) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// parentOutputs maps every ancestor of a node to the output through which the node is reached
+// (n8n's getNodeConnectionIndexes), for expressions such as $node[name].json.
+func (g *graph) parentOutputs(node string) map[string]int {
+	if m, ok := g.outputs[node]; ok {
+		return m
+	}
+	m := map[string]int{}
+	for _, p := range g.parentNodes(node) {
+		var checked []string
+		if idx, ok := g.connectionIndex(node, p, &checked); ok {
+			m[p] = idx
+		}
+	}
+	g.outputs[node] = m
+	return m
+}
+
+func (g *graph) connectionIndex(node, parent string, checked *[]string) (int, bool) {
+	if _, ok := g.nodes[parent]; !ok {
+		return 0, false
+	}
+	main, ok := g.inputs(node)
+	if !ok || slices.Contains(*checked, node) {
+		return 0, false
+	}
+	*checked = append(*checked, node)
+	for _, conns := range main {
+		for _, c := range conns {
+			if c.Node == parent {
+				return c.Index, true
+			}
+			if slices.Contains(*checked, c.Node) {
+				continue
+			}
+			if idx, ok := g.connectionIndex(c.Node, parent, checked); ok {
+				return idx, true
+			}
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,35 @@
+// Package core registers the built-in node types. Adding a node is one folder under pkg/nodes
+// and one line here (see pkg/nodes/doc.go).
+package core
+
+import (
+	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/ifnode"
+	"github.com/flowmill/flowmill/pkg/nodes/manualtrigger"
+	"github.com/flowmill/flowmill/pkg/nodes/merge"
+	"github.com/flowmill/flowmill/pkg/nodes/noop"
+	"github.com/flowmill/flowmill/pkg/nodes/set"
+	"github.com/flowmill/flowmill/pkg/nodes/start"
+	"github.com/flowmill/flowmill/pkg/nodes/stickynote"
+	"github.com/flowmill/flowmill/pkg/nodes/switchnode"
+)
+
+// Register adds every built-in node type to r.
+func Register(r *nodes.Registry) {
+	r.MustRegister(start.Type())
+	r.MustRegister(manualtrigger.Type())
+	r.MustRegister(noop.Type())
+	r.MustRegister(stickynote.Type())
+	r.MustRegister(set.Type())
+	r.MustRegister(ifnode.Type())
+	r.MustRegister(switchnode.Type())
+	r.MustRegister(merge.TypeV1())
+	r.MustRegister(merge.TypeV2())
+}
+
+// Registry returns a new registry holding the built-in node types.
+func Registry() *nodes.Registry {
+	r := nodes.NewRegistry()
+	Register(r)
+	return r
+}

@@ -1,0 +1,27 @@
+// Package manualtrigger is the Manual Trigger: a manual run starts here with one empty item.
+package manualtrigger
+
+import (
+	"context"
+	_ "embed"
+
+	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+//go:embed description.json
+var descriptionJSON []byte
+
+// Type returns the node type for registration.
+func Type() nodes.Type {
+	return nodes.Type{
+		Description: nodes.MustParseDescription(descriptionJSON),
+		Kind:        nodes.KindTrigger,
+		Node:        nodes.NodeFunc(execute),
+	}
+}
+
+// execute is the trigger's manual output; in other modes the engine passes the start input on.
+func execute(_ context.Context, _ *nodes.Execution) ([][]workflow.Item, error) {
+	return [][]workflow.Item{{{JSON: map[string]any{}}}}, nil
+}

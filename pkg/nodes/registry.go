@@ -1,0 +1,130 @@
+package nodes
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+// Node executes one node run. It gets the input items per input through ex and returns the
+// items per output index; a nil output means "no data on that output", an empty non-nil one
+// means "ran and produced nothing there". Returning (nil, nil) ends the branch without a run
+// record. Implementations must not modify input items: copy before changing (CopyItem).
+type Node interface {
+	Execute(ctx context.Context, ex *Execution) ([][]workflow.Item, error)
+}
+
+// NodeFunc adapts a function to Node.
+type NodeFunc func(ctx context.Context, ex *Execution) ([][]workflow.Item, error)
+
+// Execute calls f.
+func (f NodeFunc) Execute(ctx context.Context, ex *Execution) ([][]workflow.Item, error) {
+	return f(ctx, ex)
+}
+
+// Kind says how the engine runs a node type, as n8n tells execute, trigger, poll and webhook
+// node types apart.
+type Kind int
+
+const (
+	// KindAction nodes run on their input; the engine skips them when input 0 has no items.
+	KindAction Kind = iota
+	// KindTrigger nodes start workflows. In manual mode the engine calls Execute for the
+	// trigger's test output; in other modes the start input passes through.
+	KindTrigger
+	// KindPoll nodes are polled triggers; they run like KindTrigger.
+	KindPoll
+	// KindWebhook nodes start workflows from a request; their input (the request) passes through.
+	KindWebhook
+)
+
+// Type is a registered node type version: its description, how it runs, and its code.
+type Type struct {
+	Description *Description
+	Kind        Kind
+	Node        Node
+}
+
+// Registry holds the node types the engine and the editor know. Build it once at start and share
+// it; it is not safe to register while other goroutines read.
+type Registry struct {
+	byName map[string][]*Type
+	order  []string
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry { return &Registry{byName: map[string][]*Type{}} }
+
+// Register adds a node type. Several types may share a name when their versions differ (Merge v1
+// and v2); a version registered twice is an error.
+func (r *Registry) Register(t Type) error {
+	if t.Description == nil || t.Node == nil {
+		return fmt.Errorf("nodes: register: description and node are required")
+	}
+	name := t.Description.Name
+	for _, have := range r.byName[name] {
+		for _, v := range t.Description.Version {
+			if have.Description.Version.Has(v) {
+				return fmt.Errorf("nodes: %s version %g is registered twice", name, v)
+			}
+		}
+	}
+	if _, ok := r.byName[name]; !ok {
+		r.order = append(r.order, name)
+	}
+	tc := t
+	r.byName[name] = append(r.byName[name], &tc)
+	return nil
+}
+
+// MustRegister is Register for the built-in registration list, where an error is a programming
+// error.
+func (r *Registry) MustRegister(t Type) {
+	if err := r.Register(t); err != nil {
+		panic(err)
+	}
+}
+
+// Get returns the type for a node's type name and typeVersion. A name registered once answers
+// for any version, as n8n's non-versioned node types do; otherwise the version must be listed.
+func (r *Registry) Get(name string, version float64) (*Type, bool) {
+	types := r.byName[name]
+	for _, t := range types {
+		if t.Description.Version.Has(version) {
+			return t, true
+		}
+	}
+	if len(types) == 1 {
+		return types[0], true
+	}
+	return nil, false
+}
+
+// Types returns every registered type version in registration order.
+func (r *Registry) Types() []*Type {
+	var out []*Type
+	for _, name := range r.order {
+		out = append(out, r.byName[name]...)
+	}
+	return out
+}
+
+// Latest returns, per node type name, the type holding the highest version.
+func (r *Registry) Latest() []*Type {
+	out := make([]*Type, 0, len(r.order))
+	for _, name := range r.order {
+		out = append(out, slices.MaxFunc(r.byName[name], func(a, b *Type) int {
+			x, y := a.Description.Version.Latest(), b.Description.Version.Latest()
+			switch {
+			case x < y:
+				return -1
+			case x > y:
+				return 1
+			}
+			return 0
+		}))
+	}
+	return out
+}

@@ -1,0 +1,97 @@
+package workflow
+
+import (
+	"encoding/json"
+	"math"
+)
+
+// DeepEqual compares JSON-like values as lodash's isEqual does for data: numbers by value
+// whatever their Go type, maps by keys, slices element-wise.
+func DeepEqual(a, b any) bool {
+	if fa, ok := toFloat(a); ok {
+		fb, ok := toFloat(b)
+		return ok && (fa == fb || (math.IsNaN(fa) && math.IsNaN(fb)))
+	}
+	switch x := a.(type) {
+	case nil:
+		return b == nil
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok || !DeepEqual(xv, yv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !DeepEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// DeepCopy copies maps and slices of JSON-like values; other values are returned as they are.
+func DeepCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = DeepCopy(e)
+		}
+		return m
+	case []any:
+		s := make([]any, len(x))
+		for i, e := range x {
+			s[i] = DeepCopy(e)
+		}
+		return s
+	}
+	return v
+}
+
+// CopyJSON deep-copies an item's JSON object; nil stays nil.
+func CopyJSON(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	return DeepCopy(m).(map[string]any)
+}
+
+func toFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case float32:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case int32:
+		return float64(x), true
+	case uint64:
+		return float64(x), true
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil
+	}
+	return 0, false
+}

@@ -1,0 +1,116 @@
+// Package workflow holds the n8n-compatible workflow document (nodes, connections, settings,
+// static data), its parsing and validation, parameter defaults resolved from node descriptions,
+// and the run-data types shared by the engine, the store and the API.
+package workflow
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+)
+
+// Workflow is a workflow document as n8n exports it. Fields Flowmill does not know are kept in
+// Extra and written back unchanged.
+type Workflow struct {
+	// ID is the workflow id; n8n may send it as a number, it is always kept as a string.
+	ID          string
+	Name        string
+	Active      bool
+	Nodes       []Node
+	Connections Connections
+	Settings    Settings
+	// StaticData is the workflow's persistent node data ("global" and "node:<name>" keys).
+	StaticData map[string]any
+	// PinData is accepted and written back, but the engine never uses it.
+	PinData map[string][]Item
+	// Extra holds every other top-level field (tags, versionId, meta, …) as it was received.
+	Extra map[string]json.RawMessage
+}
+
+// Node is one node of a workflow (n8n's INode). Fields Flowmill does not know are kept in Extra.
+type Node struct {
+	ID          string
+	Name        string
+	Type        string
+	TypeVersion float64
+	Position    []float64
+	// Parameters as stored: values equal to their default may be missing.
+	Parameters map[string]any
+	// Credentials per credential type: an object {id, name}, or a plain name string.
+	Credentials      map[string]any
+	Disabled         bool
+	Notes            string
+	NotesInFlow      bool
+	Color            string
+	WebhookID        string
+	AlwaysOutputData bool
+	ExecuteOnce      bool
+	ContinueOnFail   bool
+	RetryOnFail      bool
+	// MaxTries applies with RetryOnFail: 2 to 5, 0 means the default 3.
+	MaxTries int
+	// WaitBetweenTries applies with RetryOnFail, in milliseconds: 0 to 5000, 0 means 1000.
+	WaitBetweenTries int
+	Extra            map[string]json.RawMessage
+}
+
+// Settings are the workflow settings (timezone, errorWorkflow, saveDataErrorExecution,
+// executionTimeout, …) kept as received.
+type Settings map[string]any
+
+// Timezone returns the workflow time zone, "" when unset or "DEFAULT".
+func (s Settings) Timezone() string {
+	tz, _ := s["timezone"].(string)
+	if tz == "DEFAULT" {
+		return ""
+	}
+	return tz
+}
+
+// ExecutionTimeout returns the execution timeout in seconds; -1 (or unset) means off.
+func (s Settings) ExecutionTimeout() float64 {
+	switch v := s["executionTimeout"].(type) {
+	case float64:
+		return v
+	case json.Number:
+		f, _ := v.Float64()
+		return f
+	}
+	return -1
+}
+
+// Node returns the node with the given name.
+func (w *Workflow) Node(name string) (*Node, bool) {
+	for i := range w.Nodes {
+		if w.Nodes[i].Name == name {
+			return &w.Nodes[i], true
+		}
+	}
+	return nil, false
+}
+
+// NodeNames returns the node names in the order n8n enumerates them (JavaScript key order).
+func (w *Workflow) NodeNames() []string {
+	names := make([]string, len(w.Nodes))
+	for i := range w.Nodes {
+		names[i] = w.Nodes[i].Name
+	}
+	return JSKeyOrder(names)
+}
+
+// Clone returns a deep copy that shares nothing with w.
+func (w *Workflow) Clone() *Workflow {
+	b, err := json.Marshal(w)
+	if err != nil {
+		panic("workflow: clone: " + err.Error())
+	}
+	c, err := Parse(b)
+	if err != nil {
+		panic("workflow: clone: " + err.Error())
+	}
+	return c
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	return slices.Sorted(maps.Keys(m))
+}

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/flowmill/flowmill/pkg/engine"
+	"github.com/flowmill/flowmill/pkg/expr"
+	"github.com/flowmill/flowmill/pkg/nodes/core"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+// runExecute implements `worker execute --file workflow.json [--mode manual|webhook|trigger]
+// [--input items.json]`: it runs a workflow file without any services and prints one JSON
+// object {finished, nodeExecutionOrder, data: {resultData: {runData, lastNodeExecuted, error}}}.
+// Exit status: 0 finished, 1 failed run, 2 unreadable input.
+func runExecute(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("execute", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	file := fs.String("file", "", "workflow JSON file to run (required)")
+	mode := fs.String("mode", engine.ModeManual, "execution mode: manual, webhook or trigger")
+	inputFile := fs.String("input", "", "JSON file with the start node's input items")
+	timezone := fs.String("timezone", "", "default time zone for $now and $today (default America/New_York)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *file == "" {
+		fmt.Fprintln(stderr, "worker execute: --file is required")
+		return 2
+	}
+	switch *mode {
+	case engine.ModeManual, engine.ModeWebhook, engine.ModeTrigger:
+	default:
+		fmt.Fprintf(stderr, "worker execute: unknown mode %q (want manual, webhook or trigger)\n", *mode)
+		return 2
+	}
+	doc, err := os.ReadFile(*file)
+	if err != nil {
+		fmt.Fprintln(stderr, "worker execute:", err)
+		return 2
+	}
+	var input []workflow.Item
+	if *inputFile != "" {
+		b, err := os.ReadFile(*inputFile)
+		if err != nil {
+			fmt.Fprintln(stderr, "worker execute:", err)
+			return 2
+		}
+		if input, err = engine.ParseItems(b); err != nil {
+			fmt.Fprintln(stderr, "worker execute:", err)
+			return 2
+		}
+	}
+
+	ev, err := expr.New(expr.Options{DefaultTimezone: *timezone})
+	if err != nil {
+		fmt.Fprintln(stderr, "worker execute: expressions:", err)
+		return 1
+	}
+	eng, err := engine.New(engine.Options{
+		Registry:  core.Registry(),
+		Evaluator: ev,
+		Logger:    slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Env:       environment(),
+	})
+	if err != nil {
+		fmt.Fprintln(stderr, "worker execute:", err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rep, err := eng.ExecuteDocument(ctx, doc, *mode, input)
+	if err != nil {
+		fmt.Fprintln(stderr, "worker execute:", err)
+		if errors.Is(err, engine.ErrBadInput) {
+			return 2
+		}
+		return 1
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(rep); err != nil {
+		fmt.Fprintln(stderr, "worker execute:", err)
+		return 1
+	}
+	if !rep.Finished {
+		return 1
+	}
+	return 0
+}
+
+func environment() map[string]string {
+	env := map[string]string{}
+	for _, kv := range os.Environ() {
+		for i := 0; i < len(kv); i++ {
+			if kv[i] == '=' {
+				env[kv[:i]] = kv[i+1:]
+				break
+			}
+		}
+	}
+	return env
+}
