@@ -131,7 +131,7 @@ func (w *Workflow) decodeNodes(b json.RawMessage) error {
 		return invalid("", "nodes", "want an array")
 	}
 	w.Nodes = make([]Node, 0, len(raws))
-	seen := map[string]string{}
+	seen := map[string]any{}
 	for i, r := range raws {
 		var n Node
 		if err := n.UnmarshalJSON(r); err != nil {
@@ -146,13 +146,13 @@ func (w *Workflow) decodeNodes(b json.RawMessage) error {
 		}
 		// n8n keeps one node per name; an exact repeat (seen in real exports) is dropped, two
 		// different nodes with one name are rejected by Validate.
-		var compact bytes.Buffer
-		if json.Compact(&compact, r) == nil {
-			if prev, ok := seen[n.Name]; ok && prev == compact.String() {
+		var generic any
+		if json.Unmarshal(r, &generic) == nil {
+			if prev, ok := seen[n.Name]; ok && DeepEqual(prev, generic) {
 				continue
 			}
 			if _, ok := seen[n.Name]; !ok {
-				seen[n.Name] = compact.String()
+				seen[n.Name] = generic
 			}
 		}
 		w.Nodes = append(w.Nodes, n)

@@ -1,0 +1,87 @@
+package core_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/core"
+	"github.com/flowmill/flowmill/pkg/nodes/manualtrigger"
+	"github.com/flowmill/flowmill/pkg/nodes/nodetest"
+	"github.com/flowmill/flowmill/pkg/nodes/noop"
+	"github.com/flowmill/flowmill/pkg/nodes/start"
+	"github.com/flowmill/flowmill/pkg/nodes/stickynote"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+func TestRegistryLookup(t *testing.T) {
+	t.Parallel()
+	r := core.Registry()
+	tests := []struct {
+		name    string
+		version float64
+		want    float64 // latest version of the type found; 0 means not found
+	}{
+		{"n8n-nodes-base.set", 1, 2},
+		{"n8n-nodes-base.set", 2, 2},
+		{"n8n-nodes-base.set", 3, 2},
+		{"n8n-nodes-base.merge", 1, 1},
+		{"n8n-nodes-base.merge", 2, 2.1},
+		{"n8n-nodes-base.merge", 2.1, 2.1},
+		{"n8n-nodes-base.merge", 3, 0},
+		{"n8n-nodes-base.code", 1, 0},
+	}
+	for _, tc := range tests {
+		typ, ok := r.Get(tc.name, tc.version)
+		if tc.want == 0 {
+			require.False(t, ok, "%s v%g", tc.name, tc.version)
+			continue
+		}
+		require.True(t, ok, "%s v%g", tc.name, tc.version)
+		require.Equal(t, tc.want, typ.Description.Version.Latest())
+	}
+	require.Error(t, r.Register(noop.Type()), "a version registered twice")
+}
+
+func TestDescriptions(t *testing.T) {
+	t.Parallel()
+	r := core.Registry()
+	names := map[string]bool{}
+	for _, typ := range r.Latest() {
+		names[typ.Description.Name] = true
+	}
+	require.Len(t, names, 8)
+	for _, typ := range r.Types() {
+		d := typ.Description
+		b, err := json.Marshal(d)
+		require.NoError(t, err)
+		var generic map[string]any
+		require.NoError(t, json.Unmarshal(b, &generic))
+		for _, key := range []string{"displayName", "name", "group", "version", "defaults", "inputs", "outputs", "properties", "codex"} {
+			require.Contains(t, generic, key, d.Name)
+		}
+		require.Equal(t, []string{"Core Nodes"}, d.Codex.Categories, d.Name)
+		require.Regexp(t, `^(Flow|Files|Data Transformation|Helpers)$`, d.Codex.Subcategories["Core Nodes"][0], d.Name)
+		require.Regexp(t, `^(fa|file):`, d.Icon, d.Name)
+		for _, v := range d.Version {
+			_, err := workflow.ResolveParameters(d.Properties, map[string]any{}, v)
+			require.NoError(t, err, d.Name)
+		}
+	}
+}
+
+func TestPassThroughNodes(t *testing.T) {
+	t.Parallel()
+	in := nodetest.Items(map[string]any{"a": 1.0}, map[string]any{"b": 2.0})
+	for _, typ := range []nodes.Type{noop.Type(), start.Type(), stickynote.Type()} {
+		out, err := nodetest.Run(t, typ, nodetest.Node{}, in)
+		require.NoError(t, err, typ.Description.Name)
+		require.Equal(t, nodetest.JSONs(in), nodetest.JSONs(out[0]), typ.Description.Name)
+	}
+	out, err := nodetest.Run(t, manualtrigger.Type(), nodetest.Node{})
+	require.NoError(t, err)
+	require.Equal(t, [][]map[string]any{{{}}}, nodetest.Outputs(out))
+	require.Equal(t, nodes.KindTrigger, manualtrigger.Type().Kind)
+}

@@ -1,0 +1,107 @@
+// Package nodetest runs one node type outside the engine for table tests: parameters get their
+// defaults resolved from the description and expressions are evaluated, as in a real run.
+package nodetest
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/flowmill/flowmill/pkg/expr"
+	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+var (
+	evalOnce sync.Once
+	eval     *expr.Evaluator
+	evalErr  error
+)
+
+// Evaluator returns an expression evaluator shared by the tests of a package.
+func Evaluator(t testing.TB) *expr.Evaluator {
+	t.Helper()
+	evalOnce.Do(func() { eval, evalErr = expr.New(expr.Options{}) })
+	if evalErr != nil {
+		t.Fatalf("expression evaluator: %v", evalErr)
+	}
+	return eval
+}
+
+// Node is the node under test; Parameters are as stored (defaults may be missing).
+type Node struct {
+	Version        float64
+	Parameters     map[string]any
+	ContinueOnFail bool
+}
+
+// Run executes typ once on the inputs and returns its outputs.
+func Run(t testing.TB, typ nodes.Type, n Node, inputs ...[]workflow.Item) ([][]workflow.Item, error) {
+	t.Helper()
+	version := n.Version
+	if version == 0 {
+		version = typ.Description.Version.Latest()
+	}
+	params, err := workflow.ResolveParameters(typ.Description.Properties, n.Parameters, version)
+	if err != nil {
+		t.Fatalf("resolve parameters: %v", err)
+	}
+	node := &workflow.Node{
+		Name: "Node", Type: typ.Description.Name, TypeVersion: version,
+		Parameters: params, ContinueOnFail: n.ContinueOnFail,
+	}
+	ex := nodes.NewExecution(nodes.ExecutionConfig{
+		Node:      node,
+		Type:      &typ,
+		Inputs:    withPairedItems(inputs),
+		Mode:      "manual",
+		Evaluator: Evaluator(t),
+	})
+	return typ.Node.Execute(context.Background(), ex)
+}
+
+// withPairedItems links input items to their positions, as the engine does before a run.
+func withPairedItems(inputs [][]workflow.Item) [][]workflow.Item {
+	out := make([][]workflow.Item, len(inputs))
+	for in, items := range inputs {
+		if items == nil {
+			continue
+		}
+		out[in] = make([]workflow.Item, len(items))
+		for i, it := range items {
+			it.PairedItem = &workflow.PairedItems{{Item: i, Input: in}}
+			out[in][i] = it
+		}
+	}
+	return out
+}
+
+// Items builds items from JSON objects.
+func Items(jsons ...map[string]any) []workflow.Item {
+	out := make([]workflow.Item, len(jsons))
+	for i, j := range jsons {
+		out[i] = workflow.Item{JSON: j}
+	}
+	return out
+}
+
+// JSONs returns the JSON objects of items (nil for a nil output).
+func JSONs(items []workflow.Item) []map[string]any {
+	if items == nil {
+		return nil
+	}
+	out := make([]map[string]any, len(items))
+	for i, it := range items {
+		out[i] = it.JSON
+	}
+	return out
+}
+
+// Outputs returns the JSON objects per output.
+func Outputs(outs [][]workflow.Item) [][]map[string]any {
+	res := make([][]map[string]any, len(outs))
+	for i, o := range outs {
+		res[i] = JSONs(o)
+	}
+	return res
+}
