@@ -6,13 +6,14 @@ import { useTranslation } from 'react-i18next';
 export function PushConnectionLost() {
   const { t } = useTranslation();
   return (
-    <Tooltip label={t('pushConnectionTracker.cannotConnectToServer')} multiline w={280} withArrow position="bottom-end">
+    <Tooltip label={t('pushConnectionTracker.cannotConnectToServer')} multiline w={280} withArrow position="bottom-end" events={{ hover: true, focus: true, touch: true }}>
       <Badge
         data-test-id="push-connection-lost"
         color="red"
         variant="light"
         size="lg"
         radius="sm"
+        tt="none"
         leftSection={<IconPlugConnectedX size={14} />}
         tabIndex={0}
       >
