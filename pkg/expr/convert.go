@@ -208,6 +208,15 @@ func (v *vm) toJSIn(x any, parentMap map[string]any, key string, parent *sliceOb
 // undefined nil. Wrapped Go maps and slices come back as themselves.
 func (v *vm) export(x goja.Value) (any, error) { return v.exportDepth(x, 0) }
 
+// exportTop is export for use outside JavaScript: an exception thrown while converting (by a
+// toJSON method or a data global's getter) is returned rather than panicking.
+func (v *vm) exportTop(x goja.Value) (out any, err error) {
+	if ex := v.rt.Try(func() { out, err = v.export(x) }); ex != nil {
+		return nil, ex
+	}
+	return out, err
+}
+
 func (v *vm) exportDepth(x goja.Value, depth int) (any, error) {
 	if x == nil || goja.IsUndefined(x) || goja.IsNull(x) {
 		return nil, nil

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -114,12 +116,19 @@ func toError(err error, expression string) *Error {
 		}
 	case errors.As(err, &syn):
 		out.Message = "SyntaxError: " + syn.Message
-		out.Line, out.Column = syn.File.Position(syn.Offset).Line, syn.File.Position(syn.Offset).Column
+		if m := syntaxPosition.FindStringSubmatch(syn.Message); m != nil {
+			out.Message = "SyntaxError: " + m[3]
+			out.Line, _ = strconv.Atoi(m[1])
+			out.Column, _ = strconv.Atoi(m[2])
+		}
 	default:
 		out.Message = err.Error()
 	}
 	return out
 }
+
+// syntaxPosition matches goja's parser messages, "name: Line 3:11 Unexpected token ;".
+var syntaxPosition = regexp.MustCompile(`^\S+: Line (\d+):(\d+) (.*?)(?: \(and \d+ more errors\))?$`)
 
 // valueMessage renders a thrown value as "Name: message" for Error objects, and as its
 // string form otherwise, without goja's stack suffix.

@@ -34,7 +34,7 @@ func (v *vm) evaluateTop(t *compiledTemplate, expression string, c *Context, lim
 	v.startTimer(limit)
 	val, err := v.evalTemplateValue(t)
 	if err == nil && t.lone {
-		out, err = v.export(val)
+		out, err = v.exportTop(val)
 	} else if err == nil {
 		out = val.String()
 	}
@@ -60,7 +60,7 @@ func (v *vm) newScope(c *Context, copyData bool) *scope {
 		panic(err)
 	}
 	if c == nil {
-		return nil
+		return newScope(nil, 0, copyData)
 	}
 	return newScope(c, c.ItemIndex, copyData)
 }

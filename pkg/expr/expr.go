@@ -12,6 +12,7 @@ package expr
 
 import (
 	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
@@ -234,15 +235,18 @@ func compileTemplate(src string) *compiledTemplate {
 }
 
 // compileSegment compiles the code of one {{ }} as an expression whose value is the
-// segment's value. Code that is not an expression (statements, declarations) is compiled as
-// a block, whose completion value is used, so its declarations stay local.
+// segment's value. Code that is not an expression (statements such as "const a = 1; a + 1")
+// runs through eval inside a function, which yields its completion value and keeps its
+// declarations local; that path compiles the code on every run, and n8n does not accept
+// such code at all, so it only has to work, not be fast.
 func compileSegment(code string) (*goja.Program, error) {
 	prg, err := goja.Compile("expression", "("+code+"\n)", false)
 	if err == nil {
 		return prg, nil
 	}
-	if prg2, err2 := goja.Compile("expression", "{"+code+"\n}", false); err2 == nil {
-		return prg2, nil
+	if _, err2 := goja.Compile("expression", "{"+code+"\n}", false); err2 != nil {
+		return nil, err
 	}
-	return nil, err
+	quoted, _ := json.Marshal(code)
+	return goja.Compile("expression", "(function () { return eval("+string(quoted)+") })()", false)
 }

@@ -82,8 +82,15 @@ type nodeMap struct {
 	s *scope
 }
 
+// probeKeys are property names that JavaScript itself and conversions look up on any
+// object; they are not node names and must not raise "doesn't exist".
+var probeKeys = []string{"toJSON", "toString", "valueOf", "constructor", "then"}
+
 func (n *nodeMap) Get(name string) goja.Value {
 	if !n.s.nodeExists(name) {
+		if slices.Contains(probeKeys, name) {
+			return nil
+		}
 		n.v.throw(errNoNode(name))
 	}
 	return n.v.rt.NewDynamicObject(&nodeProxy{v: n.v, s: n.s, name: name})

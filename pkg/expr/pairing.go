@@ -66,6 +66,10 @@ func (s *scope) trace(dest string, src *workflow.SourceData, pi workflow.PairedI
 		if err != nil {
 			return itemAt{}, err
 		}
+		if len(td.Source) == 0 {
+			// A trigger was reached without passing dest.
+			return itemAt{}, errNoPath(dest)
+		}
 		if pi.Item < 0 || pi.Item >= len(items) {
 			return itemAt{}, errBadPairing(src, pi)
 		}
@@ -99,10 +103,6 @@ func (s *scope) trace(dest string, src *workflow.SourceData, pi workflow.PairedI
 		}
 		pi = (*it.PairedItem)[0]
 		if pi.Input < 0 || pi.Input >= len(td.Source) {
-			if len(td.Source) == 0 {
-				// A trigger was reached without passing dest.
-				return itemAt{}, errNoPath(dest)
-			}
 			return itemAt{}, newDataError(fmt.Sprintf("In node ‘%s’, an output item points to input %d, which doesn’t exist", src.PreviousNode, pi.Input), msgCantGetData)
 		}
 		src = td.Source[pi.Input]

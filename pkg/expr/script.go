@@ -122,11 +122,7 @@ func (v *vm) runScript(ctx context.Context, prg *goja.Program, c *Context, names
 		}
 	}()
 
-	if c != nil {
-		v.scope = v.newScope(c, true)
-	} else if err := v.useZone(v.ev.opts.DefaultTimezone); err != nil {
-		return nil, toScriptError(err), true
-	}
+	v.scope = v.newScope(c, true)
 	v.startTimer(limit)
 
 	fnVal, err := v.rt.RunProgram(prg)
@@ -153,7 +149,7 @@ func (v *vm) runScript(ctx context.Context, prg *goja.Program, c *Context, names
 			return nil, &Error{Message: "the script's promise never settled (timers and network calls are not available)"}, true
 		}
 	}
-	out, err = v.export(res)
+	out, err = v.exportTop(res)
 	if err != nil {
 		return nil, toScriptError(err), true
 	}
