@@ -278,7 +278,7 @@ func (r *run) initFull(req Request) error {
 		return &StartError{Node: start, Message: "start node does not exist"}
 	}
 	var filter []string
-	check := append(r.g.childNodes(start), start)
+	check := append(r.g.descendants(start), start)
 	if dest != "" {
 		filter = append(r.g.parentNodes(dest), dest)
 		check = filter
@@ -425,7 +425,7 @@ func (r *run) initPartial(req Request) error {
 	check := filter
 	if check == nil {
 		for _, start := range req.StartNodes {
-			check = append(append(check, start), r.g.childNodes(start)...)
+			check = append(append(check, start), r.g.descendants(start)...)
 		}
 	}
 	if err := r.checkTypes(check); err != nil {

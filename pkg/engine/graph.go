@@ -17,6 +17,7 @@ type graph struct {
 	parents  map[string][]string
 	highest  map[highestKey][]string
 	outputs  map[string]map[string]int
+	fed      map[highestKey]bool
 }
 
 type highestKey struct {
@@ -33,6 +34,7 @@ func newGraph(wf *workflow.Workflow) *graph {
 		parents:  map[string][]string{},
 		highest:  map[highestKey][]string{},
 		outputs:  map[string]map[string]int{},
+		fed:      map[highestKey]bool{},
 	}
 	for i := range wf.Nodes {
 		g.nodes[wf.Nodes[i].Name] = &wf.Nodes[i]
@@ -64,9 +66,64 @@ func (g *graph) parentNodes(node string) []string {
 	return p
 }
 
-// childNodes returns every descendant of a node.
-func (g *graph) childNodes(node string) []string {
-	return connectedNodes(g.bySource, node, -1, nil)
+// descendants returns every node reachable from a node, in no particular order.
+func (g *graph) descendants(node string) []string {
+	seen := map[string]bool{node: true}
+	queue := []string{node}
+	var out []string
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for _, conns := range g.bySource[n]["main"] {
+			for _, c := range conns {
+				if !seen[c.Node] {
+					seen[c.Node] = true
+					out = append(out, c.Node)
+					queue = append(queue, c.Node)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// inputFed reports whether an enabled node feeds the given input of a node, directly or through
+// disabled nodes. It is the same test as n8n's "getHighestNode(node, input) is not empty", in
+// linear time.
+func (g *graph) inputFed(node string, input int) bool {
+	key := highestKey{node, input}
+	if v, ok := g.fed[key]; ok {
+		return v
+	}
+	main, _ := g.inputs(node)
+	seen := map[string]bool{node: true}
+	var stack []string
+	if input < len(main) {
+		for _, c := range main[input] {
+			stack = append(stack, c.Node)
+		}
+	}
+	fed := false
+	for len(stack) > 0 && !fed {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		if p := g.nodes[n]; p != nil && !p.Disabled {
+			fed = true
+			break
+		}
+		up, _ := g.inputs(n)
+		for _, conns := range up {
+			for _, c := range conns {
+				stack = append(stack, c.Node)
+			}
+		}
+	}
+	g.fed[key] = fed
+	return fed
 }
 
 func connectedNodes(conns map[string]workflow.NodeConnections, node string, depth int, checkedIncoming []string) []string {
@@ -177,43 +234,35 @@ func incomingConnectionIsEmpty(runData workflow.RunData, conns []workflow.Connec
 }
 
 // parentOutputs maps every ancestor of a node to the output through which the node is reached
-// (n8n's getNodeConnectionIndexes), for expressions such as $node[name].json.
+// (n8n's getNodeConnectionIndexes), for expressions such as $node[name].json. One depth-first
+// walk in input order records the first connection seen from each ancestor, which is what a
+// separate search per ancestor finds.
 func (g *graph) parentOutputs(node string) map[string]int {
 	if m, ok := g.outputs[node]; ok {
 		return m
 	}
 	m := map[string]int{}
-	for _, p := range g.parentNodes(node) {
-		var checked []string
-		if idx, ok := g.connectionIndex(node, p, &checked); ok {
-			m[p] = idx
+	checked := map[string]bool{}
+	var walk func(n string)
+	walk = func(n string) {
+		main, ok := g.inputs(n)
+		if !ok || checked[n] {
+			return
+		}
+		checked[n] = true
+		for _, conns := range main {
+			for _, c := range conns {
+				if _, seen := m[c.Node]; !seen && g.nodes[c.Node] != nil {
+					m[c.Node] = c.Index
+				}
+				if !checked[c.Node] {
+					walk(c.Node)
+				}
+			}
 		}
 	}
+	walk(node)
+	delete(m, node)
 	g.outputs[node] = m
 	return m
-}
-
-func (g *graph) connectionIndex(node, parent string, checked *[]string) (int, bool) {
-	if _, ok := g.nodes[parent]; !ok {
-		return 0, false
-	}
-	main, ok := g.inputs(node)
-	if !ok || slices.Contains(*checked, node) {
-		return 0, false
-	}
-	*checked = append(*checked, node)
-	for _, conns := range main {
-		for _, c := range conns {
-			if c.Node == parent {
-				return c.Index, true
-			}
-			if slices.Contains(*checked, c.Node) {
-				continue
-			}
-			if idx, ok := g.connectionIndex(c.Node, parent, checked); ok {
-				return idx, true
-			}
-		}
-	}
-	return 0, false
 }

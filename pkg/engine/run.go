@@ -172,7 +172,7 @@ func (r *run) inputsReady(name string, item ExecuteData) bool {
 		return true
 	}
 	for ci := range main {
-		if len(r.g.highestNodes(name, ci)) == 0 {
+		if !r.g.inputFed(name, ci) {
 			continue
 		}
 		if len(item.Data.Main) < ci || (ci < len(item.Data.Main) && item.Data.Main[ci] == nil) {
