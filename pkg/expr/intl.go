@@ -14,8 +14,9 @@ import (
 // formats a date in the zone and reads the parts back), zone validation, zone names (the
 // ZZZZ/ZZZZZ tokens) and localised output (toLocaleString, the D/t/f macro tokens). This is a
 // Go implementation of that constructor, backed by time.LoadLocation, that renders the en-US
-// locale only (whatever locale is asked for). Intl.NumberFormat, RelativeTimeFormat, Locale
-// and PluralRules are absent on purpose: Luxon then takes its English fallbacks.
+// locale whatever locale is asked for; Date's toLocale*String methods use it too.
+// Intl.NumberFormat and Intl.ListFormat are in intl_number.go. RelativeTimeFormat, Locale and
+// PluralRules are absent on purpose: Luxon then takes its English fallbacks (toRelative).
 
 // dtfOptions are the resolved options of one Intl.DateTimeFormat.
 type dtfOptions struct {
@@ -65,11 +66,7 @@ func systemZoneName() string {
 func installIntl(rt *goja.Runtime) error {
 	intl := rt.NewObject()
 	ctor := rt.ToValue(func(call goja.ConstructorCall) *goja.Object {
-		opts, err := resolveDTFOptions(rt, call.Argument(1))
-		if err != nil {
-			panic(rt.NewGoError(err))
-		}
-		newDateTimeFormat(rt, call.This, opts)
+		newDateTimeFormat(rt, call.This, resolveDTFOptions(rt, call.Argument(1), "any", "date"))
 		return nil
 	}).(*goja.Object)
 	if err := ctor.Set("supportedLocalesOf", func(call goja.FunctionCall) goja.Value {
@@ -80,67 +77,138 @@ func installIntl(rt *goja.Runtime) error {
 	if err := intl.Set("DateTimeFormat", ctor); err != nil {
 		return err
 	}
+	if err := installNumberFormat(rt, intl); err != nil {
+		return err
+	}
+	if err := installListFormat(rt, intl); err != nil {
+		return err
+	}
+	if err := installDateLocaleMethods(rt); err != nil {
+		return err
+	}
 	return rt.GlobalObject().DefineDataProperty("Intl", intl, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 }
 
-func resolveDTFOptions(rt *goja.Runtime, arg goja.Value) (*dtfOptions, error) {
-	o := &dtfOptions{hour12: true, cycle: "h12"}
-	var obj *goja.Object
-	if arg != nil && !goja.IsUndefined(arg) && !goja.IsNull(arg) {
-		obj = arg.ToObject(rt)
-	}
-	str := func(name string) string {
-		if obj == nil {
-			return ""
+// installDateLocaleMethods makes Date's toLocaleString, toLocaleDateString and
+// toLocaleTimeString format through the DateTimeFormat above, with the spec's defaults for
+// each, instead of goja's fixed layouts that ignore their arguments.
+func installDateLocaleMethods(rt *goja.Runtime) error {
+	proto := rt.Get("Date").ToObject(rt).Get("prototype").ToObject(rt)
+	for name, kind := range map[string][2]string{
+		"toLocaleString": {"any", "all"}, "toLocaleDateString": {"date", "date"}, "toLocaleTimeString": {"time", "time"},
+	} {
+		method := rt.ToValue(func(call goja.FunctionCall) goja.Value {
+			o := resolveDTFOptions(rt, call.Argument(1), kind[0], kind[1])
+			ms := call.This.ToObject(rt).Get("getTime")
+			get, ok := goja.AssertFunction(ms)
+			if !ok {
+				panic(rt.NewTypeError("this is not a Date object."))
+			}
+			t, err := get(call.This)
+			if err != nil {
+				panic(err)
+			}
+			if f := t.ToFloat(); math.IsNaN(f) {
+				return rt.ToValue("Invalid Date")
+			}
+			return rt.ToValue(joinParts(o.parts(time.UnixMilli(t.ToInteger()).In(o.loc))))
+		})
+		if err := proto.DefineDataProperty(name, method, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
+			return err
 		}
-		v := obj.Get(name)
-		if v == nil || goja.IsUndefined(v) {
-			return ""
-		}
-		return v.String()
 	}
+	return nil
+}
 
-	o.zoneName = str("timeZone")
+// options reads an Intl options argument.
+type options struct{ obj *goja.Object }
+
+func optionReader(rt *goja.Runtime, arg goja.Value) options {
+	if arg == nil || goja.IsUndefined(arg) || goja.IsNull(arg) {
+		return options{}
+	}
+	return options{obj: arg.ToObject(rt)}
+}
+
+func (o options) get(name string) goja.Value {
+	if o.obj == nil {
+		return nil
+	}
+	return o.obj.Get(name)
+}
+
+func (o options) has(name string) bool {
+	v := o.get(name)
+	return v != nil && !goja.IsUndefined(v)
+}
+
+func (o options) str(name string) string {
+	if !o.has(name) {
+		return ""
+	}
+	return o.get(name).String()
+}
+
+func (o options) int(name string) int {
+	if !o.has(name) {
+		return 0
+	}
+	return int(o.get(name).ToInteger())
+}
+
+// resolveDTFOptions reads DateTimeFormat options. As the spec's ToDateTimeOptions, when none
+// of the required components ("date", "time" or "any") is asked for, the defaults ("date",
+// "time" or "all") are added. An unknown time zone throws a RangeError.
+func resolveDTFOptions(rt *goja.Runtime, arg goja.Value, required, defaults string) *dtfOptions {
+	o := &dtfOptions{hour12: true, cycle: "h12"}
+	opts := optionReader(rt, arg)
+
+	o.zoneName = opts.str("timeZone")
 	if o.zoneName == "" {
 		o.zoneName = systemZoneName()
 	}
 	loc, err := loadLocation(o.zoneName)
 	if err != nil {
-		return nil, fmt.Errorf("RangeError: Invalid time zone specified: %s", o.zoneName)
+		panic(rt.NewGoError(fmt.Errorf("RangeError: Invalid time zone specified: %s", o.zoneName)))
 	}
 	o.loc = loc
 
-	if c := str("hourCycle"); c != "" {
+	if c := opts.str("hourCycle"); c != "" {
 		o.cycle = c
 		o.hour12 = c == "h11" || c == "h12"
 	}
-	if obj != nil {
-		if h := obj.Get("hour12"); h != nil && !goja.IsUndefined(h) {
-			o.hour12 = h.ToBoolean()
-			if o.hour12 {
-				o.cycle = "h12"
-			} else {
-				o.cycle = "h23"
-			}
+	if opts.has("hour12") {
+		o.hour12 = opts.get("hour12").ToBoolean()
+		o.cycle = "h23"
+		if o.hour12 {
+			o.cycle = "h12"
 		}
 	}
 
-	o.year, o.month, o.day = str("year"), str("month"), str("day")
-	o.weekday, o.era = str("weekday"), str("era")
-	o.hour, o.minute, o.second = str("hour"), str("minute"), str("second")
-	o.timeZoneName = str("timeZoneName")
-	if obj != nil {
-		if f := obj.Get("fractionalSecondDigits"); f != nil && !goja.IsUndefined(f) {
-			o.fractionalSecondDigits = int(f.ToInteger())
-		}
-	}
-	applyStyles(o, str("dateStyle"), str("timeStyle"))
+	o.year, o.month, o.day = opts.str("year"), opts.str("month"), opts.str("day")
+	o.weekday, o.era = opts.str("weekday"), opts.str("era")
+	o.hour, o.minute, o.second = opts.str("hour"), opts.str("minute"), opts.str("second")
+	o.timeZoneName = opts.str("timeZoneName")
+	o.fractionalSecondDigits = opts.int("fractionalSecondDigits")
+	dateStyle, timeStyle := opts.str("dateStyle"), opts.str("timeStyle")
+	applyStyles(o, dateStyle, timeStyle)
 
-	if o.year == "" && o.month == "" && o.day == "" && o.weekday == "" && o.hour == "" &&
-		o.minute == "" && o.second == "" && o.fractionalSecondDigits == 0 {
+	hasDate := o.year != "" || o.month != "" || o.day != "" || o.weekday != ""
+	hasTime := o.hour != "" || o.minute != "" || o.second != "" || o.fractionalSecondDigits > 0
+	need := dateStyle == "" && timeStyle == ""
+	if required == "date" || required == "any" {
+		need = need && !hasDate
+	}
+	if required == "time" || required == "any" {
+		need = need && !hasTime
+	}
+	if need && (defaults == "date" || defaults == "all") {
 		o.year, o.month, o.day = "numeric", "numeric", "numeric"
 	}
-	return o, nil
+	if need && (defaults == "time" || defaults == "all") {
+		o.hour, o.minute, o.second = "numeric", "numeric", "numeric"
+	}
+	return o
 }
 
 // applyStyles maps dateStyle/timeStyle to the components en-US uses for them.
@@ -179,11 +247,7 @@ func newDateTimeFormat(rt *goja.Runtime, this *goja.Object, o *dtfOptions) {
 		return time.UnixMilli(int64(ms)).In(o.loc)
 	}
 	_ = this.Set("format", func(call goja.FunctionCall) goja.Value {
-		var b strings.Builder
-		for _, p := range o.parts(timeOf(call)) {
-			b.WriteString(p.value)
-		}
-		return rt.ToValue(b.String())
+		return rt.ToValue(joinParts(o.parts(timeOf(call))))
 	})
 	_ = this.Set("formatToParts", func(call goja.FunctionCall) goja.Value {
 		parts := o.parts(timeOf(call))
@@ -216,292 +280,4 @@ func newDateTimeFormat(rt *goja.Runtime, this *goja.Object, o *dtfOptions) {
 		}
 		return r
 	})
-}
-
-type part struct{ typ, value string }
-
-var (
-	monthsLong = [...]string{"January", "February", "March", "April", "May", "June", "July",
-		"August", "September", "October", "November", "December"}
-	weekdaysLong = [...]string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"}
-)
-
-// parts renders t as en-US does for the resolved components.
-func (o *dtfOptions) parts(t time.Time) []part {
-	var ps []part
-	lit := func(s string) { ps = append(ps, part{"literal", s}) }
-	add := func(typ, v string) { ps = append(ps, part{typ, v}) }
-
-	textMonth := o.month == "short" || o.month == "long" || o.month == "narrow"
-	hasDate := o.year != "" || o.month != "" || o.day != "" || o.weekday != ""
-	hasTime := o.hour != "" || o.minute != "" || o.second != "" || o.fractionalSecondDigits > 0
-
-	if o.weekday != "" {
-		add("weekday", weekdayText(t.Weekday(), o.weekday))
-		if o.year != "" || o.month != "" || o.day != "" {
-			lit(", ")
-		}
-	}
-	year := func() { add("year", numeric(yearOf(t), o.year)) }
-	if textMonth {
-		if o.month != "" {
-			add("month", monthText(t.Month(), o.month))
-		}
-		if o.day != "" {
-			lit(" ")
-			add("day", numeric(t.Day(), o.day))
-		}
-		if o.year != "" {
-			if o.day != "" {
-				lit(", ")
-			} else {
-				lit(" ")
-			}
-			year()
-		}
-	} else {
-		sep := false
-		for _, c := range []struct{ typ, style string }{{"month", o.month}, {"day", o.day}, {"year", o.year}} {
-			if c.style == "" {
-				continue
-			}
-			if sep {
-				lit("/")
-			}
-			sep = true
-			switch c.typ {
-			case "month":
-				add("month", numeric(int(t.Month()), c.style))
-			case "day":
-				add("day", numeric(t.Day(), c.style))
-			default:
-				year()
-			}
-		}
-	}
-	if o.era != "" {
-		lit(" ")
-		add("era", eraText(t, o.era))
-	}
-
-	if hasDate && hasTime {
-		if o.month == "long" {
-			lit(" at ")
-		} else {
-			lit(", ")
-		}
-	}
-	if hasTime {
-		o.timeParts(t, add, lit)
-	}
-	if o.timeZoneName != "" {
-		if len(ps) > 0 {
-			lit(" ")
-		}
-		add("timeZoneName", zoneName(t, o.zoneName, o.timeZoneName))
-	}
-	return ps
-}
-
-func (o *dtfOptions) timeParts(t time.Time, add func(typ, v string), lit func(string)) {
-	wroteAny := false
-	if o.hour != "" {
-		h := t.Hour()
-		style := o.hour
-		switch o.cycle {
-		case "h11":
-			h %= 12
-		case "h12":
-			if h %= 12; h == 0 {
-				h = 12
-			}
-		case "h24":
-			if h == 0 {
-				h = 24
-			}
-			style = "2-digit"
-		default: // h23: en-US pads the 24-hour clock
-			style = "2-digit"
-		}
-		add("hour", numeric(h, style))
-		wroteAny = true
-	}
-	if o.minute != "" {
-		if wroteAny {
-			lit(":")
-		}
-		style := o.minute
-		if wroteAny {
-			style = "2-digit"
-		}
-		add("minute", numeric(t.Minute(), style))
-		wroteAny = true
-	}
-	if o.second != "" {
-		if wroteAny {
-			lit(":")
-		}
-		style := o.second
-		if wroteAny {
-			style = "2-digit"
-		}
-		add("second", numeric(t.Second(), style))
-		wroteAny = true
-	}
-	if d := o.fractionalSecondDigits; d > 0 && d <= 3 {
-		if wroteAny {
-			lit(".")
-		}
-		ms := fmt.Sprintf("%03d", t.Nanosecond()/1e6)
-		add("fractionalSecond", ms[:d])
-	}
-	if o.hour != "" && o.hour12 {
-		lit(" ")
-		if t.Hour() < 12 {
-			add("dayPeriod", "AM")
-		} else {
-			add("dayPeriod", "PM")
-		}
-	}
-}
-
-func yearOf(t time.Time) int {
-	if y := t.Year(); y > 0 {
-		return y
-	}
-	return 1 - t.Year() // 1 BC is year 0
-}
-
-func numeric(n int, style string) string {
-	if style == "2-digit" {
-		return fmt.Sprintf("%02d", n%100)
-	}
-	return fmt.Sprint(n)
-}
-
-func monthText(m time.Month, style string) string {
-	name := monthsLong[m-1]
-	switch style {
-	case "short":
-		return name[:3]
-	case "narrow":
-		return name[:1]
-	}
-	return name
-}
-
-func weekdayText(d time.Weekday, style string) string {
-	name := weekdaysLong[d]
-	switch style {
-	case "short":
-		return name[:3]
-	case "narrow":
-		return name[:1]
-	}
-	return name
-}
-
-func eraText(t time.Time, style string) string {
-	ad := t.Year() > 0
-	switch {
-	case style == "long" && ad:
-		return "Anno Domini"
-	case style == "long":
-		return "Before Christ"
-	case style == "narrow" && ad:
-		return "A"
-	case style == "narrow":
-		return "B"
-	case ad:
-		return "AD"
-	}
-	return "BC"
-}
-
-// usAbbreviations are the zone abbreviations en-US shows by name; every other zone is shown
-// as a GMT offset ("GMT+1"), as ICU does.
-var usAbbreviations = map[string]string{
-	"EST": "Eastern Standard Time", "EDT": "Eastern Daylight Time",
-	"CST": "Central Standard Time", "CDT": "Central Daylight Time",
-	"MST": "Mountain Standard Time", "MDT": "Mountain Daylight Time",
-	"PST": "Pacific Standard Time", "PDT": "Pacific Daylight Time",
-	"AKST": "Alaska Standard Time", "AKDT": "Alaska Daylight Time",
-	"HST": "Hawaii-Aleutian Standard Time", "HDT": "Hawaii-Aleutian Daylight Time",
-}
-
-// longNames are the long names of common non-US zones, by Go abbreviation.
-var longNames = map[string]string{
-	"UTC": "Coordinated Universal Time", "GMT": "Greenwich Mean Time", "BST": "British Summer Time",
-	"CET": "Central European Standard Time", "CEST": "Central European Summer Time",
-	"EET": "Eastern European Standard Time", "EEST": "Eastern European Summer Time",
-	"WET": "Western European Standard Time", "WEST": "Western European Summer Time",
-	"MSK": "Moscow Standard Time", "JST": "Japan Standard Time", "KST": "Korean Standard Time",
-	"AEST": "Australian Eastern Standard Time", "AEDT": "Australian Eastern Daylight Time",
-	"ACST": "Australian Central Standard Time", "ACDT": "Australian Central Daylight Time",
-	"AWST": "Australian Western Standard Time", "NZST": "New Zealand Standard Time",
-	"NZDT": "New Zealand Daylight Time", "SAST": "South Africa Standard Time",
-}
-
-func isUSZone(name string) bool {
-	return strings.HasPrefix(name, "America/") || strings.HasPrefix(name, "US/") ||
-		name == "Pacific/Honolulu" || name == "EST5EDT" || name == "CST6CDT" ||
-		name == "MST7MDT" || name == "PST8PDT" || name == "EST" || name == "MST" || name == "HST"
-}
-
-// zoneName renders the timeZoneName part: short ("EST", "GMT+1"), long ("Eastern Standard
-// Time"), shortOffset ("GMT-5") or longOffset ("GMT-05:00").
-func zoneName(t time.Time, zone, style string) string {
-	abbr, offset := t.Zone()
-	isUTC := t.Location() == time.UTC
-	switch style {
-	case "short":
-		if isUTC {
-			return "UTC"
-		}
-		if _, ok := usAbbreviations[abbr]; ok && isUSZone(zone) {
-			return abbr
-		}
-		return gmtOffset(offset, false)
-	case "long":
-		if isUTC {
-			return longNames["UTC"]
-		}
-		if n, ok := usAbbreviations[abbr]; ok && isUSZone(zone) {
-			return n
-		}
-		switch {
-		case abbr == "IST" && zone == "Asia/Kolkata", abbr == "IST" && zone == "Asia/Calcutta":
-			return "India Standard Time"
-		case abbr == "IST" && zone == "Europe/Dublin":
-			return "Irish Standard Time"
-		case abbr == "CST" && (zone == "Asia/Shanghai" || zone == "Asia/Taipei"):
-			return "China Standard Time"
-		}
-		if n, ok := longNames[abbr]; ok {
-			return n
-		}
-		return gmtOffset(offset, true)
-	case "longOffset":
-		return gmtOffset(offset, true)
-	default: // shortOffset and anything else
-		return gmtOffset(offset, false)
-	}
-}
-
-func gmtOffset(seconds int, long bool) string {
-	if seconds == 0 {
-		return "GMT"
-	}
-	sign := "+"
-	if seconds < 0 {
-		sign, seconds = "-", -seconds
-	}
-	h, m := seconds/3600, seconds%3600/60
-	if long {
-		return fmt.Sprintf("GMT%s%02d:%02d", sign, h, m)
-	}
-	if m != 0 {
-		return fmt.Sprintf("GMT%s%d:%02d", sign, h, m)
-	}
-	return fmt.Sprintf("GMT%s%d", sign, h)
 }
