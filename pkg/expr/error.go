@@ -56,12 +56,26 @@ func (e *Error) Unwrap() error { return e.cause }
 type dataError struct {
 	message     string
 	description string
+	// fatal errors fail the evaluation even with Options.LenientErrors, as n8n's
+	// ExpressionErrors with failExecution did.
+	fatal bool
 }
 
 func (e *dataError) Error() string { return e.message }
 
 func newDataError(description, format string, args ...any) *dataError {
 	return &dataError{message: fmt.Sprintf(format, args...), description: description}
+}
+
+// lenient reports whether err may be ignored under Options.LenientErrors: an exception
+// thrown by the JavaScript of a segment, not a fatal data error, timeout or syntax error.
+func lenient(err error) bool {
+	var ex *goja.Exception
+	if !errors.As(err, &ex) {
+		return false
+	}
+	var de *dataError
+	return !errors.As(ex.Unwrap(), &de) || !de.fatal
 }
 
 // interrupt is the value passed to goja's Runtime.Interrupt.

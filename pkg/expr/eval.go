@@ -33,7 +33,9 @@ func (v *vm) evaluateTop(t *compiledTemplate, expression string, c *Context, lim
 	v.scope = v.newScope(c, false)
 	v.startTimer(limit)
 	val, err := v.evalTemplateValue(t)
-	if err == nil && t.lone {
+	if _, isFn := goja.AssertFunction(val); err == nil && isFn && t.lone {
+		err = &Error{Message: `Expression resolved to a function. Please add "()"`}
+	} else if err == nil && t.lone {
 		out, err = v.exportTop(val)
 	} else if err == nil {
 		out = val.String()
@@ -104,7 +106,11 @@ func (v *vm) runPart(p compiledPart) (goja.Value, error) {
 	if p.prg == nil {
 		return goja.Undefined(), nil
 	}
-	return v.rt.RunProgram(p.prg)
+	val, err := v.rt.RunProgram(p.prg)
+	if err != nil && v.ev.opts.LenientErrors && lenient(err) {
+		return goja.Undefined(), nil
+	}
+	return val, err
 }
 
 // toText renders a segment's value inside mixed text: null and undefined as "", plain objects
@@ -150,7 +156,7 @@ func (v *vm) evalNested(expression string, s *scope) goja.Value {
 		return v.rt.ToValue(expression)
 	}
 	if v.depth >= maxNesting {
-		panic(v.rt.NewGoError(newDataError("", "Expressions are nested too deeply (more than %d levels); a parameter probably refers to itself", maxNesting)))
+		v.throwFatal(newDataError("", "Expressions are nested too deeply (more than %d levels); a parameter probably refers to itself", maxNesting))
 	}
 	t := v.ev.template(expression[1:])
 	saved := v.scope

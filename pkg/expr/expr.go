@@ -35,6 +35,12 @@ type Options struct {
 	DefaultTimezone string
 	// CacheSize is how many compiled templates and scripts are kept; default 4096.
 	CacheSize int
+	// LenientErrors makes a JavaScript error inside a {{ }} segment (a TypeError reading a
+	// property of undefined, a ReferenceError, a node that has not run) give undefined for
+	// that segment instead of failing, as n8n did before 1.0 (riot-tmpl's errorHandler kept
+	// only errors marked failExecution). Paired-item errors, blocked $env, syntax errors and
+	// timeouts still fail. Default false: every error fails. RunScript is not affected.
+	LenientErrors bool
 	// ScriptTimeout limits one RunScript call; default 0, no limit besides its context (n8n
 	// puts none on Code nodes; the execution timeout cancels the context).
 	ScriptTimeout time.Duration

@@ -55,3 +55,38 @@ func TestEvaluateErrorNamesExpression(t *testing.T) {
 	require.Equal(t, "={{ foo }}", ee.Expression)
 	require.Contains(t, err.Error(), "={{ foo }}")
 }
+
+func TestEvaluateFunctionResult(t *testing.T) {
+	t.Parallel()
+	e := newTestEvaluator(t)
+	_, err := e.Evaluate(`={{ "abc".toUpperCase }}`, nil)
+	require.ErrorContains(t, err, `Expression resolved to a function. Please add "()"`)
+}
+
+// LenientErrors gives n8n 0.x's behaviour: JavaScript errors make their segment undefined.
+func TestLenientErrors(t *testing.T) {
+	t.Parallel()
+	e, err := New(Options{LenientErrors: true})
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		expr string
+		want any
+	}{
+		{`={{ $json.missing.deeper }}`, nil},
+		{`=a{{ nope }}b`, "ab"},
+		{`={{ $node["Orphan"].json.x }}`, nil},
+		{`={{ $json.name }}`, "b"},
+	} {
+		got, err := e.Evaluate(tc.expr, fixtureContext())
+		require.NoError(t, err, tc.expr)
+		require.Equal(t, tc.want, got, tc.expr)
+	}
+	for _, expr := range []string{`={{ $("Orphan").item }}`, `={{ 1 + }}`} {
+		_, err := e.Evaluate(expr, fixtureContext())
+		require.Error(t, err, expr)
+	}
+	c := fixtureContext()
+	c.EnvBlocked = true
+	_, err = e.Evaluate(`={{ $env.HOME }}`, c)
+	require.ErrorContains(t, err, "Environment variable access got disabled")
+}

@@ -173,7 +173,7 @@ func (in *inputObject) Get(key string) goja.Value {
 	v, s := in.v, in.s
 	noArgs := func(name string, call goja.FunctionCall) {
 		if len(call.Arguments) > 0 {
-			v.throw(newDataError("", "$input.%s() should have no arguments", name))
+			v.throwFatal(newDataError("", "$input.%s() should have no arguments", name))
 		}
 	}
 	switch key {
@@ -194,7 +194,7 @@ func (in *inputObject) Get(key string) goja.Value {
 		return orUndefined(s.input(v).Get(s.itemIndex))
 	case "params", "context":
 		if len(s.c.Source) == 0 || s.c.Source[0] == nil {
-			v.throw(newDataError("Apologies, this is an internal error. See details for more information", "Can’t get data for expression"))
+			v.throwFatal(newDataError("Apologies, this is an internal error. See details for more information", "Can’t get data for expression"))
 		}
 		prev := s.c.Source[0].PreviousNode
 		if key == "context" {
@@ -215,11 +215,11 @@ func (s *scope) selectFunc(v *vm) func(goja.FunctionCall) goja.Value {
 	return func(call goja.FunctionCall) goja.Value {
 		name := call.Argument(0)
 		if goja.IsUndefined(name) || goja.IsNull(name) || name.String() == "" {
-			v.throw(newDataError("", "When calling $(), please specify a node"))
+			v.throwFatal(newDataError("", "When calling $(), please specify a node"))
 		}
 		n := name.String()
 		if !s.nodeExists(n) {
-			v.throw(errNoNode(n))
+			v.throwFatal(errNoNode(n))
 		}
 		return v.rt.NewDynamicObject(&nodeSelector{v: v, s: s, name: n})
 	}
@@ -240,7 +240,7 @@ func (n *nodeSelector) output(call goja.FunctionCall) *itemList {
 func (n *nodeSelector) paired(index int) goja.Value {
 	at, err := n.s.pairedItem(n.name, index)
 	if err != nil {
-		n.v.throw(err)
+		n.v.throwFatal(err)
 	}
 	return n.s.output(n.v, n.name, at.src.PreviousNodeOutput, at.src.PreviousNodeRun).Get(at.index)
 }
@@ -266,7 +266,7 @@ func (n *nodeSelector) Get(key string) goja.Value {
 			i := call.Argument(0)
 			if goja.IsUndefined(i) {
 				if key == "itemMatching" {
-					v.throw(newDataError("", "Missing item index for .itemMatching()"))
+					v.throwFatal(newDataError("", "Missing item index for .itemMatching()"))
 				}
 				return n.paired(s.itemIndex)
 			}

@@ -111,6 +111,14 @@ func (v *vm) throw(err error) {
 	panic(v.rt.NewGoError(err))
 }
 
+// throwFatal is throw for errors that fail the evaluation even with Options.LenientErrors.
+func (v *vm) throwFatal(err error) {
+	if de, ok := err.(*dataError); ok {
+		de.fatal = true
+	}
+	v.throw(err)
+}
+
 // get returns the value of one data global.
 func (s *scope) get(v *vm, name string) goja.Value {
 	switch name {
@@ -263,7 +271,7 @@ type envObject struct {
 
 func (e *envObject) check() {
 	if e.c.EnvBlocked {
-		e.v.throw(newDataError("If you need access please contact the administrator to allow environment variables in expressions.", "Environment variable access got disabled"))
+		e.v.throwFatal(newDataError("If you need access please contact the administrator to allow environment variables in expressions.", "Environment variable access got disabled"))
 	}
 }
 
