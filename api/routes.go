@@ -36,6 +36,7 @@ func (s *server) routes() []route {
 
 		{http.MethodGet, "/rest/settings", public, s.getSettings},
 		{http.MethodGet, "/rest/login", public, s.getLogin},
+		{http.MethodPost, "/rest/owner/skip-setup", ownerOnly, s.postSkipOwnerSetup},
 		{http.MethodGet, "/rest/push", signedIn, s.pushStream},
 		{http.MethodPost, "/rest/debug/ping", ownerOnly, s.postDebugPing},
 		{http.MethodGet, "/rest/debug/ping/:id", ownerOnly, s.getDebugPing},

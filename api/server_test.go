@@ -133,6 +133,14 @@ func TestSettingsReflectConfiguration(t *testing.T) {
 		require.Contains(t, s, key)
 	}
 
+	// Skipping setup stops offering it.
+	res, b = e.do(t, "POST", "rest/owner/skip-setup", "")
+	require.Equal(t, 200, res.StatusCode, string(b))
+	_, b = e.do(t, "GET", "rest/settings", "")
+	decodeData(t, b, &s)
+	require.Equal(t, false, s["userManagement"].(map[string]any)["showSetupOnFirstLoad"])
+	require.NoError(t, e.in.Store.SetSetting(context.Background(), store.SettingSkipOwnerSetup, "false"))
+
 	// Once the owner is set up, the setup screen is no longer offered.
 	require.NoError(t, e.in.Store.SetSetting(context.Background(), store.SettingOwnerSetUp, "true"))
 	_, b = e.do(t, "GET", "rest/settings", "")

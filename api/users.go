@@ -45,3 +45,12 @@ func (s *server) getLogin(c fiber.Ctx) error {
 	}
 	return respond(c, toUserResponse(u))
 }
+
+// postSkipOwnerSetup stops offering owner setup; the instance keeps running as the default
+// owner until someone sets it up from the users settings.
+func (s *server) postSkipOwnerSetup(c fiber.Ctx) error {
+	if err := s.in.Store.SetSetting(c.Context(), store.SettingSkipOwnerSetup, "true"); err != nil {
+		return err
+	}
+	return respond(c, fiber.Map{"success": true})
+}

@@ -25,42 +25,56 @@ func URL() string {
 // database 0), flushes it, and returns a client on it and its URL. It waits for a free database.
 func Redis(t testing.TB) (*redis.Client, string) {
 	t.Helper()
-	base, err := redis.ParseURL(URL())
+	u, release, err := LockDB(context.Background(), URL(), 2*time.Minute)
 	if err != nil {
-		t.Fatalf("FLOWMILL_TEST_REDIS_URL: %v", err)
+		t.Fatal(err)
 	}
-	base.DB = 0
-	locks := redis.NewClient(base)
-	t.Cleanup(func() { _ = locks.Close() })
-	ctx := context.Background()
-	deadline := time.Now().Add(2 * time.Minute)
+	t.Cleanup(release)
+	return RedisAt(t, u), u
+}
+
+// LockDB takes one of databases 1–15 on the server at base for the caller, flushes it and
+// returns its URL and a release function (which flushes it again). Holders in other processes
+// are respected through lock keys in database 0 that expire after 30 minutes.
+func LockDB(ctx context.Context, base string, wait time.Duration) (string, func(), error) {
+	opts, err := redis.ParseURL(base)
+	if err != nil {
+		return "", nil, fmt.Errorf("redis URL %s: %w", base, err)
+	}
+	opts.DB = 0
+	locks := redis.NewClient(opts)
+	deadline := time.Now().Add(wait)
 	for {
 		for db := 1; db <= 15; db++ {
 			key := fmt.Sprintf("flowmill:test:db:%d", db)
-			ok, err := locks.SetNX(ctx, key, os.Getpid(), 5*time.Minute).Result()
+			ok, err := locks.SetNX(ctx, key, os.Getpid(), 30*time.Minute).Result()
 			if err != nil {
-				t.Fatalf("redis at %s is needed for this test: %v", URL(), err)
+				_ = locks.Close()
+				return "", nil, fmt.Errorf("redis at %s is needed: %w", base, err)
 			}
 			if !ok {
 				continue
 			}
-			opts := *base
-			opts.DB = db
-			rdb := redis.NewClient(&opts)
-			if err := rdb.FlushDB(ctx).Err(); err != nil {
-				t.Fatalf("flush redis db %d: %v", db, err)
-			}
-			t.Cleanup(func() {
+			dbOpts := *opts
+			dbOpts.DB = db
+			rdb := redis.NewClient(&dbOpts)
+			release := func() {
 				_ = rdb.FlushDB(context.Background()).Err()
 				_ = rdb.Close()
 				_ = locks.Del(context.Background(), key).Err()
-			})
-			u, _ := url.Parse(URL())
+				_ = locks.Close()
+			}
+			if err := rdb.FlushDB(ctx).Err(); err != nil {
+				release()
+				return "", nil, fmt.Errorf("flush redis db %d: %w", db, err)
+			}
+			u, _ := url.Parse(base)
 			u.Path = fmt.Sprintf("/%d", db)
-			return rdb, u.String()
+			return u.String(), release, nil
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("no free redis test database within 2 minutes")
+			_ = locks.Close()
+			return "", nil, fmt.Errorf("no free redis test database within %v", wait)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

@@ -5,6 +5,7 @@ package storetest
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -87,4 +88,29 @@ func Each(t *testing.T, fn func(t *testing.T, s *store.Store)) {
 			fn(t, d.open(t))
 		})
 	}
+}
+
+// CreateDatabase makes a new, empty database on the server at base and returns its URL and a
+// function that drops it (closing any sessions still on it). For whole-stack runs.
+func CreateDatabase(ctx context.Context, base string) (string, func(), error) {
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		return "", nil, err
+	}
+	name := "flowmill_run_" + strings.ToLower(store.NewID())
+	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+		_ = admin.Close()
+		return "", nil, fmt.Errorf("create database on %s: %w", base, err)
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		_ = admin.Close()
+		return "", nil, err
+	}
+	u.Path = "/" + name
+	drop := func() {
+		_, _ = admin.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
+		_ = admin.Close()
+	}
+	return u.String(), drop, nil
 }

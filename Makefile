@@ -1,0 +1,79 @@
+# Flowmill. `make run` starts the embedded default on http://localhost:5678; `make test` runs
+# every test (Go, web app, end to end). See README.md.
+
+SHELL := /bin/bash
+GO ?= go
+NPM ?= npm
+VERSION ?= 0.1.0
+LDFLAGS := -s -w -X main.version=$(VERSION)
+COMPAT_DIR ?= ../shared/compat
+
+WEB_SOURCES := $(shell find webapp/src webapp/public -type f 2>/dev/null) webapp/index.html webapp/vite.config.ts \
+	webapp/tsconfig.json webapp/tsconfig.app.json webapp/package.json
+GO_SOURCES := $(shell find api worker scheduler pkg e2e/stack webapp/embed.go -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
+
+.PHONY: run build web test test-go test-web test-e2e compat bench bench-push docs clean
+
+run: bin/api
+	./bin/api
+
+build: bin/api bin/worker bin/scheduler
+
+webapp/node_modules/.package-lock.json: webapp/package-lock.json
+	cd webapp && $(NPM) ci --no-audit --no-fund
+	@touch $@
+
+webapp/dist/index.html: webapp/node_modules/.package-lock.json $(WEB_SOURCES)
+	cd webapp && $(NPM) run build
+
+web: webapp/dist/index.html
+
+bin/api: webapp/dist/index.html $(GO_SOURCES)
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $@ ./api
+
+bin/worker: $(GO_SOURCES)
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $@ ./worker
+
+bin/scheduler: $(GO_SOURCES)
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $@ ./scheduler
+
+bin/stack: $(GO_SOURCES)
+	$(GO) build -trimpath -o $@ ./e2e/stack
+
+test: test-go test-web test-e2e
+
+# Go tests need Postgres and Redis: FLOWMILL_TEST_DATABASE_URL and FLOWMILL_TEST_REDIS_URL,
+# by default the local servers on 127.0.0.1.
+test-go:
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+test-web: webapp/node_modules/.package-lock.json
+	cd webapp && $(NPM) run lint && $(NPM) run typecheck && $(NPM) test
+
+e2e/node_modules/.package-lock.json: e2e/package-lock.json
+	cd e2e && $(NPM) ci --no-audit --no-fund
+	@touch $@
+
+# End to end: Playwright drives Chromium (/usr/bin/chromium, or FLOWMILL_CHROMIUM) against the
+# scaled stack that bin/stack starts on a fresh database.
+test-e2e: build bin/stack e2e/node_modules/.package-lock.json
+	cd e2e && npx playwright test
+
+compat: bin/worker
+	@if [ -d "$(COMPAT_DIR)/n8n" ]; then \
+		python3 $(COMPAT_DIR)/check.py --exec 'bin/worker execute' $(COMPAT_DIR)/n8n; \
+	else \
+		echo "compat: $(COMPAT_DIR)/n8n not found, nothing to check"; \
+	fi
+
+bench: bench-push
+
+bench-push: build bin/stack
+	$(GO) run ./bench/push -bin bin
+
+docs:
+	$(GO) test ./pkg/config -run TestREADMEListsEverySetting -update
+
+clean:
+	rm -rf bin webapp/dist/assets webapp/dist/index.html

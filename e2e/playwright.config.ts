@@ -1,0 +1,34 @@
+import { defineConfig } from '@playwright/test';
+
+// Every run starts the scaled stack (api, 2 workers, scheduler on Postgres and Redis, fresh
+// database) in global-setup.ts and drives the system Chromium against it.
+export default defineConfig({
+  testDir: './specs',
+  globalSetup: './global-setup.ts',
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  outputDir: './test-results',
+  use: {
+    baseURL: process.env.FLOWMILL_E2E_URL,
+    testIdAttribute: 'data-test-id',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    viewport: { width: 1440, height: 900 },
+    launchOptions: {
+      executablePath: process.env.FLOWMILL_CHROMIUM ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+});
