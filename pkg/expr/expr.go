@@ -117,7 +117,10 @@ func IsExpression(v any) bool {
 // text gives a string, with objects and arrays written as JSON and null/undefined as "". A
 // template without {{ }} is its text. Non-expression values are returned unchanged.
 //
-// c may be nil, leaving the data globals ($json, $node, …) undefined. Errors are *Error.
+// c may be nil, leaving the data globals ($json, $node, …) undefined. Expressions read the
+// Context's data in place, without copies (an expression assigning to $json.x changes the
+// item, as in n8n); Evaluate may run concurrently on one Context as long as its expressions
+// only read. Errors are *Error.
 func (e *Evaluator) Evaluate(value any, c *Context) (any, error) {
 	s, ok := value.(string)
 	if !ok || !strings.HasPrefix(s, "=") {
