@@ -196,8 +196,6 @@ func (v *vm) toJSIn(x any, parentMap map[string]any, key string, parent *sliceOb
 		return v.toJS(itemToMap(x))
 	case []workflow.Item:
 		return v.newItemList(x).obj
-	case func(goja.FunctionCall) goja.Value:
-		return v.rt.ToValue(x)
 	}
 	return v.rt.ToValue(x)
 }
@@ -206,18 +204,20 @@ func (v *vm) toJSIn(x any, parentMap map[string]any, key string, parent *sliceOb
 // objects become map[string]any, arrays []any, numbers int64 or float64, Dates and other
 // objects with toJSON (Luxon DateTime, Duration, Interval) the result of toJSON, functions and
 // undefined nil. Wrapped Go maps and slices come back as themselves.
-func (v *vm) export(x goja.Value) (any, error) { return v.exportDepth(x, 0) }
+func (v *vm) export(x goja.Value) (any, error) { return v.exportDepth(x, 0, false) }
 
 // exportTop is export for use outside JavaScript: an exception thrown while converting (by a
-// toJSON method or a data global's getter) is returned rather than panicking.
-func (v *vm) exportTop(x goja.Value) (out any, err error) {
-	if ex := v.rt.Try(func() { out, err = v.export(x) }); ex != nil {
+// toJSON method or a data global's getter) is returned rather than panicking. With detach,
+// wrapped Go maps and slices come back as copies, so the result shares nothing with the
+// data it was computed from.
+func (v *vm) exportTop(x goja.Value, detach bool) (out any, err error) {
+	if ex := v.rt.Try(func() { out, err = v.exportDepth(x, 0, detach) }); ex != nil {
 		return nil, ex
 	}
 	return out, err
 }
 
-func (v *vm) exportDepth(x goja.Value, depth int) (any, error) {
+func (v *vm) exportDepth(x goja.Value, depth int, detach bool) (any, error) {
 	if x == nil || goja.IsUndefined(x) || goja.IsNull(x) {
 		return nil, nil
 	}
@@ -243,11 +243,17 @@ func (v *vm) exportDepth(x goja.Value, depth int) (any, error) {
 	}
 	switch obj.ExportType() {
 	case typeMapObject:
+		if detach {
+			return deepCopyMap(obj.Export().(*mapObject).m), nil
+		}
 		return obj.Export().(*mapObject).m, nil
 	case typeSliceObject:
+		if detach {
+			return deepCopy(obj.Export().(*sliceObject).s), nil
+		}
 		return obj.Export().(*sliceObject).s, nil
 	case typeItemList:
-		return obj.Export().(*itemList).export(depth)
+		return obj.Export().(*itemList).export(depth, detach)
 	}
 	if _, isFn := goja.AssertFunction(obj); isFn {
 		return nil, nil
@@ -260,13 +266,13 @@ func (v *vm) exportDepth(x goja.Value, depth int) (any, error) {
 		if r2, ok := r.(*goja.Object); ok && r2 == obj {
 			return nil, errTooDeep
 		}
-		return v.exportDepth(r, depth+1)
+		return v.exportDepth(r, depth+1, detach)
 	}
 	if obj.ClassName() == "Array" {
 		n := int(obj.Get("length").ToInteger())
 		out := make([]any, n)
 		for i := range n {
-			e, err := v.exportDepth(obj.Get(strconv.Itoa(i)), depth+1)
+			e, err := v.exportDepth(obj.Get(strconv.Itoa(i)), depth+1, detach)
 			if err != nil {
 				return nil, err
 			}
@@ -286,7 +292,7 @@ func (v *vm) exportDepth(x goja.Value, depth int) (any, error) {
 				continue
 			}
 		}
-		e, err := v.exportDepth(pv, depth+1)
+		e, err := v.exportDepth(pv, depth+1, detach)
 		if err != nil {
 			return nil, err
 		}

@@ -36,7 +36,7 @@ func (v *vm) evaluateTop(t *compiledTemplate, expression string, c *Context, lim
 	if _, isFn := goja.AssertFunction(val); err == nil && isFn && t.lone {
 		err = &Error{Message: `Expression resolved to a function. Please add "()"`}
 	} else if err == nil && t.lone {
-		out, err = v.exportTop(val)
+		out, err = v.exportTop(val, true)
 	} else if err == nil {
 		out = val.String()
 	}

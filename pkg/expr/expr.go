@@ -113,7 +113,8 @@ func IsExpression(v any) bool {
 // Evaluate evaluates one parameter value. A string beginning with "=" is a template whose
 // {{ }} segments are JavaScript; a lone segment (the whole template is one {{ }} with only
 // whitespace around it) keeps its JavaScript type, converted to Go as map[string]any, []any,
-// string, float64 or int64, bool or nil (Dates and Luxon values become ISO strings). Mixed
+// string, float64 or int64, bool or nil (Dates and Luxon values become ISO strings); the
+// result shares no map or slice with the Context (={{ $json }} is a copy). Mixed
 // text gives a string, with objects and arrays written as JSON and null/undefined as "". A
 // template without {{ }} is its text. Non-expression values are returned unchanged.
 //

@@ -34,6 +34,7 @@ func TestEvaluateTypes(t *testing.T) {
 		{"=a {{ $json.o }} b", `a {"x":"y"} b`},
 		{"=n={{ 1 + 1 }}, {{ null }}|{{ [1,2] }}", "n=2, |[1,2]"},
 		{"=plain text", "plain text"},
+		{"=items: {{ $input.all() }}", `items: [{"json":{"a":1,"o":{"x":"y"}}}]`},
 		{"not an expression {{ 1 }}", "not an expression {{ 1 }}"},
 	} {
 		got, err := e.Evaluate(tc.expr, c)
@@ -89,4 +90,21 @@ func TestLenientErrors(t *testing.T) {
 	c.EnvBlocked = true
 	_, err = e.Evaluate(`={{ $env.HOME }}`, c)
 	require.ErrorContains(t, err, "Environment variable access got disabled")
+}
+
+func TestEvaluateResultIsDetached(t *testing.T) {
+	t.Parallel()
+	e := newTestEvaluator(t)
+	c := fixtureContext()
+	got, err := e.Evaluate("={{ $json }}", c)
+	require.NoError(t, err)
+	got.(map[string]any)["name"] = "changed"
+	got.(map[string]any)["tags"].([]any)[0] = "changed"
+	require.Equal(t, "b", c.Items[0].JSON["name"])
+	require.Equal(t, "t1", c.Items[0].JSON["tags"].([]any)[0])
+
+	got, err = e.Evaluate("={{ $input.all() }}", c)
+	require.NoError(t, err)
+	got.([]any)[0].(map[string]any)["json"].(map[string]any)["name"] = "changed"
+	require.Equal(t, "b", c.Items[0].JSON["name"])
 }

@@ -121,14 +121,18 @@ func (l *itemList) SetLen(n int) bool {
 	return true
 }
 
-func (l *itemList) export(depth int) ([]any, error) {
+func (l *itemList) export(depth int, detach bool) ([]any, error) {
 	out := make([]any, len(l.vals))
 	for i, jv := range l.vals {
 		if jv == nil {
-			out[i] = itemToMap(&l.base[i])
+			m := itemToMap(&l.base[i])
+			if detach {
+				m = deepCopyMap(m)
+			}
+			out[i] = m
 			continue
 		}
-		e, err := l.vm.exportDepth(jv, depth+1)
+		e, err := l.vm.exportDepth(jv, depth+1, detach)
 		if err != nil {
 			return nil, err
 		}

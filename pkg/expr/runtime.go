@@ -119,12 +119,6 @@ func (v *vm) useZone(zone string) error {
 	return nil
 }
 
-// run executes prg under the vm's time limit when called at the top level; nested runs share
-// the limit of the evaluation that started them.
-func (v *vm) run(prg *goja.Program) (goja.Value, error) {
-	return v.rt.RunProgram(prg)
-}
-
 // startTimer arms the time limit of a top-level evaluation; a zero limit means none.
 func (v *vm) startTimer(limit time.Duration) {
 	v.limit = limit

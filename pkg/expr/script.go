@@ -149,7 +149,7 @@ func (v *vm) runScript(ctx context.Context, prg *goja.Program, c *Context, names
 			return nil, &Error{Message: "the script's promise never settled (timers and network calls are not available)"}, true
 		}
 	}
-	out, err = v.exportTop(res)
+	out, err = v.exportTop(res, false)
 	if err != nil {
 		return nil, toScriptError(err), true
 	}
