@@ -14,7 +14,7 @@ import (
 
 // ErrTimeout is matched (errors.Is) by an *Error raised because an evaluation or a script ran
 // longer than its time limit.
-var ErrTimeout = errors.New("expression timed out")
+var ErrTimeout = errors.New("time limit exceeded")
 
 // Error is the error of a failed evaluation or script.
 type Error struct {
@@ -82,6 +82,7 @@ func lenient(err error) bool {
 type interrupt struct {
 	cause error
 	limit time.Duration
+	what  string // "expression" or "script"
 }
 
 // toError turns anything a goja run can return or panic with into an *Error.
@@ -109,9 +110,9 @@ func toError(err error, expression string) *Error {
 		if ir, ok := in.Value().(*interrupt); ok {
 			out.cause = ir.cause
 			if errors.Is(ir.cause, ErrTimeout) {
-				out.Message = fmt.Sprintf("expression timed out after %s", ir.limit)
+				out.Message = fmt.Sprintf("%s timed out after %s", ir.what, ir.limit)
 			} else {
-				out.Message = "execution was cancelled: " + ir.cause.Error()
+				out.Message = ir.what + " was cancelled: " + ir.cause.Error()
 			}
 		} else {
 			out.Message = in.Error()

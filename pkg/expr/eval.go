@@ -31,7 +31,7 @@ func (v *vm) evaluateTop(t *compiledTemplate, expression string, c *Context, lim
 	}()
 
 	v.scope = v.newScope(c, false)
-	v.startTimer(limit)
+	v.startTimer(limit, "expression")
 	val, err := v.evalTemplateValue(t)
 	if _, isFn := goja.AssertFunction(val); err == nil && isFn && t.lone {
 		err = &Error{Message: `Expression resolved to a function. Please add "()"`}

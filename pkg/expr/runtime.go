@@ -19,6 +19,7 @@ type vm struct {
 	rt    *goja.Runtime
 	timer *time.Timer   // interrupts rt when the time limit passes
 	limit time.Duration // the limit the timer was armed with
+	what  string        // what runs under it: "expression" or "script"
 
 	scope *scope // the evaluation in progress; nil while idle
 	depth int    // nesting of evaluations ($parameter and $evaluateExpression evaluate too)
@@ -37,7 +38,7 @@ func (e *Evaluator) newVM() (*vm, error) {
 	rt.SetMaxCallStackSize(maxCallStackSize)
 	v := &vm{ev: e, rt: rt}
 	v.timer = time.AfterFunc(time.Hour, func() {
-		rt.Interrupt(&interrupt{cause: ErrTimeout, limit: v.limit})
+		rt.Interrupt(&interrupt{cause: ErrTimeout, limit: v.limit, what: v.what})
 	})
 	v.timer.Stop()
 
@@ -119,9 +120,10 @@ func (v *vm) useZone(zone string) error {
 	return nil
 }
 
-// startTimer arms the time limit of a top-level evaluation; a zero limit means none.
-func (v *vm) startTimer(limit time.Duration) {
-	v.limit = limit
+// startTimer arms the time limit of a top-level evaluation or script (what names it in the
+// error); a zero limit means none.
+func (v *vm) startTimer(limit time.Duration, what string) {
+	v.limit, v.what = limit, what
 	if limit > 0 {
 		v.timer.Reset(limit)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
 	"runtime/debug"
 	"slices"
@@ -29,6 +30,8 @@ type ScriptFunc func(args []any) (any, error)
 // method name, args the arguments converted to Go (values that cannot be converted are
 // passed as their string form).
 type ConsoleFunc func(level string, args []any)
+
+var typePromise = reflect.TypeOf((*goja.Promise)(nil))
 
 var identifier = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
 
@@ -57,7 +60,7 @@ type compiledScript struct {
 // stopped script stay made.
 func (e *Evaluator) RunScript(ctx context.Context, code string, c *Context, globals map[string]any, onConsole ConsoleFunc) (any, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, &Error{Message: "execution was cancelled: " + err.Error(), cause: err}
+		return nil, &Error{Message: "script was cancelled: " + err.Error(), cause: err}
 	}
 	names := make([]string, 0, len(globals)+1)
 	names = append(names, "console")
@@ -84,7 +87,8 @@ func (e *Evaluator) RunScript(ctx context.Context, code string, c *Context, glob
 	return out, err
 }
 
-// scriptHeader is prepended to every script; errors report lines of the script itself.
+// scriptHeaderLines is how many lines compileScript puts before the code; errors report lines
+// of the code itself.
 const scriptHeaderLines = 1
 
 func compileScript(key string) compiledScript {
@@ -104,7 +108,7 @@ func compileScript(key string) compiledScript {
 func (v *vm) runScript(ctx context.Context, prg *goja.Program, c *Context, names []string, globals map[string]any,
 	onConsole ConsoleFunc, limit time.Duration) (out any, err error, reusable bool) {
 	stopCtx := context.AfterFunc(ctx, func() {
-		v.rt.Interrupt(&interrupt{cause: context.Cause(ctx)})
+		v.rt.Interrupt(&interrupt{cause: context.Cause(ctx), what: "script"})
 	})
 	defer func() {
 		if r := recover(); r != nil {
@@ -123,7 +127,7 @@ func (v *vm) runScript(ctx context.Context, prg *goja.Program, c *Context, names
 	}()
 
 	v.scope = v.newScope(c, true)
-	v.startTimer(limit)
+	v.startTimer(limit, "script")
 
 	fnVal, err := v.rt.RunProgram(prg)
 	if err != nil {
@@ -139,7 +143,8 @@ func (v *vm) runScript(ctx context.Context, prg *goja.Program, c *Context, names
 	if err != nil {
 		return nil, toScriptError(err), true
 	}
-	if p, ok := res.Export().(*goja.Promise); ok {
+	if obj, ok := res.(*goja.Object); ok && obj.ExportType() == typePromise {
+		p := obj.Export().(*goja.Promise)
 		switch p.State() {
 		case goja.PromiseStateFulfilled:
 			res = p.Result()

@@ -179,6 +179,7 @@ func TestRunScriptCancelledByContext(t *testing.T) {
 	// The script tells us it is running, then loops; cancelling must stop it.
 	_, err := e.RunScript(ctx, `console.log("started"); while (true) {}`, nil, nil, func(string, []any) { cancel() })
 	require.ErrorIs(t, err, context.Canceled)
+	require.ErrorContains(t, err, "script was cancelled: context canceled")
 	require.Less(t, time.Since(start), 5*time.Second)
 
 	_, err = e.RunScript(ctx, `return 1`, nil, nil, nil)
@@ -195,4 +196,5 @@ func TestRunScriptTimeout(t *testing.T) {
 	require.NoError(t, err)
 	_, err = e.RunScript(t.Context(), `while (true) {}`, nil, nil, nil)
 	require.ErrorIs(t, err, ErrTimeout)
+	require.ErrorContains(t, err, "script timed out after 50ms")
 }
