@@ -34,6 +34,7 @@ func TestEvaluateTypes(t *testing.T) {
 		{"=a {{ $json.o }} b", `a {"x":"y"} b`},
 		{"=n={{ 1 + 1 }}, {{ null }}|{{ [1,2] }}", "n=2, |[1,2]"},
 		{"=plain text", "plain text"},
+		{`={{ "it's".replace(/'/g, "") }}`, "its"},
 		{"=items: {{ $input.all() }}", `items: [{"json":{"a":1,"o":{"x":"y"}}}]`},
 		{"not an expression {{ 1 }}", "not an expression {{ 1 }}"},
 	} {

@@ -68,8 +68,14 @@ func scanCode(src string, from int) int {
 	depth := 0
 	// templates holds the brace depth at which each open template literal's ${ started.
 	var templates []int
+	// prev is the last significant character before i, to tell a regular expression literal
+	// from a division.
+	prev := byte(0)
 	for i := from; i < len(src); i++ {
-		switch c := src[i]; c {
+		c := src[i]
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
 		case '\'', '"':
 			i = skipQuoted(src, i, c)
 			if i < 0 {
@@ -86,7 +92,8 @@ func scanCode(src string, from int) int {
 				depth++
 			}
 		case '/':
-			if i+1 < len(src) && src[i+1] == '/' {
+			switch {
+			case i+1 < len(src) && src[i+1] == '/':
 				nl := strings.IndexByte(src[i:], '\n')
 				if nl < 0 {
 					// A line comment runs to the end; "}}" inside it still closes the segment.
@@ -96,12 +103,20 @@ func scanCode(src string, from int) int {
 					return -1
 				}
 				i += nl
-			} else if i+1 < len(src) && src[i+1] == '*' {
+				continue
+			case i+1 < len(src) && src[i+1] == '*':
 				k := strings.Index(src[i+2:], "*/")
 				if k < 0 {
 					return -1
 				}
 				i += k + 3
+				continue
+			case regexAllowedAfter(src, from, i, prev):
+				j := skipRegex(src, i)
+				if j < 0 {
+					return -1
+				}
+				i = j
 			}
 		case '{':
 			depth++
@@ -110,7 +125,7 @@ func scanCode(src string, from int) int {
 				if i+1 < len(src) && src[i+1] == '}' {
 					return i
 				}
-				continue
+				break
 			}
 			depth--
 			if n := len(templates); n > 0 && templates[n-1] == depth {
@@ -126,6 +141,56 @@ func scanCode(src string, from int) int {
 					depth++
 				}
 			}
+		}
+		prev = src[i]
+	}
+	return -1
+}
+
+// regexAllowedAfter reports whether a "/" at i, after the significant character prev,
+// starts a regular expression literal rather than a division: at the start of the code,
+// after an operator or opening bracket, or after a keyword such as return or typeof.
+func regexAllowedAfter(src string, from, i int, prev byte) bool {
+	if prev == 0 || strings.IndexByte("(,=:[!&|?{};+-*%<>~^", prev) >= 0 {
+		return true
+	}
+	j := i
+	for j > from && (src[j-1] == ' ' || src[j-1] == '\t' || src[j-1] == '\n' || src[j-1] == '\r') {
+		j--
+	}
+	k := j
+	for k > from && isIdentChar(src[k-1]) {
+		k--
+	}
+	switch src[k:j] {
+	case "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case", "do", "else", "yield", "await":
+		return true
+	}
+	return false
+}
+
+func isIdentChar(c byte) bool {
+	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+// skipRegex returns the index of the "/" closing the regular expression literal starting at
+// i, or -1 when the line ends first. A "/" inside a character class does not close it.
+func skipRegex(src string, i int) int {
+	inClass := false
+	for j := i + 1; j < len(src); j++ {
+		switch src[j] {
+		case '\\':
+			j++
+		case '[':
+			inClass = true
+		case ']':
+			inClass = false
+		case '/':
+			if !inClass {
+				return j
+			}
+		case '\n':
+			return -1
 		}
 	}
 	return -1

@@ -31,6 +31,12 @@ func TestParseTemplate(t *testing.T) {
 		{"{{ 'open }}", []segment{text("{{ 'open }}")}, false},
 		{"}} {", []segment{text("}} {")}, false},
 		{"", nil, false},
+		{`{{ $json.s.replace(/'/g, "") }}`, []segment{code(` $json.s.replace(/'/g, "") `)}, true},
+		{`{{ "a}}b".replace(/}}/g, "") }}`, []segment{code(` "a}}b".replace(/}}/g, "") `)}, true},
+		{`{{ /[/}]/.test(x) }}`, []segment{code(` /[/}]/.test(x) `)}, true},
+		{`{{ a / b }} / {{ c }}`, []segment{code(" a / b "), text(" / "), code(" c ")}, false},
+		{`{{ (a) / 2 + x[1] / 3 }}`, []segment{code(" (a) / 2 + x[1] / 3 ")}, true},
+		{`{{ typeof /x/ }}`, []segment{code(" typeof /x/ ")}, true},
 	} {
 		got := parseTemplate(tc.src)
 		require.Equal(t, tc.want, got.segments, tc.src)
