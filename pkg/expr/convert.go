@@ -244,12 +244,12 @@ func (v *vm) exportDepth(x goja.Value, depth int, detach bool) (any, error) {
 	switch obj.ExportType() {
 	case typeMapObject:
 		if detach {
-			return deepCopyMap(obj.Export().(*mapObject).m), nil
+			return workflow.CopyJSON(obj.Export().(*mapObject).m), nil
 		}
 		return obj.Export().(*mapObject).m, nil
 	case typeSliceObject:
 		if detach {
-			return deepCopy(obj.Export().(*sliceObject).s), nil
+			return workflow.DeepCopy(obj.Export().(*sliceObject).s), nil
 		}
 		return obj.Export().(*sliceObject).s, nil
 	case typeItemList:

@@ -1,7 +1,6 @@
 package expr
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"regexp"
@@ -169,10 +168,4 @@ func valueMessage(v goja.Value) string {
 		return "undefined"
 	}
 	return v.String()
-}
-
-// isCancel reports whether err stops an evaluation for good: a timeout or a cancelled context.
-func isCancel(err error) bool {
-	return errors.Is(err, ErrTimeout) || errors.Is(err, context.Canceled) ||
-		errors.Is(err, context.DeadlineExceeded)
 }

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"cmp"
 	"math"
 	"strconv"
 	"strings"
@@ -82,11 +83,11 @@ func resolveNumberFormat(locales, arg goja.Value, rt *goja.Runtime) *numberForma
 		}
 	}
 	opts := optionReader(rt, arg)
-	f.style = cmpOr(opts.str("style"), f.style)
+	f.style = cmp.Or(opts.str("style"), f.style)
 	f.currency = strings.ToUpper(opts.str("currency"))
-	f.display = cmpOr(opts.str("currencyDisplay"), f.display)
+	f.display = cmp.Or(opts.str("currencyDisplay"), f.display)
 	f.unit = opts.str("unit")
-	f.unitDisplay = cmpOr(opts.str("unitDisplay"), f.unitDisplay)
+	f.unitDisplay = cmp.Or(opts.str("unitDisplay"), f.unitDisplay)
 	if f.style == "currency" && f.currency == "" {
 		panic(rt.NewTypeError("Currency code is required with currency style."))
 	}
@@ -129,13 +130,6 @@ func resolveNumberFormat(locales, arg goja.Value, rt *goja.Runtime) *numberForma
 }
 
 func clampDigits(n, lo, hi int) int { return max(lo, min(hi, n)) }
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
 
 func (f *numberFormat) format(x float64) string {
 	if math.IsNaN(x) {
@@ -318,7 +312,7 @@ func installNumberFormat(rt *goja.Runtime, intl *goja.Object) error {
 func installListFormat(rt *goja.Runtime, intl *goja.Object) error {
 	ctor := rt.ToValue(func(call goja.ConstructorCall) *goja.Object {
 		opts := optionReader(rt, call.Argument(1))
-		typ, style := cmpOr(opts.str("type"), "conjunction"), cmpOr(opts.str("style"), "long")
+		typ, style := cmp.Or(opts.str("type"), "conjunction"), cmp.Or(opts.str("style"), "long")
 		_ = call.This.Set("format", func(c goja.FunctionCall) goja.Value {
 			var list []string
 			if o, ok := c.Argument(0).(*goja.Object); ok {

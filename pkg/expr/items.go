@@ -127,7 +127,7 @@ func (l *itemList) export(depth int, detach bool) ([]any, error) {
 		if jv == nil {
 			m := itemToMap(&l.base[i])
 			if detach {
-				m = deepCopyMap(m)
+				m = workflow.CopyJSON(m)
 			}
 			out[i] = m
 			continue
@@ -159,40 +159,13 @@ func (l *itemList) field(idx int, name string) goja.Value {
 func copyItems(items []workflow.Item) []workflow.Item {
 	out := make([]workflow.Item, len(items))
 	for i, it := range items {
-		out[i] = workflow.Item{JSON: deepCopyMap(it.JSON), PairedItem: it.PairedItem, Error: it.Error}
+		out[i] = workflow.Item{JSON: workflow.CopyJSON(it.JSON), PairedItem: it.PairedItem, Error: it.Error}
 		if it.Binary != nil {
 			out[i].Binary = make(map[string]workflow.BinaryData, len(it.Binary))
 			for k, b := range it.Binary {
 				out[i].Binary[k] = b
 			}
 		}
-	}
-	return out
-}
-
-// deepCopy copies JSON-like Go data (maps, slices, scalars); other values are shared.
-func deepCopy(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		return deepCopyMap(v)
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = deepCopy(e)
-		}
-		return out
-	default:
-		return v
-	}
-}
-
-func deepCopyMap(m map[string]any) map[string]any {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]any, len(m))
-	for k, e := range m {
-		out[k] = deepCopy(e)
 	}
 	return out
 }

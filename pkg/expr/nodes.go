@@ -154,7 +154,7 @@ func orUndefined(x goja.Value) goja.Value {
 
 // nodeContext is a node's context data; a copy, so expressions cannot change it.
 func (s *scope) nodeContext(name string) map[string]any {
-	m := deepCopyMap(s.c.NodeContext[name])
+	m := workflow.CopyJSON(s.c.NodeContext[name])
 	if m == nil {
 		m = map[string]any{}
 	}
@@ -303,7 +303,7 @@ func (p *paramObject) Get(key string) goja.Value {
 		return nil
 	}
 	if p.raw {
-		return p.v.toJS(deepCopy(val))
+		return p.v.toJS(workflow.DeepCopy(val))
 	}
 	if rl, ok := val.(map[string]any); ok {
 		if _, isRL := rl["__rl"]; isRL {
@@ -313,7 +313,7 @@ func (p *paramObject) Get(key string) goja.Value {
 	if str, ok := val.(string); ok && strings.HasPrefix(str, "=") {
 		return p.v.evalNested(str, p.s)
 	}
-	return p.v.toJS(deepCopy(val))
+	return p.v.toJS(workflow.DeepCopy(val))
 }
 func (p *paramObject) Set(string, goja.Value) bool { return false }
 func (p *paramObject) Has(key string) bool {
