@@ -117,26 +117,20 @@ func (o *dtfOptions) timeParts(t time.Time, add func(typ, v string), lit func(st
 		add("hour", numeric(h, style))
 		wroteAny = true
 	}
-	if o.minute != "" {
+	// Minutes and seconds after another field are always two digits ("3:04:05").
+	for _, f := range []struct {
+		typ, style string
+		n          int
+	}{{"minute", o.minute, t.Minute()}, {"second", o.second, t.Second()}} {
+		if f.style == "" {
+			continue
+		}
+		style := f.style
 		if wroteAny {
 			lit(":")
-		}
-		style := o.minute
-		if wroteAny {
 			style = "2-digit"
 		}
-		add("minute", numeric(t.Minute(), style))
-		wroteAny = true
-	}
-	if o.second != "" {
-		if wroteAny {
-			lit(":")
-		}
-		style := o.second
-		if wroteAny {
-			style = "2-digit"
-		}
-		add("second", numeric(t.Second(), style))
+		add(f.typ, numeric(f.n, style))
 		wroteAny = true
 	}
 	if d := o.fractionalSecondDigits; d > 0 && d <= 3 {

@@ -71,6 +71,15 @@ func scanCode(src string, from int) int {
 	// prev is the last significant character before i, to tell a regular expression literal
 	// from a division.
 	prev := byte(0)
+	// templateFrom scans template literal text from j; it returns where the scan stopped.
+	templateFrom := func(j int) int {
+		end, opened := skipTemplateLiteral(src, j)
+		if end >= 0 && opened {
+			templates = append(templates, depth)
+			depth++
+		}
+		return end
+	}
 	for i := from; i < len(src); i++ {
 		c := src[i]
 		switch c {
@@ -82,14 +91,8 @@ func scanCode(src string, from int) int {
 				return -1
 			}
 		case '`':
-			j, opened := skipTemplateLiteral(src, i+1)
-			if j < 0 {
+			if i = templateFrom(i + 1); i < 0 {
 				return -1
-			}
-			i = j
-			if opened {
-				templates = append(templates, depth)
-				depth++
 			}
 		case '/':
 			switch {
@@ -131,14 +134,8 @@ func scanCode(src string, from int) int {
 			if n := len(templates); n > 0 && templates[n-1] == depth {
 				// End of a ${ } substitution: continue the template literal.
 				templates = templates[:n-1]
-				j, opened := skipTemplateLiteral(src, i+1)
-				if j < 0 {
+				if i = templateFrom(i + 1); i < 0 {
 					return -1
-				}
-				i = j
-				if opened {
-					templates = append(templates, depth)
-					depth++
 				}
 			}
 		}
