@@ -9,6 +9,7 @@ import (
 	"syscall"
 
 	"github.com/flowmill/flowmill/pkg/config"
+	"github.com/flowmill/flowmill/pkg/store"
 )
 
 // Component is a background part of a process with a start/stop pair.
@@ -53,3 +54,10 @@ func RunProcess(name string, args []string, build func(*Infra) Component) error 
 // OneLine flattens an error message onto one line (driver errors often span several), for the
 // last words of a process that cannot start.
 func OneLine(err error) string { return strings.Join(strings.Fields(err.Error()), " ") }
+
+// InstanceName names this process in heartbeats and execution leases: host, pid and a random
+// suffix, so a restarted process with a reused pid is still a different instance.
+func InstanceName() string {
+	host, _ := os.Hostname()
+	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), store.NewID()[:6])
+}

@@ -5,12 +5,9 @@ package scheduler
 
 import (
 	"context"
-	"fmt"
-	"os"
 
 	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/queue"
-	"github.com/flowmill/flowmill/pkg/store"
 )
 
 // Scheduler owns the timed loops.
@@ -23,8 +20,7 @@ type Scheduler struct {
 
 // New builds a scheduler on in.
 func New(in *infra.Infra) *Scheduler {
-	host, _ := os.Hostname()
-	id := fmt.Sprintf("%s-%d-%s", host, os.Getpid(), store.NewID()[:6])
+	id := infra.InstanceName()
 	return &Scheduler{
 		in:         in,
 		ID:         id,

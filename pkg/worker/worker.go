@@ -5,12 +5,9 @@ package worker
 
 import (
 	"context"
-	"fmt"
-	"os"
 
 	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/queue"
-	"github.com/flowmill/flowmill/pkg/store"
 )
 
 // Worker processes queued tasks.
@@ -23,8 +20,7 @@ type Worker struct {
 
 // New builds a worker on in; the id names it in heartbeats and execution leases.
 func New(in *infra.Infra) *Worker {
-	host, _ := os.Hostname()
-	id := fmt.Sprintf("%s-%d-%s", host, os.Getpid(), store.NewID()[:6])
+	id := infra.InstanceName()
 	cfg := in.Config
 	w := &Worker{
 		in: in,
