@@ -46,6 +46,9 @@ type ExecutionConfig struct {
 	Console func(level string, args []any)
 	// Logger defaults to slog.Default().
 	Logger *slog.Logger
+	// Credentials looks up decrypted credential data; nil makes Execution.Credentials fail with
+	// ErrCredentialsNotAvailable.
+	Credentials CredentialsFunc
 }
 
 // Execution is the context of one node run: inputs, parameters evaluated per item, settings,

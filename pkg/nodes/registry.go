@@ -45,6 +45,11 @@ type Type struct {
 	Description *Description
 	Kind        Kind
 	Node        Node
+	// LoadOptions are the methods named by typeOptions.loadOptionsMethod in the properties,
+	// answered by GET /rest/node-parameter-options; nil when the node has none.
+	LoadOptions map[string]LoadOptionsFunc
+	// IconSVG is the file behind a "file:" icon, served by GET /rest/node-icon/{type}.
+	IconSVG []byte
 }
 
 // Registry holds the node types the engine and the editor know. Build it once at start and share

@@ -12,6 +12,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/start"
 	"github.com/flowmill/flowmill/pkg/nodes/stickynote"
 	"github.com/flowmill/flowmill/pkg/nodes/switchnode"
+	"github.com/flowmill/flowmill/pkg/nodes/webhook"
 )
 
 // Register adds every built-in node type to r.
@@ -25,6 +26,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(switchnode.Type())
 	r.MustRegister(merge.TypeV1())
 	r.MustRegister(merge.TypeV2())
+	r.MustRegister(webhook.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.

@@ -52,7 +52,7 @@ func TestDescriptions(t *testing.T) {
 	for _, typ := range r.Latest() {
 		names[typ.Description.Name] = true
 	}
-	require.Len(t, names, 8)
+	require.GreaterOrEqual(t, len(names), 8)
 	for _, typ := range r.Types() {
 		d := typ.Description
 		b, err := json.Marshal(d)

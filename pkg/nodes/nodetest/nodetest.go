@@ -33,6 +33,13 @@ type Node struct {
 	Version        float64
 	Parameters     map[string]any
 	ContinueOnFail bool
+	// Credentials is the node's credential selection per type ({id, name}); CredentialData
+	// answers the lookups (nil: none available).
+	Credentials    map[string]any
+	CredentialData nodes.CredentialsFunc
+	// Mode defaults to manual; Context to context.Background().
+	Mode    string
+	Context context.Context
 }
 
 // Run executes typ once on the inputs and returns its outputs.
@@ -48,16 +55,25 @@ func Run(t testing.TB, typ nodes.Type, n Node, inputs ...[]workflow.Item) ([][]w
 	}
 	node := &workflow.Node{
 		Name: "Node", Type: typ.Description.Name, TypeVersion: version,
-		Parameters: params, ContinueOnFail: n.ContinueOnFail,
+		Parameters: params, ContinueOnFail: n.ContinueOnFail, Credentials: n.Credentials,
+	}
+	mode := n.Mode
+	if mode == "" {
+		mode = "manual"
+	}
+	ctx := n.Context
+	if ctx == nil {
+		ctx = context.Background()
 	}
 	ex := nodes.NewExecution(nodes.ExecutionConfig{
-		Node:      node,
-		Type:      &typ,
-		Inputs:    withPairedItems(inputs),
-		Mode:      "manual",
-		Evaluator: Evaluator(t),
+		Node:        node,
+		Type:        &typ,
+		Inputs:      withPairedItems(inputs),
+		Mode:        mode,
+		Evaluator:   Evaluator(t),
+		Credentials: n.CredentialData,
 	})
-	return typ.Node.Execute(context.Background(), ex)
+	return typ.Node.Execute(ctx, ex)
 }
 
 // withPairedItems links input items to their positions, as the engine does before a run.

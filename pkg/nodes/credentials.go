@@ -1,0 +1,54 @@
+package nodes
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// ErrCredentialsNotAvailable is returned when a node asks for credentials in a process that has no
+// credential store connected (ExecutionConfig.Credentials is nil).
+var ErrCredentialsNotAvailable = errors.New("credentials not available: no credential store is connected")
+
+// CredentialRef names the credential a node selected for one credential type.
+type CredentialRef struct {
+	// Type is the credential type name, such as "httpBasicAuth".
+	Type string
+	// ID and Name identify the credential as stored on the node ({id, name}); ID may be empty
+	// for workflows that only carry the name.
+	ID   string
+	Name string
+	// Node is the name of the node asking.
+	Node string
+}
+
+// CredentialsFunc returns the decrypted data of a credential (for httpBasicAuth: user and
+// password). The credential layer provides it; it must honour ctx.
+type CredentialsFunc func(ctx context.Context, ref CredentialRef) (map[string]any, error)
+
+// Credentials returns the decrypted data of the credential the node selected for credType. It
+// fails with a node error when the node has none of that type selected, and with
+// ErrCredentialsNotAvailable when the process has no credential store.
+func (ex *Execution) Credentials(ctx context.Context, credType string) (map[string]any, error) {
+	node := ex.cfg.Node
+	sel, ok := node.Credentials[credType]
+	if !ok || sel == nil {
+		return nil, &Error{Message: fmt.Sprintf("Node %q does not have any credentials set for %q!", node.Name, credType), ItemIndex: -1}
+	}
+	ref := CredentialRef{Type: credType, Node: node.Name}
+	switch s := sel.(type) {
+	case string:
+		ref.Name = s
+	case map[string]any:
+		ref.ID, _ = s["id"].(string)
+		ref.Name, _ = s["name"].(string)
+	}
+	if ex.cfg.Credentials == nil {
+		return nil, ErrCredentialsNotAvailable
+	}
+	data, err := ex.cfg.Credentials(ctx, ref)
+	if err != nil {
+		return nil, fmt.Errorf("credentials %q of type %q: %w", ref.Name, credType, err)
+	}
+	return data, nil
+}

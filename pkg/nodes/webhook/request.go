@@ -1,0 +1,177 @@
+package webhook
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+// Options are the node options that change how a request becomes an item.
+type Options struct {
+	// BinaryData stores the whole body as binary data under BinaryPropertyName ("data").
+	BinaryData bool
+	// BinaryPropertyName names the binary property; for multipart uploads it is a prefix
+	// followed by the file's number, counted from 0.
+	BinaryPropertyName string
+	// RawBody also keeps the unparsed body as binary property "data".
+	RawBody bool
+}
+
+// OptionsFrom reads Options from the node's resolved "options" parameter.
+func OptionsFrom(options map[string]any) Options {
+	var o Options
+	o.BinaryData, _ = options["binaryData"].(bool)
+	o.RawBody, _ = options["rawBody"].(bool)
+	o.BinaryPropertyName, _ = options["binaryPropertyName"].(string)
+	return o
+}
+
+// RequestItem reads a request into the item the node outputs: json {headers, params, query,
+// body}, with uploaded files, the raw body or the whole body as binary data as the options say.
+// Header names are lower case; repeated query keys and form fields become lists; multipart
+// fields are always lists. maxBody limits the bytes read (0: no limit).
+func RequestItem(r *http.Request, params map[string]string, o Options, maxBody int64) (workflow.Item, error) {
+	headers := map[string]any{}
+	for k, v := range r.Header {
+		headers[strings.ToLower(k)] = strings.Join(v, ", ")
+	}
+	if r.Host != "" {
+		headers["host"] = r.Host
+	}
+	p := map[string]any{}
+	for k, v := range params {
+		p[k] = v
+	}
+	item := workflow.Item{JSON: map[string]any{
+		"headers": headers,
+		"params":  p,
+		"query":   formMap(r.URL.Query(), false),
+		"body":    map[string]any{},
+	}}
+	var body io.Reader = r.Body
+	if r.Body == nil {
+		body = http.NoBody
+	}
+	if maxBody > 0 {
+		body = io.LimitReader(body, maxBody)
+	}
+	contentType := r.Header.Get("Content-Type")
+	if contentType == "" {
+		contentType = "application/json"
+	}
+	mediaType, mtParams, _ := mime.ParseMediaType(contentType)
+	if mediaType == "multipart/form-data" {
+		return multipartItem(item, multipart.NewReader(body, mtParams["boundary"]), o)
+	}
+	raw, err := io.ReadAll(body)
+	if err != nil {
+		return item, fmt.Errorf("webhook: read body: %w", err)
+	}
+	if o.BinaryData {
+		name := o.BinaryPropertyName
+		if name == "" {
+			name = "data"
+		}
+		item.Binary = map[string]workflow.BinaryData{name: nodes.NewBinary(raw, "", contentType)}
+		return item, nil
+	}
+	switch {
+	case mediaType == "application/json" || strings.HasSuffix(mediaType, "+json"):
+		if len(bytes.TrimSpace(raw)) > 0 {
+			var v any
+			if err := json.Unmarshal(raw, &v); err != nil {
+				return item, fmt.Errorf("webhook: body is not valid JSON: %w", err)
+			}
+			item.JSON["body"] = v
+		}
+	case mediaType == "application/x-www-form-urlencoded":
+		values, err := url.ParseQuery(string(raw))
+		if err != nil {
+			return item, fmt.Errorf("webhook: form body: %w", err)
+		}
+		item.JSON["body"] = formMap(values, false)
+	}
+	if o.RawBody {
+		item.Binary = map[string]workflow.BinaryData{"data": {
+			Data: base64.StdEncoding.EncodeToString(raw), MimeType: contentType,
+		}}
+	}
+	return item, nil
+}
+
+// multipartItem reads form fields into body and files into binary properties.
+func multipartItem(item workflow.Item, mr *multipart.Reader, o Options) (workflow.Item, error) {
+	fields := url.Values{}
+	type file struct {
+		field, name, mimeType string
+		data                  []byte
+	}
+	var files []file
+	perField := map[string]int{}
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return item, fmt.Errorf("webhook: multipart body: %w", err)
+		}
+		data, err := io.ReadAll(part)
+		if err != nil {
+			return item, fmt.Errorf("webhook: multipart body: %w", err)
+		}
+		if part.FileName() == "" {
+			fields.Add(part.FormName(), string(data))
+			continue
+		}
+		name := strings.TrimSuffix(part.FormName(), "[]")
+		perField[name]++
+		files = append(files, file{name, part.FileName(), part.Header.Get("Content-Type"), data})
+	}
+	item.JSON["body"] = formMap(fields, true)
+	if len(files) == 0 {
+		return item, nil
+	}
+	item.Binary = map[string]workflow.BinaryData{}
+	seen := map[string]int{}
+	for count, f := range files {
+		key := f.field
+		if perField[f.field] > 1 {
+			key += strconv.Itoa(seen[f.field])
+			seen[f.field]++
+		}
+		if o.BinaryPropertyName != "" {
+			key = o.BinaryPropertyName + strconv.Itoa(count)
+		}
+		item.Binary[key] = nodes.NewBinary(f.data, f.name, f.mimeType)
+	}
+	return item, nil
+}
+
+// formMap turns form values into JSON: one value stays a string unless lists is set.
+func formMap(v url.Values, lists bool) map[string]any {
+	out := make(map[string]any, len(v))
+	for k, vals := range v {
+		if len(vals) == 1 && !lists {
+			out[k] = vals[0]
+			continue
+		}
+		l := make([]any, len(vals))
+		for i, s := range vals {
+			l[i] = s
+		}
+		out[k] = l
+	}
+	return out
+}
