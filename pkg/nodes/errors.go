@@ -17,7 +17,9 @@ type Error struct {
 	ItemIndex int
 	// Parameter is the path of the parameter the error is about, if any.
 	Parameter string
-	Cause     error
+	// HTTPCode is the status code of a failed HTTP call (n8n's NodeApiError), empty otherwise.
+	HTTPCode string
+	Cause    error
 }
 
 // Errorf returns an *Error about the given item (-1 for none).
@@ -46,6 +48,7 @@ func (e *Error) ExecutionError(node string, runIndex int, now int64) *workflow.E
 		Name:        name,
 		Message:     e.Message,
 		Description: e.Description,
+		HTTPCode:    e.HTTPCode,
 		Timestamp:   now,
 		Context:     ctx,
 		Node:        node,

@@ -4,6 +4,7 @@ package core
 
 import (
 	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/httprequest"
 	"github.com/flowmill/flowmill/pkg/nodes/ifnode"
 	"github.com/flowmill/flowmill/pkg/nodes/manualtrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/merge"
@@ -27,6 +28,8 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(merge.TypeV1())
 	r.MustRegister(merge.TypeV2())
 	r.MustRegister(webhook.Type())
+	r.MustRegister(httprequest.TypeV1())
+	r.MustRegister(httprequest.TypeV2())
 }
 
 // Registry returns a new registry holding the built-in node types.

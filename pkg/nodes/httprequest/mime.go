@@ -1,0 +1,58 @@
+package httprequest
+
+import (
+	"mime"
+	"path/filepath"
+	"strings"
+)
+
+// mimeFromName looks a MIME type up by file extension, without parameters; empty when unknown.
+func mimeFromName(name string) string {
+	ext := filepath.Ext(name)
+	if ext == "" {
+		return ""
+	}
+	t := mime.TypeByExtension(ext)
+	if i := strings.IndexByte(t, ';'); i >= 0 {
+		t = strings.TrimSpace(t[:i])
+	}
+	return t
+}
+
+// errorMessageKeys are where APIs put the reason of a failure, in the order n8n looks.
+var errorMessageKeys = []string{"message", "Message", "msg", "messages", "description", "reason", "detail", "details",
+	"errors", "errorMessage", "errorMessages", "ErrorMessage", "error_message", "errorDescription", "error_description",
+	"error_summary", "title", "text", "error", "err"}
+
+// description finds a readable reason in an error body: a message field (also nested under
+// error), or the body text itself.
+func (e *statusError) description() string {
+	return findMessage(e.body, 0)
+}
+
+func findMessage(v any, depth int) string {
+	if depth > 4 {
+		return ""
+	}
+	switch x := v.(type) {
+	case string:
+		return strings.TrimSpace(x)
+	case []any:
+		var parts []string
+		for _, el := range x {
+			if s := findMessage(el, depth+1); s != "" {
+				parts = append(parts, s)
+			}
+		}
+		return strings.Join(parts, " | ")
+	case map[string]any:
+		for _, k := range errorMessageKeys {
+			if el, ok := x[k]; ok {
+				if s := findMessage(el, depth+1); s != "" {
+					return s
+				}
+			}
+		}
+	}
+	return ""
+}

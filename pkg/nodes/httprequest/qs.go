@@ -1,0 +1,123 @@
+package httprequest
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/flowmill/flowmill/pkg/nodes/internal/jsv"
+)
+
+// kv is one entry of an ordered parameter list.
+type kv struct {
+	key string
+	val any
+}
+
+// kvList keeps parameters in the order they were given, as JavaScript objects do.
+type kvList []kv
+
+func (l kvList) get(key string) (any, bool) {
+	for _, e := range l {
+		if e.key == key {
+			return e.val, true
+		}
+	}
+	return nil, false
+}
+
+func (l *kvList) set(key string, v any) {
+	for i := range *l {
+		if (*l)[i].key == key {
+			(*l)[i].val = v
+			return
+		}
+	}
+	*l = append(*l, kv{key, v})
+}
+
+func (l kvList) hasFold(key string) bool {
+	for _, e := range l {
+		if strings.EqualFold(e.key, key) {
+			return true
+		}
+	}
+	return false
+}
+
+// toKV lists an object's entries with sorted keys (parsed JSON has lost its order).
+func toKV(v any) kvList {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := make(kvList, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, kv{k, m[k]})
+	}
+	return out
+}
+
+// jsString is JavaScript's String(v) for parameter values, with objects as JSON.
+func jsString(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case []byte:
+		return string(x)
+	case map[string]any, []any:
+		b, _ := json.Marshal(x)
+		return string(b)
+	}
+	return jsv.ToString(v)
+}
+
+// stringifyQS encodes parameters as the qs package does: nested keys in brackets and lists with
+// indexes (a[0]=x), or repeated keys (a=x&a=y) when repeat is set, as Node's querystring does.
+func stringifyQS(l kvList, repeat bool) string {
+	var parts []string
+	var walk func(prefix string, v any)
+	walk = func(prefix string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for _, e := range toKV(x) {
+				walk(prefix+"["+e.key+"]", e.val)
+			}
+		case []any:
+			for i, e := range x {
+				if repeat {
+					walk(prefix, e)
+				} else {
+					walk(prefix+"["+strconv.Itoa(i)+"]", e)
+				}
+			}
+		default:
+			parts = append(parts, encodeComponent(prefix)+"="+encodeComponent(jsString(v)))
+		}
+	}
+	for _, e := range l {
+		walk(e.key, e.val)
+	}
+	return strings.Join(parts, "&")
+}
+
+// encodeComponent percent-encodes all but RFC 3986 unreserved characters.
+func encodeComponent(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		fmt.Fprintf(&b, "%%%02X", c)
+	}
+	return b.String()
+}

@@ -1,0 +1,135 @@
+package httprequest
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+// toItems turns one response into output items as the node's response format says.
+func toItems(ex *nodes.Execution, res *response, format string, in workflow.Item, i int) ([]workflow.Item, error) {
+	options, err := ex.ParamMap("options", i)
+	if err != nil {
+		return nil, err
+	}
+	full, _ := options["fullResponse"].(bool)
+	paired := &workflow.PairedItems{{Item: i}}
+	switch format {
+	case "file":
+		prop, err := ex.ParamString("dataPropertyName", 0)
+		if err != nil {
+			return nil, err
+		}
+		item := workflow.Item{PairedItem: paired, Binary: map[string]workflow.BinaryData{}}
+		for k, v := range in.Binary {
+			item.Binary[k] = v
+		}
+		if full {
+			item.JSON = map[string]any{"headers": headerJSON(res.header), "statusCode": float64(res.status), "statusMessage": res.statusText}
+		} else {
+			item.JSON = workflow.CopyJSON(in.JSON)
+			if item.JSON == nil {
+				item.JSON = map[string]any{}
+			}
+		}
+		item.Binary[prop] = fileBinary(res)
+		return []workflow.Item{item}, nil
+	case "string":
+		prop, err := ex.ParamString("dataPropertyName", 0)
+		if err != nil {
+			return nil, err
+		}
+		j := map[string]any{prop: string(res.body)}
+		if full {
+			j["headers"], j["statusCode"], j["statusMessage"] = headerJSON(res.header), float64(res.status), res.statusText
+		}
+		return []workflow.Item{{JSON: j, PairedItem: paired}}, nil
+	}
+	body, err := jsonBody(res.body)
+	if err != nil {
+		return nil, nodes.Errorf(i, "Response body is not valid JSON. Change \"Response Format\" to \"String\"")
+	}
+	if full {
+		if body == nil {
+			body = map[string]any{}
+		}
+		return []workflow.Item{{JSON: map[string]any{
+			"body": body, "headers": headerJSON(res.header), "statusCode": float64(res.status), "statusMessage": res.statusText,
+		}, PairedItem: paired}}, nil
+	}
+	if list, ok := body.([]any); ok {
+		out := make([]workflow.Item, 0, len(list))
+		for _, e := range list {
+			out = append(out, workflow.Item{JSON: asObject(e), PairedItem: &workflow.PairedItems{{Item: i}}})
+		}
+		return out, nil
+	}
+	return []workflow.Item{{JSON: asObject(body), PairedItem: paired}}, nil
+}
+
+// jsonBody parses a JSON response; an empty body is no data.
+func jsonBody(b []byte) (any, error) {
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil, nil
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// asObject makes a JSON value an item's json: null is {} (n8n's replaceNullValues) and other
+// non-objects are kept under "data".
+func asObject(v any) map[string]any {
+	switch x := v.(type) {
+	case map[string]any:
+		return x
+	case nil:
+		return map[string]any{}
+	}
+	return map[string]any{"data": v}
+}
+
+// headerJSON gives response headers as Node.js does: lower-case names, repeated values joined
+// with ", ", set-cookie as a list.
+func headerJSON(h http.Header) map[string]any {
+	out := make(map[string]any, len(h))
+	for k, v := range h {
+		name := strings.ToLower(k)
+		if name == "set-cookie" {
+			l := make([]any, len(v))
+			for i, s := range v {
+				l[i] = s
+			}
+			out[name] = l
+			continue
+		}
+		out[name] = strings.Join(v, ", ")
+	}
+	return out
+}
+
+// fileBinary stores a response body as binary data named after the URL's last path segment.
+// The MIME type comes from the file name or, for content file sniffing recognizes, from the data;
+// everything else is text/plain, as n8n's prepareBinaryData does.
+func fileBinary(res *response) workflow.BinaryData {
+	name := res.url[strings.LastIndex(res.url, "/")+1:]
+	mt := mimeFromName(name)
+	if mt == "" {
+		mt = http.DetectContentType(res.body)
+		if i := strings.IndexByte(mt, ';'); i >= 0 {
+			mt = mt[:i]
+		}
+		if !slices.ContainsFunc([]string{"image/", "audio/", "video/", "font/", "application/pdf", "application/zip", "application/x-gzip", "application/wasm"},
+			func(p string) bool { return strings.HasPrefix(mt, p) }) {
+			mt = "text/plain"
+		}
+	}
+	return nodes.NewBinary(res.body, name, mt)
+}

@@ -1,0 +1,238 @@
+package httprequest
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net"
+	"net/http"
+	"net/textproto"
+	"net/url"
+	"strings"
+)
+
+// response is what a request answered.
+type response struct {
+	status     int
+	statusText string
+	header     http.Header
+	body       []byte
+	url        string
+}
+
+// statusError is a response outside 2xx (n8n's StatusCodeError).
+type statusError struct {
+	status int
+	body   any // parsed JSON, or the text
+}
+
+func (e *statusError) Error() string {
+	b, _ := json.Marshal(e.body)
+	return fmt.Sprintf("%d - %s", e.status, b)
+}
+
+// maxRedirects is the redirect limit of n8n's request helper (follow-redirects' default).
+const maxRedirects = 21
+
+// encodeBody serializes the request body and returns it with its content type.
+func (r *request) encodeBody() ([]byte, string, error) {
+	switch r.kind {
+	case "form":
+		if len(r.form) == 0 {
+			return nil, "", nil
+		}
+		return []byte(stringifyQS(r.form, r.useQueryString)), "application/x-www-form-urlencoded", nil
+	case "multipart":
+		var buf bytes.Buffer
+		w := multipart.NewWriter(&buf)
+		for _, p := range r.multipart {
+			h := textproto.MIMEHeader{}
+			disp := fmt.Sprintf(`form-data; name="%s"`, escapeQuotes(p.name))
+			if p.file {
+				name := p.fileName
+				if name == "" {
+					name = p.name
+				}
+				disp += fmt.Sprintf(`; filename="%s"`, escapeQuotes(name))
+				ct := p.contentType
+				if ct == "" {
+					ct = "application/octet-stream"
+				}
+				h.Set("Content-Type", ct)
+			}
+			h.Set("Content-Disposition", disp)
+			pw, err := w.CreatePart(h)
+			if err != nil {
+				return nil, "", err
+			}
+			if _, err := pw.Write(p.value); err != nil {
+				return nil, "", err
+			}
+		}
+		if err := w.Close(); err != nil {
+			return nil, "", err
+		}
+		return buf.Bytes(), w.FormDataContentType(), nil
+	}
+	if !r.hasBody {
+		return nil, "", nil
+	}
+	if b, ok := r.body.([]byte); ok {
+		return b, "", nil
+	}
+	if s, ok := r.body.(string); ok && !r.json {
+		return []byte(s), "", nil
+	}
+	b, err := json.Marshal(r.body)
+	if err != nil {
+		return nil, "", err
+	}
+	if r.json {
+		return b, "application/json", nil
+	}
+	return b, "", nil
+}
+
+func escapeQuotes(s string) string { return strings.ReplaceAll(s, `"`, `\"`) }
+
+// target is the request URL with the query parameters added to any it already has.
+func (r *request) target() (*url.URL, error) {
+	u, err := url.Parse(r.url)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("Invalid URL: %s", r.url)
+	}
+	if q := stringifyQS(r.qs, r.useQueryString); q != "" {
+		if u.RawQuery != "" {
+			u.RawQuery += "&"
+		}
+		u.RawQuery += q
+	}
+	return u, nil
+}
+
+func send(ctx context.Context, r *request, auth *authData) (*response, error) {
+	u, err := r.target()
+	if err != nil {
+		return nil, err
+	}
+	body, contentType, err := r.encodeBody()
+	if err != nil {
+		return nil, err
+	}
+	var form url.Values
+	if r.kind == "form" {
+		form, _ = url.ParseQuery(string(body))
+	}
+	client := r.client()
+	defer client.CloseIdleConnections()
+	newReq := func() (*http.Request, error) {
+		var rd io.Reader
+		if body != nil {
+			rd = bytes.NewReader(body)
+		}
+		req, err := http.NewRequestWithContext(ctx, r.method, u.String(), rd)
+		if err != nil {
+			return nil, err
+		}
+		if contentType != "" {
+			req.Header.Set("Content-Type", contentType)
+		}
+		for _, h := range r.headers {
+			if h.key == "" {
+				continue
+			}
+			req.Header.Set(h.key, jsString(h.val))
+		}
+		auth.sign(req, form)
+		return req, nil
+	}
+	req, err := newReq()
+	if err != nil {
+		return nil, err
+	}
+	res, err := client.Do(req)
+	if err != nil {
+		return nil, requestError(err, r)
+	}
+	if res.StatusCode == http.StatusUnauthorized && auth.kind == "digest" {
+		challenge := res.Header.Get("WWW-Authenticate")
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		if req, err = newReq(); err != nil {
+			return nil, err
+		}
+		if h, ok := digestAuthorization(challenge, str(auth.data, "user"), str(auth.data, "password"), req.Method, req.URL.RequestURI(), nonce()); ok {
+			req.Header.Set("Authorization", h)
+		}
+		if res, err = client.Do(req); err != nil {
+			return nil, requestError(err, r)
+		}
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	if err != nil {
+		return nil, requestError(err, r)
+	}
+	out := &response{status: res.StatusCode, statusText: strings.TrimSpace(strings.TrimPrefix(res.Status, fmt.Sprint(res.StatusCode))),
+		header: res.Header, body: data, url: u.String()}
+	if (res.StatusCode < 200 || res.StatusCode >= 300) && !r.ignoreStatus {
+		return nil, &statusError{status: res.StatusCode, body: parseBody(data)}
+	}
+	return out, nil
+}
+
+// parseBody reads an error body as JSON when it is JSON, else as text.
+func parseBody(b []byte) any {
+	var v any
+	if err := json.Unmarshal(b, &v); err == nil {
+		return v
+	}
+	return string(b)
+}
+
+func (r *request) client() *http.Client {
+	dialer := &net.Dialer{Timeout: r.timeout}
+	tr := &http.Transport{
+		DialContext:           dialer.DialContext,
+		ResponseHeaderTimeout: r.timeout,
+		TLSHandshakeTimeout:   r.timeout,
+		TLSClientConfig:       &tls.Config{InsecureSkipVerify: r.insecure}, //nolint:gosec // the node's "Ignore SSL Issues" option
+		Proxy:                 http.ProxyFromEnvironment,
+	}
+	if r.proxy != "" {
+		if p, err := url.Parse(r.proxy); err == nil {
+			tr.Proxy = http.ProxyURL(p)
+		}
+	}
+	follow := r.followAll
+	if r.method == http.MethodGet || r.method == http.MethodHead {
+		follow = r.followGet
+	}
+	return &http.Client{Transport: tr, CheckRedirect: func(_ *http.Request, via []*http.Request) error {
+		if !follow {
+			return http.ErrUseLastResponse
+		}
+		if len(via) >= maxRedirects {
+			return errors.New("Maximum number of redirects exceeded")
+		}
+		return nil
+	}}
+}
+
+// requestError words transport failures like the request helper n8n uses.
+func requestError(err error, r *request) error {
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return fmt.Errorf("timeout of %dms exceeded", r.timeout.Milliseconds())
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
