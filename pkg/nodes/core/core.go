@@ -4,6 +4,9 @@ package core
 
 import (
 	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/code"
+	"github.com/flowmill/flowmill/pkg/nodes/function"
+	"github.com/flowmill/flowmill/pkg/nodes/functionitem"
 	"github.com/flowmill/flowmill/pkg/nodes/httprequest"
 	"github.com/flowmill/flowmill/pkg/nodes/ifnode"
 	"github.com/flowmill/flowmill/pkg/nodes/manualtrigger"
@@ -30,6 +33,9 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(webhook.Type())
 	r.MustRegister(httprequest.TypeV1())
 	r.MustRegister(httprequest.TypeV2())
+	r.MustRegister(code.Type())
+	r.MustRegister(function.Type())
+	r.MustRegister(functionitem.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.

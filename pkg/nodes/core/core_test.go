@@ -31,7 +31,8 @@ func TestRegistryLookup(t *testing.T) {
 		{"n8n-nodes-base.merge", 2, 2.1},
 		{"n8n-nodes-base.merge", 2.1, 2.1},
 		{"n8n-nodes-base.merge", 3, 0},
-		{"n8n-nodes-base.code", 1, 0},
+		{"n8n-nodes-base.notANode", 1, 0},
+		{"n8n-nodes-base.code", 1, 1},
 	}
 	for _, tc := range tests {
 		typ, ok := r.Get(tc.name, tc.version)
