@@ -11,12 +11,16 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/ifnode"
 	"github.com/flowmill/flowmill/pkg/nodes/manualtrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/merge"
+	"github.com/flowmill/flowmill/pkg/nodes/movebinarydata"
 	"github.com/flowmill/flowmill/pkg/nodes/noop"
+	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfile"
+	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfiles"
 	"github.com/flowmill/flowmill/pkg/nodes/set"
 	"github.com/flowmill/flowmill/pkg/nodes/start"
 	"github.com/flowmill/flowmill/pkg/nodes/stickynote"
 	"github.com/flowmill/flowmill/pkg/nodes/switchnode"
 	"github.com/flowmill/flowmill/pkg/nodes/webhook"
+	"github.com/flowmill/flowmill/pkg/nodes/writebinaryfile"
 )
 
 // Register adds every built-in node type to r.
@@ -33,6 +37,10 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(webhook.Type())
 	r.MustRegister(httprequest.TypeV1())
 	r.MustRegister(httprequest.TypeV2())
+	r.MustRegister(readbinaryfile.Type())
+	r.MustRegister(readbinaryfiles.Type())
+	r.MustRegister(writebinaryfile.Type())
+	r.MustRegister(movebinarydata.Type())
 	r.MustRegister(code.Type())
 	r.MustRegister(function.Type())
 	r.MustRegister(functionitem.Type())

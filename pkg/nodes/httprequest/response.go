@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/internal/filetype"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
@@ -115,21 +115,9 @@ func headerJSON(h http.Header) map[string]any {
 	return out
 }
 
-// fileBinary stores a response body as binary data named after the URL's last path segment.
-// The MIME type comes from the file name or, for content file sniffing recognizes, from the data;
-// everything else is text/plain, as n8n's prepareBinaryData does.
+// fileBinary stores a response body as binary data named after the URL's last path segment,
+// typed as n8n's prepareBinaryData types it.
 func fileBinary(res *response) workflow.BinaryData {
 	name := res.url[strings.LastIndex(res.url, "/")+1:]
-	mt := mimeFromName(name)
-	if mt == "" {
-		mt = http.DetectContentType(res.body)
-		if i := strings.IndexByte(mt, ';'); i >= 0 {
-			mt = mt[:i]
-		}
-		if !slices.ContainsFunc([]string{"image/", "audio/", "video/", "font/", "application/pdf", "application/zip", "application/x-gzip", "application/wasm"},
-			func(p string) bool { return strings.HasPrefix(mt, p) }) {
-			mt = "text/plain"
-		}
-	}
-	return nodes.NewBinary(res.body, name, mt)
+	return nodes.NewBinary(res.body, name, filetype.Detect(name, res.body))
 }

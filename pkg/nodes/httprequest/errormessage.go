@@ -1,23 +1,6 @@
 package httprequest
 
-import (
-	"mime"
-	"path/filepath"
-	"strings"
-)
-
-// mimeFromName looks a MIME type up by file extension, without parameters; empty when unknown.
-func mimeFromName(name string) string {
-	ext := filepath.Ext(name)
-	if ext == "" {
-		return ""
-	}
-	t := mime.TypeByExtension(ext)
-	if i := strings.IndexByte(t, ';'); i >= 0 {
-		t = strings.TrimSpace(t[:i])
-	}
-	return t
-}
+import "strings"
 
 // errorMessageKeys are where APIs put the reason of a failure, in the order n8n looks.
 var errorMessageKeys = []string{"message", "Message", "msg", "messages", "description", "reason", "detail", "details",

@@ -1,0 +1,238 @@
+// Package movebinarydata is the Move Binary Data node (version 1): it moves data between an
+// item's binary properties and its JSON, decoding or encoding text in a chosen character set.
+package movebinarydata
+
+import (
+	"context"
+	_ "embed"
+	"encoding/base64"
+	"encoding/json"
+
+	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/internal/jsv"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+//go:embed description.json
+var descriptionJSON []byte
+
+// Type returns the node type for registration.
+func Type() nodes.Type {
+	return nodes.Type{Description: nodes.MustParseDescription(descriptionJSON), Kind: nodes.KindAction, Node: nodes.NodeFunc(execute)}
+}
+
+func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
+	mode, err := ex.ParamString("mode", 0)
+	if err != nil {
+		return nil, err
+	}
+	items := ex.InputData(0)
+	out := make([]workflow.Item, 0, len(items))
+	for i, item := range items {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var newItem *workflow.Item
+		switch mode {
+		case "binaryToJson":
+			newItem, err = binaryToJSON(ex, item, i)
+		case "jsonToBinary":
+			newItem, err = jsonToBinary(ex, item, i)
+		default:
+			err = nodes.Errorf(i, "The operation %q is not known!", mode)
+		}
+		if err != nil {
+			if !ex.ContinueOnFail() {
+				return nil, err
+			}
+			out = append(out, ex.ErrorItem(err, i))
+			continue
+		}
+		if newItem != nil { // items without the source data are left out, as in n8n
+			out = append(out, *newItem)
+		}
+	}
+	return [][]workflow.Item{out}, nil
+}
+
+func binaryToJSON(ex *nodes.Execution, item workflow.Item, i int) (*workflow.Item, error) {
+	setAll, err := ex.ParamBool("setAllData", i)
+	if err != nil {
+		return nil, err
+	}
+	sourceKey, err := ex.ParamString("sourceKey", i)
+	if err != nil {
+		return nil, err
+	}
+	options, err := ex.ParamMap("options", i)
+	if err != nil {
+		return nil, err
+	}
+	bin, ok := item.Binary[sourceKey]
+	if !ok {
+		return nil, nil
+	}
+	data, err := nodes.BinaryBytes(bin)
+	if err != nil {
+		return nil, nodes.Errorf(i, "%v", err)
+	}
+	encoding := stringOr(options["encoding"], "utf8")
+	stripBOM := true
+	if b, ok := options["stripBOM"].(bool); ok {
+		stripBOM = b
+	}
+	newItem := &workflow.Item{PairedItem: &workflow.PairedItems{{Item: i}}}
+	if setAll {
+		text, err := decode(data, encoding, stripBOM)
+		if err != nil {
+			return nil, nodes.Errorf(i, "%v", err)
+		}
+		var v any
+		if err := json.Unmarshal([]byte(text), &v); err != nil {
+			return nil, nodes.Errorf(i, "%v", err)
+		}
+		newItem.JSON = asObject(v)
+	} else {
+		newItem.JSON = workflow.CopyJSON(item.JSON)
+		if newItem.JSON == nil {
+			newItem.JSON = map[string]any{}
+		}
+		var value any
+		if keep, _ := options["keepAsBase64"].(bool); keep {
+			value = base64.StdEncoding.EncodeToString(data)
+		} else {
+			text, err := decode(data, encoding, stripBOM)
+			if err != nil {
+				return nil, nodes.Errorf(i, "%v", err)
+			}
+			value = text
+		}
+		if parse, _ := options["jsonParse"].(bool); parse {
+			var v any
+			if err := json.Unmarshal([]byte(value.(string)), &v); err != nil {
+				return nil, nodes.Errorf(i, "%v", err)
+			}
+			value = v
+		}
+		destinationKey, err := ex.ParamString("destinationKey", i)
+		if err != nil {
+			return nil, err
+		}
+		workflow.SetPath(newItem.JSON, destinationKey, value)
+	}
+	newItem.Binary = copyBinary(item.Binary)
+	if keep, _ := options["keepSource"].(bool); !keep {
+		delete(newItem.Binary, sourceKey)
+	}
+	return newItem, nil
+}
+
+func jsonToBinary(ex *nodes.Execution, item workflow.Item, i int) (*workflow.Item, error) {
+	convertAll, err := ex.ParamBool("convertAllData", i)
+	if err != nil {
+		return nil, err
+	}
+	destinationKey, err := ex.ParamString("destinationKey", i)
+	if err != nil {
+		return nil, err
+	}
+	options, err := ex.ParamMap("options", i)
+	if err != nil {
+		return nil, err
+	}
+	var value any = item.JSON
+	sourceKey := ""
+	if !convertAll {
+		if sourceKey, err = ex.ParamString("sourceKey", i); err != nil {
+			return nil, err
+		}
+		v, ok := workflow.LookupPath(item.JSON, sourceKey)
+		if !ok {
+			return nil, nil
+		}
+		value = v
+	}
+	var data string
+	if isBase64, _ := options["dataIsBase64"].(bool); isBase64 {
+		data = jsv.ToString(value)
+	} else {
+		text := ""
+		if raw, _ := options["useRawData"].(bool); raw {
+			text = jsv.ToString(value)
+		} else {
+			b, err := json.Marshal(value)
+			if err != nil {
+				return nil, nodes.Errorf(i, "%v", err)
+			}
+			text = string(b)
+		}
+		addBOM, _ := options["addBOM"].(bool)
+		b, err := encode(text, stringOr(options["encoding"], "utf8"), addBOM)
+		if err != nil {
+			return nil, nodes.Errorf(i, "%v", err)
+		}
+		data = base64.StdEncoding.EncodeToString(b)
+	}
+	bin := workflow.BinaryData{Data: data, MimeType: stringOr(options["mimeType"], "application/json")}
+	if name := stringOr(options["fileName"], ""); name != "" {
+		bin.FileName = name
+	}
+	newItem := &workflow.Item{Binary: copyBinary(item.Binary), PairedItem: &workflow.PairedItems{{Item: i}}}
+	newItem.Binary[destinationKey] = bin
+	switch keep, _ := options["keepSource"].(bool); {
+	case keep:
+		newItem.JSON = workflow.CopyJSON(item.JSON)
+	case convertAll:
+		newItem.JSON = map[string]any{}
+	default:
+		newItem.JSON = workflow.CopyJSON(item.JSON)
+		deletePath(newItem.JSON, sourceKey)
+	}
+	if newItem.JSON == nil {
+		newItem.JSON = map[string]any{}
+	}
+	return newItem, nil
+}
+
+func copyBinary(in map[string]workflow.BinaryData) map[string]workflow.BinaryData {
+	out := make(map[string]workflow.BinaryData, len(in))
+	for k, v := range in {
+		out[k] = v
+	}
+	return out
+}
+
+// deletePath removes the value at a dot-notation path, as lodash's unset does.
+func deletePath(obj map[string]any, path string) {
+	parts := workflow.SplitPath(path)
+	var cur any = obj
+	for i, p := range parts {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return
+		}
+		if i == len(parts)-1 {
+			delete(m, p)
+			return
+		}
+		cur = m[p]
+	}
+}
+
+func stringOr(v any, fallback string) string {
+	if s, ok := v.(string); ok && s != "" {
+		return s
+	}
+	return fallback
+}
+
+// asObject keeps parsed JSON objects as they are and puts other values under "data".
+func asObject(v any) map[string]any {
+	if m, ok := v.(map[string]any); ok {
+		return m
+	}
+	if v == nil {
+		return map[string]any{}
+	}
+	return map[string]any{"data": v}
+}

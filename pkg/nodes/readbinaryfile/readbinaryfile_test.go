@@ -1,0 +1,73 @@
+package readbinaryfile_test
+
+import (
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/nodetest"
+	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfile"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+type m = map[string]any
+
+func TestReadBinaryFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.json"), []byte(`{"x":1}`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "b"), []byte("plain"), 0o644))
+	in := []workflow.Item{
+		{JSON: m{"f": "a.json"}, Binary: map[string]workflow.BinaryData{"old": {Data: "eA==", MimeType: "text/plain"}}},
+		{JSON: m{"f": "b"}},
+	}
+	tests := []struct {
+		name     string
+		params   m
+		in       []workflow.Item
+		cof      bool
+		check    func(t *testing.T, out []workflow.Item)
+		errorMsg string
+	}{
+		{"reads per item", m{"filePath": "={{ '" + dir + "/' + $json.f }}"}, in, false, func(t *testing.T, out []workflow.Item) {
+			require.Len(t, out, 2)
+			a := out[0].Binary["data"]
+			require.Equal(t, base64.StdEncoding.EncodeToString([]byte(`{"x":1}`)), a.Data)
+			require.Equal(t, "application/json", a.MimeType)
+			require.Equal(t, "a.json", a.FileName)
+			require.Equal(t, "json", a.FileExtension)
+			require.Equal(t, dir, a.Directory)
+			require.Contains(t, out[0].Binary, "old")
+			require.Equal(t, m{"f": "a.json"}, out[0].JSON)
+			require.Equal(t, "text/plain", out[1].Binary["data"].MimeType)
+			require.Equal(t, workflow.PairedItems{{Item: 1}}, *out[1].PairedItem)
+		}, ""},
+		{"property name", m{"filePath": dir + "/b", "dataPropertyName": "file"}, nodetest.Items(m{}), false, func(t *testing.T, out []workflow.Item) {
+			require.Contains(t, out[0].Binary, "file")
+		}, ""},
+		{"missing file", m{"filePath": dir + "/nope"}, nodetest.Items(m{}), false, nil, `The file "` + dir + `/nope" could not be found.`},
+		{"missing file with continueOnFail", m{"filePath": dir + "/nope"}, nodetest.Items(m{}), true, func(t *testing.T, out []workflow.Item) {
+			require.Equal(t, []m{{"error": `The file "` + dir + `/nope" could not be found.`}}, nodetest.JSONs(out))
+		}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			out, err := nodetest.Run(t, readbinaryfile.Type(), nodetest.Node{Parameters: tc.params, ContinueOnFail: tc.cof}, tc.in)
+			if tc.errorMsg != "" {
+				var ne *nodes.Error
+				require.ErrorAs(t, err, &ne)
+				require.Equal(t, tc.errorMsg, ne.Message)
+				return
+			}
+			require.NoError(t, err)
+			tc.check(t, out[0])
+		})
+	}
+	require.Equal(t, m{"f": "a.json"}, in[0].JSON, "input unchanged")
+	require.Len(t, in[0].Binary, 1, "input unchanged")
+}

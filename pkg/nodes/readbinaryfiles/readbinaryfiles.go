@@ -1,0 +1,50 @@
+// Package readbinaryfiles is the Read Binary Files node (version 1): it reads every file that
+// matches a glob pattern (fast-glob syntax: *, ?, **, {a,b}, [abc]) into one item each.
+package readbinaryfiles
+
+import (
+	"context"
+	_ "embed"
+	"os"
+	"path/filepath"
+
+	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/internal/filetype"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+//go:embed description.json
+var descriptionJSON []byte
+
+// Type returns the node type for registration.
+func Type() nodes.Type {
+	return nodes.Type{Description: nodes.MustParseDescription(descriptionJSON), Kind: nodes.KindAction, Node: nodes.NodeFunc(execute)}
+}
+
+// execute runs once for the whole input, with the parameters of the first item.
+func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
+	pattern, err := ex.ParamString("fileSelector", 0)
+	if err != nil {
+		return nil, err
+	}
+	prop, err := ex.ParamString("dataPropertyName", 0)
+	if err != nil {
+		return nil, err
+	}
+	files, err := Glob(ctx, pattern)
+	if err != nil {
+		return nil, nodes.Errorf(0, "%v", err)
+	}
+	out := make([]workflow.Item, 0, len(files))
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, nodes.Errorf(0, "%v", err)
+		}
+		b := nodes.NewBinary(data, filepath.Base(path), filetype.Detect(path, data))
+		b.Directory = filepath.Dir(path)
+		out = append(out, workflow.Item{JSON: map[string]any{}, Binary: map[string]workflow.BinaryData{prop: b},
+			PairedItem: &workflow.PairedItems{{Item: 0}}})
+	}
+	return [][]workflow.Item{out}, nil
+}

@@ -1,0 +1,96 @@
+// Package writebinaryfile is the Write Binary File node (version 1): for every item it writes a
+// binary property to the file named by File Name, replacing or appending, and passes the item on
+// with json.fileName set.
+package writebinaryfile
+
+import (
+	"context"
+	_ "embed"
+	"os"
+
+	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+//go:embed description.json
+var descriptionJSON []byte
+
+// Type returns the node type for registration.
+func Type() nodes.Type {
+	return nodes.Type{Description: nodes.MustParseDescription(descriptionJSON), Kind: nodes.KindAction, Node: nodes.NodeFunc(execute)}
+}
+
+func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
+	items := ex.InputData(0)
+	out := make([]workflow.Item, 0, len(items))
+	for i, item := range items {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		newItem, err := writeItem(ex, item, i)
+		if err != nil {
+			if !ex.ContinueOnFail() {
+				return nil, err
+			}
+			out = append(out, ex.ErrorItem(err, i))
+			continue
+		}
+		out = append(out, newItem)
+	}
+	return [][]workflow.Item{out}, nil
+}
+
+func writeItem(ex *nodes.Execution, item workflow.Item, i int) (workflow.Item, error) {
+	prop, err := ex.ParamString("dataPropertyName", i)
+	if err != nil {
+		return workflow.Item{}, err
+	}
+	fileName, err := ex.ParamString("fileName", i)
+	if err != nil {
+		return workflow.Item{}, err
+	}
+	options, err := ex.ParamMap("options", i)
+	if err != nil {
+		return workflow.Item{}, err
+	}
+	if item.Binary == nil {
+		return workflow.Item{}, nodes.Errorf(i, "No binary data set. So file can not be written!")
+	}
+	bin, ok := item.Binary[prop]
+	if !ok {
+		return workflow.Item{}, nodes.Errorf(i, "The binary property %q does not exist. So no file can be written!", prop)
+	}
+	data, err := nodes.BinaryBytes(bin)
+	if err != nil {
+		return workflow.Item{}, nodes.Errorf(i, "%v", err)
+	}
+	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	if appendMode, _ := options["append"].(bool); appendMode {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_APPEND
+	}
+	if err := writeFile(fileName, data, flags); err != nil {
+		return workflow.Item{}, nodes.Errorf(i, "%v", err)
+	}
+	newItem := workflow.Item{JSON: workflow.CopyJSON(item.JSON), PairedItem: &workflow.PairedItems{{Item: i}},
+		Binary: make(map[string]workflow.BinaryData, len(item.Binary))}
+	if newItem.JSON == nil {
+		newItem.JSON = map[string]any{}
+	}
+	for k, v := range item.Binary {
+		newItem.Binary[k] = v
+	}
+	newItem.JSON["fileName"] = fileName
+	return newItem, nil
+}
+
+func writeFile(name string, data []byte, flags int) error {
+	f, err := os.OpenFile(name, flags, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

@@ -1,0 +1,69 @@
+package writebinaryfile_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/nodetest"
+	"github.com/flowmill/flowmill/pkg/nodes/writebinaryfile"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+type m = map[string]any
+
+func item(json m, data string) workflow.Item {
+	return workflow.Item{JSON: json, Binary: map[string]workflow.BinaryData{"data": nodes.NewBinary([]byte(data), "x.txt", "text/plain")}}
+}
+
+func TestWriteBinaryFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	tests := []struct {
+		name     string
+		params   m
+		in       []workflow.Item
+		cof      bool
+		file     string
+		want     string
+		errorMsg string
+	}{
+		{"writes and replaces", m{"fileName": dir + "/a.txt"}, []workflow.Item{item(m{"k": 1.0}, "one"), item(m{}, "two")}, false, "a.txt", "two", ""},
+		{"appends", m{"fileName": dir + "/b.txt", "options": m{"append": true}}, []workflow.Item{item(m{}, "one"), item(m{}, "two")}, false, "b.txt", "onetwo", ""},
+		{"per-item file names", m{"fileName": "={{ '" + dir + "/' + $json.n }}"}, []workflow.Item{item(m{"n": "c.txt"}, "c")}, false, "c.txt", "c", ""},
+		{"no binary data", m{"fileName": dir + "/d.txt"}, nodetest.Items(m{}), false, "", "", "No binary data set. So file can not be written!"},
+		{"missing property", m{"fileName": dir + "/d.txt", "dataPropertyName": "nope"}, []workflow.Item{item(m{}, "x")}, false, "", "",
+			`The binary property "nope" does not exist. So no file can be written!`},
+		{"continueOnFail", m{"fileName": dir + "/d.txt"}, nodetest.Items(m{}), true, "", "", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			out, err := nodetest.Run(t, writebinaryfile.Type(), nodetest.Node{Parameters: tc.params, ContinueOnFail: tc.cof}, tc.in)
+			if tc.errorMsg != "" {
+				var ne *nodes.Error
+				require.ErrorAs(t, err, &ne)
+				require.Equal(t, tc.errorMsg, ne.Message)
+				return
+			}
+			require.NoError(t, err)
+			if tc.cof {
+				require.Equal(t, []m{{"error": "No binary data set. So file can not be written!"}}, nodetest.JSONs(out[0]))
+				return
+			}
+			got, err := os.ReadFile(filepath.Join(dir, tc.file))
+			require.NoError(t, err)
+			require.Equal(t, tc.want, string(got))
+			require.Len(t, out[0], len(tc.in))
+			for i, it := range out[0] {
+				require.NotEmpty(t, it.JSON["fileName"])
+				require.Contains(t, it.Binary, "data", "binary data is passed on")
+				require.Equal(t, workflow.PairedItems{{Item: i}}, *it.PairedItem)
+			}
+			require.NotContains(t, tc.in[0].JSON, "fileName", "input unchanged")
+		})
+	}
+}
