@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -33,14 +34,27 @@ func BenchmarkLinear100(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/100, "µs/node")
 }
 
-// BenchmarkSetIfChain10k runs Set → IF → No Operation over 10,000 items with an expression in
-// each of Set and IF (a Code node takes the No Operation's place once it exists).
+// BenchmarkSetIfChain10k runs Set → IF → Code over 10,000 items, with an expression in each of
+// Set and IF and the Code node running once for each item (its most expensive mode).
 func BenchmarkSetIfChain10k(b *testing.B) {
+	benchmarkChain(b, "runOnceForEachItem", "return {...$json, triple: $json.i * 3}")
+}
+
+// BenchmarkSetIfChain10kAllItems is the same chain with the Code node running once for all items.
+func BenchmarkSetIfChain10kAllItems(b *testing.B) {
+	benchmarkChain(b, "runOnceForAllItems", "return $input.all().map(it => ({...it.json, triple: it.json.i * 3}))")
+}
+
+func benchmarkChain(b *testing.B, mode, js string) {
+	code, err := json.Marshal(map[string]any{"mode": mode, "jsCode": js})
+	if err != nil {
+		b.Fatal(err)
+	}
 	nodes := `[
 	 {"name": "Start", "type": "n8n-nodes-base.start", "typeVersion": 1, "parameters": {}},
 	 {"name": "Set", "type": "n8n-nodes-base.set", "typeVersion": 2, "parameters": {"values": {"number": [{"name": "double", "value": "={{ $json.i * 2 }}"}]}}},
 	 {"name": "IF", "type": "n8n-nodes-base.if", "typeVersion": 1, "parameters": {"conditions": {"number": [{"value1": "={{ $json.double }}", "operation": "larger", "value2": 10000}]}}},
-	 {"name": "Next", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "parameters": {}}]`
+	 {"name": "Next", "type": "n8n-nodes-base.code", "typeVersion": 1, "parameters": ` + string(code) + `}]`
 	w := wf(b, nodes, conn{"Start", 0, "Set", 0}, conn{"Set", 0, "IF", 0}, conn{"IF", 0, "Next", 0})
 	input := make([]workflow.Item, 10000)
 	for i := range input {
@@ -54,8 +68,9 @@ func BenchmarkSetIfChain10k(b *testing.B) {
 		if err != nil || !res.Finished {
 			b.Fatalf("run failed: %v %+v", err, res.State.ResultData.Error)
 		}
-		if n := len(res.State.ResultData.RunData["Next"][0].Data.Main[0]); n != 4999 {
-			b.Fatalf("Next got %d items", n)
+		out := res.State.ResultData.RunData["Next"][0].Data.Main[0]
+		if len(out) != 4999 || out[0].JSON["triple"] != int64(15003) {
+			b.Fatalf("Next got %d items, first %v", len(out), out[0].JSON)
 		}
 	}
 	b.ReportMetric(float64(10000*b.N)/b.Elapsed().Seconds(), "items/s")

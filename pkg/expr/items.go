@@ -67,36 +67,87 @@ func pairedItemsToAny(p workflow.PairedItems) any {
 // itemList shows a []workflow.Item to JavaScript as an Array whose elements are built only
 // when read, so $input.all().length or $items("X")[3] cost nothing per untouched item. An
 // element, once built, stays the same object. Writes (items[0] = {...}, push, length
-// changes) are kept as JavaScript values.
+// changes) are kept as JavaScript values. A copying list (script mode) builds each element on
+// a copy of its item, so a script reading one item of a long list copies only that item.
 type itemList struct {
 	vm   *vm
 	obj  *goja.Object // the Array itself
 	base []workflow.Item
-	vals []goja.Value // nil entries below len(base) are not built yet
+	copy bool
+	// Until the array is first written to, the elements read so far are kept in built and
+	// vals is nil, so a list costs nothing per item nobody reads; the first write moves them
+	// to vals, where nil entries below len(base) are not built yet.
+	built map[int]goja.Value
+	vals  []goja.Value
 }
 
 func (v *vm) newItemList(items []workflow.Item) *itemList {
-	l := &itemList{vm: v, base: items, vals: make([]goja.Value, len(items))}
+	l := &itemList{vm: v, base: items}
 	l.obj = v.rt.NewDynamicArray(l)
 	return l
 }
 
-func (l *itemList) Len() int { return len(l.vals) }
+// newCopyingItemList is newItemList whose elements are copies of the items.
+func (v *vm) newCopyingItemList(items []workflow.Item) *itemList {
+	l := v.newItemList(items)
+	l.copy = true
+	return l
+}
+
+func (l *itemList) Len() int {
+	if l.vals == nil {
+		return len(l.base)
+	}
+	return len(l.vals)
+}
+
+// build makes the JavaScript value of element idx of base.
+func (l *itemList) build(idx int) goja.Value {
+	m := itemToMap(&l.base[idx])
+	if l.copy {
+		m["json"] = workflow.CopyJSON(m["json"].(map[string]any))
+	}
+	return l.vm.toJS(m)
+}
 
 func (l *itemList) Get(idx int) goja.Value {
-	if idx < 0 || idx >= len(l.vals) {
+	if idx < 0 || idx >= l.Len() {
 		return nil
 	}
+	if l.vals == nil {
+		if v, ok := l.built[idx]; ok {
+			return v
+		}
+		v := l.build(idx)
+		if l.built == nil {
+			l.built = make(map[int]goja.Value)
+		}
+		l.built[idx] = v
+		return v
+	}
 	if l.vals[idx] == nil && idx < len(l.base) {
-		l.vals[idx] = l.vm.toJS(itemToMap(&l.base[idx]))
+		l.vals[idx] = l.build(idx)
 	}
 	return l.vals[idx]
+}
+
+// materialize moves the elements built so far to vals, before the first write.
+func (l *itemList) materialize() {
+	if l.vals != nil {
+		return
+	}
+	l.vals = make([]goja.Value, len(l.base))
+	for i, v := range l.built {
+		l.vals[i] = v
+	}
+	l.built = nil
 }
 
 func (l *itemList) Set(idx int, val goja.Value) bool {
 	if idx < 0 {
 		return false
 	}
+	l.materialize()
 	if idx >= len(l.vals) {
 		l.SetLen(idx + 1)
 	}
@@ -108,6 +159,7 @@ func (l *itemList) SetLen(n int) bool {
 	if n < 0 {
 		return false
 	}
+	l.materialize()
 	if n <= len(l.vals) {
 		l.vals = l.vals[:n]
 		if n < len(l.base) {
@@ -122,11 +174,17 @@ func (l *itemList) SetLen(n int) bool {
 }
 
 func (l *itemList) export(depth int, detach bool) ([]any, error) {
-	out := make([]any, len(l.vals))
-	for i, jv := range l.vals {
+	out := make([]any, l.Len())
+	for i := range out {
+		var jv goja.Value
+		if l.vals != nil {
+			jv = l.vals[i]
+		} else {
+			jv = l.built[i]
+		}
 		if jv == nil {
 			m := itemToMap(&l.base[i])
-			if detach {
+			if detach || l.copy {
 				m = workflow.CopyJSON(m)
 			}
 			out[i] = m
@@ -152,20 +210,4 @@ func (l *itemList) field(idx int, name string) goja.Value {
 		return goja.Undefined()
 	}
 	return obj.Get(name)
-}
-
-// copyItems copies items deeply enough that changing the copies' json and binary leaves the
-// originals as they were.
-func copyItems(items []workflow.Item) []workflow.Item {
-	out := make([]workflow.Item, len(items))
-	for i, it := range items {
-		out[i] = workflow.Item{JSON: workflow.CopyJSON(it.JSON), PairedItem: it.PairedItem, Error: it.Error}
-		if it.Binary != nil {
-			out[i].Binary = make(map[string]workflow.BinaryData, len(it.Binary))
-			for k, b := range it.Binary {
-				out[i].Binary[k] = b
-			}
-		}
-	}
-	return out
 }

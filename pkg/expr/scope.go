@@ -46,20 +46,21 @@ func (s *scope) derive(itemIndex, runIndex int) *scope {
 	return &d
 }
 
-// input returns the current node's input items as one array, copied once in script mode.
+// input returns the current node's input items as one array; in script mode each element is
+// a copy of its item, made when first read.
 func (s *scope) input(v *vm) *itemList {
 	if s.lists.input == nil {
-		items := s.c.Items
 		if s.copyData {
-			items = copyItems(items)
+			s.lists.input = v.newCopyingItemList(s.c.Items)
+		} else {
+			s.lists.input = v.newItemList(s.c.Items)
 		}
-		s.lists.input = v.newItemList(items)
 	}
 	return s.lists.input
 }
 
 // output returns the items of one output of one run of a node as one array (see
-// nodeOutput for output and run), copied once in script mode.
+// nodeOutput for output and run), copied element by element in script mode.
 func (s *scope) output(v *vm, node string, output, run int) *itemList {
 	items, output, run, err := s.nodeOutput(node, output, run)
 	if err != nil {
@@ -69,10 +70,8 @@ func (s *scope) output(v *vm, node string, output, run int) *itemList {
 	if l, ok := s.lists.outputs[key]; ok {
 		return l
 	}
-	if s.copyData {
-		items = copyItems(items)
-	}
 	l := v.newItemList(items)
+	l.copy = s.copyData
 	if s.lists.outputs == nil {
 		s.lists.outputs = make(map[outputKey]*itemList)
 	}

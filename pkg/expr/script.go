@@ -165,7 +165,7 @@ func (v *vm) runScript(ctx context.Context, prg *goja.Program, c *Context, names
 func (v *vm) scriptGlobal(x any) goja.Value {
 	switch x := x.(type) {
 	case []workflow.Item:
-		return v.newItemList(copyItems(x)).obj
+		return v.newCopyingItemList(x).obj
 	case ScriptFunc:
 		return v.rt.ToValue(func(call goja.FunctionCall) goja.Value {
 			args := make([]any, len(call.Arguments))
