@@ -34,6 +34,9 @@ type Options struct {
 	// Env is what $env shows; EnvBlocked makes reading $env an error.
 	Env        map[string]string
 	EnvBlocked bool
+	// Workflows loads stored workflows for Execute Workflow's "database" source; nil makes that
+	// source fail with nodes.ErrNoWorkflowStore.
+	Workflows nodes.WorkflowLoader
 }
 
 // Engine runs workflows. It holds no per-run state and is safe for concurrent runs.
@@ -102,7 +105,13 @@ const (
 	StatusSuccess  = "success"
 	StatusError    = "error"
 	StatusCanceled = "canceled"
+	// StatusWaiting: a node (Wait) put the execution to wait; Result.WaitTill says until when,
+	// and Resume continues it after that node.
+	StatusWaiting = "waiting"
 )
+
+// ModeIntegrated is the mode of sub-workflows run by Execute Workflow.
+const ModeIntegrated = "integrated"
 
 // Result is the outcome of a run. State holds run data and what is left to do, so a canceled or
 // failed run can be resumed or retried.
@@ -117,6 +126,8 @@ type Result struct {
 	// node changed it, so that it needs saving.
 	StaticData        map[string]any
 	StaticDataChanged bool
+	// WaitTill is set when Status is StatusWaiting: the time to resume the execution.
+	WaitTill *time.Time
 }
 
 // StartError is returned by Run when the workflow cannot start: no start node, an unknown
@@ -177,6 +188,9 @@ func (e *Engine) Resume(ctx context.Context, wf *workflow.Workflow, state *State
 	r.state = state
 	if r.state.ResultData.RunData == nil {
 		r.state.ResultData.RunData = workflow.RunData{}
+	}
+	if r.state.WaitTill != nil {
+		r.resumeWaiting()
 	}
 	r.lastTry = state.LastExecutionTry
 	for _, ed := range state.ExecutionData.NodeExecutionStack {
@@ -306,7 +320,7 @@ func (r *run) initFull(req Request) error {
 func (r *run) startNode(dest string) string {
 	if r.mode == ModeWebhook {
 		for _, name := range r.g.names {
-			if t := r.types[name]; t != nil && !r.g.nodes[name].Disabled && len(t.Description.Webhooks) > 0 {
+			if t := r.types[name]; t != nil && !r.g.nodes[name].Disabled && startsWebhooks(t.Description) {
 				return name
 			}
 		}
@@ -322,6 +336,17 @@ func (r *run) startNode(dest string) string {
 		return names[0]
 	}
 	return r.pickStart(r.g.names)
+}
+
+// startsWebhooks reports whether a node type has a webhook that starts executions: Wait's
+// webhook (restartWebhook) only resumes one.
+func startsWebhooks(d *nodes.Description) bool {
+	for _, w := range d.Webhooks {
+		if restart, _ := w["restartWebhook"].(bool); !restart {
+			return true
+		}
+	}
+	return false
 }
 
 var startingNodeTypes = []string{

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -18,6 +19,8 @@ type Report struct {
 	Mode               string     `json:"mode"`
 	NodeExecutionOrder []string   `json:"nodeExecutionOrder"`
 	Data               ReportData `json:"data"`
+	// WaitTill is set when the run was put to wait (status "waiting").
+	WaitTill *time.Time `json:"waitTill,omitempty"`
 }
 
 // ReportData holds the result data.
@@ -34,7 +37,7 @@ type ReportResult struct {
 
 // Report returns the printable form of a result.
 func (res *Result) Report() Report {
-	rep := Report{Finished: res.Finished, Status: res.Status, Mode: res.Mode, NodeExecutionOrder: []string{}}
+	rep := Report{Finished: res.Finished, Status: res.Status, Mode: res.Mode, NodeExecutionOrder: []string{}, WaitTill: res.WaitTill}
 	if s := res.State; s != nil {
 		if s.NodeExecutionOrder != nil {
 			rep.NodeExecutionOrder = s.NodeExecutionOrder

@@ -29,6 +29,10 @@ type run struct {
 	staticDirty bool
 	// beforeSent is set once NodeExecuteBefore went out for the node being run.
 	beforeSent bool
+	// waitTill is set when the node being run asked to put the execution to wait.
+	waitTill *time.Time
+	// passThrough names the node resumed after a wait: its next run passes input 0 through.
+	passThrough string
 }
 
 // errEndlessLoop is n8n's guard against a node put back in the queue forever.
@@ -50,6 +54,9 @@ func (r *run) execute(ctx context.Context) *Result {
 	case execErr != nil:
 		res.Status = StatusError
 		r.state.ResultData.Error = execErr
+	case r.state.WaitTill != nil:
+		res.Status = StatusWaiting
+		res.WaitTill = r.state.WaitTill
 	default:
 		res.Status = StatusSuccess
 		res.Finished = true
@@ -80,12 +87,21 @@ func (r *run) loop(ctx context.Context) (execErr, canceled, fatal *workflow.Exec
 		}
 		execErr = nil
 		r.beforeSent = false
+		r.waitTill = nil
 		item := ed.NodeExecutionStack[0]
 		ed.NodeExecutionStack = ed.NodeExecutionStack[1:]
 		name := item.Node
 		node := r.g.nodes[name]
 		if node == nil {
 			return nil, nil, engineError(fmt.Sprintf("queued node %q does not exist", name), r.e.opts.Now())
+		}
+		if r.passThrough == name {
+			// The node that put the execution to wait is done waiting: it runs as if disabled,
+			// as n8n does on resume.
+			r.passThrough = ""
+			resumed := *node
+			resumed.Disabled = true
+			node = &resumed
 		}
 		item.Data.Main = withPairedItems(item.Data.Main)
 
@@ -139,6 +155,17 @@ func (r *run) loop(ctx context.Context) (execErr, canceled, fatal *workflow.Exec
 		runData[name] = append(runData[name], task)
 		st.NodeExecutionOrder = append(st.NodeExecutionOrder, name)
 
+		if r.waitTill != nil && nodeErr == nil {
+			// Stop here, with the waiting node first in the queue, as n8n does; Resume pops
+			// this run record and runs the node again as a pass-through.
+			st.WaitTill = r.waitTill
+			ed.NodeExecutionStack = append([]ExecuteData{item}, ed.NodeExecutionStack...)
+			if err := r.afterNode(ctx, ev, &runData[name][len(runData[name])-1]); err != nil {
+				return execErr, nil, err
+			}
+			return nil, nil, nil
+		}
+
 		if st.StartData.DestinationNode == name {
 			if err := r.afterNode(ctx, ev, &runData[name][len(runData[name])-1]); err != nil {
 				return execErr, nil, err
@@ -163,6 +190,28 @@ func (r *run) loop(ctx context.Context) (execErr, canceled, fatal *workflow.Exec
 		}
 	}
 	return execErr, nil, nil
+}
+
+// resumeWaiting readies a state saved while waiting: the waiting node's run record made when
+// it started waiting is dropped, and its next run passes its input through.
+func (r *run) resumeWaiting() {
+	st := r.state
+	st.WaitTill = nil
+	stack := st.ExecutionData.NodeExecutionStack
+	if len(stack) == 0 {
+		return
+	}
+	name := stack[0].Node
+	if runs := st.ResultData.RunData[name]; len(runs) > 0 {
+		st.ResultData.RunData[name] = runs[:len(runs)-1]
+		if len(st.ResultData.RunData[name]) == 0 {
+			delete(st.ResultData.RunData, name)
+		}
+		if n := len(st.NodeExecutionOrder); n > 0 && st.NodeExecutionOrder[n-1] == name {
+			st.NodeExecutionOrder = st.NodeExecutionOrder[:n-1]
+		}
+	}
+	r.passThrough = name
 }
 
 // inputsReady checks that every connected input whose feeding branch is enabled has data.

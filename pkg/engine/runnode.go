@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/workflow"
@@ -106,6 +107,13 @@ func (r *run) callNode(ctx context.Context, t *nodes.Type, node *workflow.Node, 
 			}
 		},
 		Logger: r.e.opts.Logger.With("node", node.Name),
+		Flow: nodes.FlowConfig{
+			Now:         r.e.opts.Now,
+			Sleep:       r.e.opts.Sleep,
+			PutToWait:   func(till time.Time) { r.waitTill = &till },
+			Workflows:   r.e.opts.Workflows,
+			RunWorkflow: r.runSubWorkflow,
+		},
 	})
 	out, err = t.Node.Execute(ctx, ex)
 	if c := ex.ContextData(); c != nil {

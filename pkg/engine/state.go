@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -22,6 +23,9 @@ type State struct {
 	// LastExecutionTry is "<node>:<runIndex>" of the last node put back for missing input; it
 	// backs the endless-loop guard.
 	LastExecutionTry string `json:"lastExecutionTry,omitempty"`
+	// WaitTill is set while the execution waits (n8n's waitTill): the waiting node is first in
+	// the queue and its last run record is the one made when it started waiting.
+	WaitTill *time.Time `json:"waitTill,omitempty"`
 }
 
 // StartData limits a run: the destination node and the nodes allowed to run (nil: all).

@@ -49,6 +49,8 @@ type ExecutionConfig struct {
 	// Credentials looks up decrypted credential data; nil makes Execution.Credentials fail with
 	// ErrCredentialsNotAvailable.
 	Credentials CredentialsFunc
+	// Flow is what a node may ask of the engine beyond its inputs (see FlowConfig).
+	Flow FlowConfig
 }
 
 // Execution is the context of one node run: inputs, parameters evaluated per item, settings,

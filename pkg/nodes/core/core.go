@@ -5,10 +5,14 @@ package core
 import (
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/code"
+	"github.com/flowmill/flowmill/pkg/nodes/comparedatasets"
+	"github.com/flowmill/flowmill/pkg/nodes/errortrigger"
+	"github.com/flowmill/flowmill/pkg/nodes/executeworkflow"
 	"github.com/flowmill/flowmill/pkg/nodes/function"
 	"github.com/flowmill/flowmill/pkg/nodes/functionitem"
 	"github.com/flowmill/flowmill/pkg/nodes/httprequest"
 	"github.com/flowmill/flowmill/pkg/nodes/ifnode"
+	"github.com/flowmill/flowmill/pkg/nodes/itemlists"
 	"github.com/flowmill/flowmill/pkg/nodes/manualtrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/merge"
 	"github.com/flowmill/flowmill/pkg/nodes/movebinarydata"
@@ -16,9 +20,11 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfile"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfiles"
 	"github.com/flowmill/flowmill/pkg/nodes/set"
+	"github.com/flowmill/flowmill/pkg/nodes/splitinbatches"
 	"github.com/flowmill/flowmill/pkg/nodes/start"
 	"github.com/flowmill/flowmill/pkg/nodes/stickynote"
 	"github.com/flowmill/flowmill/pkg/nodes/switchnode"
+	"github.com/flowmill/flowmill/pkg/nodes/wait"
 	"github.com/flowmill/flowmill/pkg/nodes/webhook"
 	"github.com/flowmill/flowmill/pkg/nodes/writebinaryfile"
 )
@@ -44,6 +50,14 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(code.Type())
 	r.MustRegister(function.Type())
 	r.MustRegister(functionitem.Type())
+	r.MustRegister(wait.Type())
+	r.MustRegister(errortrigger.Type())
+	r.MustRegister(splitinbatches.TypeV1())
+	r.MustRegister(splitinbatches.TypeV2())
+	r.MustRegister(itemlists.TypeV1())
+	r.MustRegister(itemlists.TypeV2())
+	r.MustRegister(comparedatasets.Type())
+	r.MustRegister(executeworkflow.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.

@@ -40,6 +40,10 @@ type Node struct {
 	// Mode defaults to manual; Context to context.Background().
 	Mode    string
 	Context context.Context
+	// NodeContext is the node's context data; runs sharing the map see each other's changes.
+	NodeContext map[string]any
+	// Flow gives the node a clock, sleeping, waiting and sub-workflows.
+	Flow nodes.FlowConfig
 }
 
 // Run executes typ once on the inputs and returns its outputs.
@@ -72,6 +76,8 @@ func Run(t testing.TB, typ nodes.Type, n Node, inputs ...[]workflow.Item) ([][]w
 		Mode:        mode,
 		Evaluator:   Evaluator(t),
 		Credentials: n.CredentialData,
+		Context:     n.NodeContext,
+		Flow:        n.Flow,
 	})
 	return typ.Node.Execute(ctx, ex)
 }

@@ -1,0 +1,50 @@
+package engine
+
+import (
+	"context"
+	"errors"
+
+	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+// runSubWorkflow runs a workflow for Execute Workflow, as n8n's executeWorkflow does: mode
+// "integrated", the parent's items as the start node's input, and the outputs of the last node
+// run as the result. The child runs without the parent's hooks, so its node runs are neither
+// pushed nor checkpointed as the parent's.
+func (r *run) runSubWorkflow(ctx context.Context, wf *workflow.Workflow, items []workflow.Item) ([][]workflow.Item, error) {
+	child := &Engine{opts: r.e.opts}
+	child.opts.Hooks = nil
+	input := make([]workflow.Item, len(items))
+	for i, it := range items {
+		it.PairedItem = nil
+		input[i] = it
+	}
+	res, err := child.Run(ctx, Request{Workflow: wf, Mode: ModeIntegrated, Input: input})
+	if err != nil {
+		return nil, err
+	}
+	switch res.Status {
+	case StatusSuccess:
+	case StatusWaiting:
+		return nil, errors.New("the sub-workflow was put to wait, which Execute Workflow does not support")
+	default:
+		if e := res.State.ResultData.Error; e != nil {
+			return nil, &nodes.Error{Name: e.Name, Message: e.Message, Description: e.Description, ItemIndex: -1, Cause: e}
+		}
+		return nil, errors.New("the sub-workflow did not finish")
+	}
+	last := res.State.ResultData.LastNodeExecuted
+	runs := res.State.ResultData.RunData[last]
+	if len(runs) == 0 || runs[len(runs)-1].Data == nil {
+		return [][]workflow.Item{{}}, nil
+	}
+	out := runs[len(runs)-1].Data.Main
+	// Paired items of the child point into the child's nodes; the parent links them itself.
+	for _, items := range out {
+		for i := range items {
+			items[i].PairedItem = nil
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,96 @@
+package executeworkflow_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/executeworkflow"
+	"github.com/flowmill/flowmill/pkg/nodes/nodetest"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+type m = map[string]any
+
+const child = `{"name": "Child", "nodes": [{"name": "Start", "type": "n8n-nodes-base.start", "typeVersion": 1, "parameters": {}}], "connections": {}}`
+
+type store map[string]string
+
+func (s store) LoadWorkflow(_ context.Context, id string) (*workflow.Workflow, error) {
+	if doc, ok := s[id]; ok {
+		return workflow.Parse([]byte(doc))
+	}
+	return nil, errors.New("workflow " + id + " not found")
+}
+
+// echo stands in for the engine: it returns the sub-workflow's name on every input item.
+func echo(ran *[]string) func(context.Context, *workflow.Workflow, []workflow.Item) ([][]workflow.Item, error) {
+	return func(_ context.Context, wf *workflow.Workflow, items []workflow.Item) ([][]workflow.Item, error) {
+		*ran = append(*ran, wf.Name)
+		out := make([]workflow.Item, len(items))
+		for i, it := range items {
+			j := workflow.CopyJSON(it.JSON)
+			j["ranIn"] = wf.Name
+			out[i] = workflow.Item{JSON: j}
+		}
+		return [][]workflow.Item{out}, nil
+	}
+}
+
+func TestExecuteWorkflow(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "child.json")
+	require.NoError(t, os.WriteFile(file, []byte(child), 0o600))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/child.json" {
+			http.Error(w, "nope", http.StatusNotFound)
+			return
+		}
+		_, _ = w.Write([]byte(child))
+	}))
+	t.Cleanup(srv.Close)
+
+	tests := []struct {
+		name           string
+		params         m
+		workflows      nodes.WorkflowLoader
+		continueOnFail bool
+		want           []m
+		err            string
+	}{
+		{"database", m{"workflowId": "5"}, store{"5": child}, false, []m{{"a": 1.0, "ranIn": "Child"}, {"a": 2.0, "ranIn": "Child"}}, ""},
+		{"database id from an expression", m{"workflowId": "={{ '5' }}"}, store{"5": child}, false, []m{{"a": 1.0, "ranIn": "Child"}, {"a": 2.0, "ranIn": "Child"}}, ""},
+		{"database without a store", m{"workflowId": "5"}, nil, false, nil, "no workflow store available"},
+		{"database, unknown id", m{"workflowId": "6"}, store{}, false, nil, "workflow 6 not found"},
+		{"local file", m{"source": "localFile", "workflowPath": file}, nil, false, []m{{"a": 1.0, "ranIn": "Child"}, {"a": 2.0, "ranIn": "Child"}}, ""},
+		{"missing local file", m{"source": "localFile", "workflowPath": filepath.Join(dir, "nope.json")}, nil, false, nil, "could not be found"},
+		{"parameter", m{"source": "parameter", "workflowJson": child}, nil, false, []m{{"a": 1.0, "ranIn": "Child"}, {"a": 2.0, "ranIn": "Child"}}, ""},
+		{"invalid parameter", m{"source": "parameter", "workflowJson": "not json"}, nil, false, nil, "not valid"},
+		{"url", m{"source": "url", "workflowUrl": srv.URL + "/child.json"}, nil, false, []m{{"a": 1.0, "ranIn": "Child"}, {"a": 2.0, "ranIn": "Child"}}, ""},
+		{"url not found", m{"source": "url", "workflowUrl": srv.URL + "/other.json"}, nil, false, nil, "404"},
+		{"error with continue on fail", m{"workflowId": "5"}, nil, true, []m{{"error": "no workflow store available"}}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var ran []string
+			out, err := nodetest.Run(t, executeworkflow.Type(), nodetest.Node{Parameters: tc.params, ContinueOnFail: tc.continueOnFail,
+				Flow: nodes.FlowConfig{Workflows: tc.workflows, RunWorkflow: echo(&ran)}}, nodetest.Items(m{"a": 1.0}, m{"a": 2.0}))
+			if tc.err != "" {
+				require.ErrorContains(t, err, tc.err)
+				require.Empty(t, ran)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, tc.want, nodetest.JSONs(out[0]))
+		})
+	}
+}

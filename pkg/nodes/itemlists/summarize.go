@@ -1,0 +1,308 @@
+package itemlists
+
+import (
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/internal/jsv"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+var aggregationPrefix = map[string]string{
+	"append": "appended_", "average": "average_", "concatenate": "concatenated_", "count": "count_",
+	"countUnique": "unique_count_", "max": "max_", "min": "min_", "sum": "sum_",
+}
+
+type aggregation struct {
+	kind, field, separator string
+	includeEmpty           bool
+}
+
+// row is an input item's json and its position, for paired items.
+type row struct {
+	json  map[string]any
+	index int
+}
+
+// group is one split of the summary: either rows to aggregate (leaf) or sub-groups, in the
+// order JavaScript enumerates the keys of n8n's grouping object.
+type group struct {
+	rows []row
+	keys []string
+	subs map[string]*group
+}
+
+func summarize(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, error) {
+	opts, err := options(ex)
+	if err != nil {
+		return nil, err
+	}
+	splitParam, err := ex.ParamString("fieldsToSplitBy", 0)
+	if err != nil {
+		return nil, err
+	}
+	var splitBy []string
+	for _, f := range strings.Split(splitParam, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			splitBy = append(splitBy, f)
+		}
+	}
+	list, err := ex.ParamList("fieldsToSummarize.values", 0)
+	if err != nil {
+		return nil, err
+	}
+	var aggs []aggregation
+	named := false
+	for _, e := range list {
+		a := aggregation{kind: str(e["aggregation"]), field: str(e["field"]), includeEmpty: e["includeEmpty"] == true}
+		a.separator = str(e["separateBy"])
+		if _, ok := e["separateBy"]; !ok {
+			a.separator = ","
+		}
+		if a.separator == "other" {
+			a.separator = str(e["customSeparator"])
+		}
+		named = named || a.field != ""
+		aggs = append(aggs, a)
+	}
+	if !named {
+		return nil, nodes.Errorf(-1, "You need to add at least one aggregation to 'Fields to Summarize' with non empty 'Field'")
+	}
+	get := valueGetter(opts["disableDotNotation"] == true)
+	rows := make([]row, len(items))
+	for i, it := range items {
+		rows[i] = row{json: it.JSON, index: i}
+	}
+	v2 := ex.TypeVersion() >= 2
+	if ex.TypeVersion() < 2.1 {
+		for _, a := range aggs {
+			if a.field == "" {
+				continue
+			}
+			exists := slices.ContainsFunc(rows, func(r row) bool { return !isUndefined(get(r.json, a.field)) })
+			if !exists {
+				return nil, nodes.Errorf(-1, "The field '%s' does not exist in any items", a.field)
+			}
+		}
+	}
+	skipEmpty := opts["skipEmptySplitFields"] == true
+	root := split(rows, splitBy, get, skipEmpty)
+	summary := func(rs []row) map[string]any {
+		out := map[string]any{}
+		for _, a := range aggs {
+			out[aggregationPrefix[a.kind]+a.field] = aggregate1(rs, a, get)
+		}
+		if v2 {
+			out = cleanKeys(out)
+		}
+		return out
+	}
+
+	if opts["outputFormat"] == "singleItem" {
+		var nested func(g *group) map[string]any
+		nested = func(g *group) map[string]any {
+			if g.subs == nil {
+				return summary(g.rows)
+			}
+			out := map[string]any{}
+			for _, k := range g.keys {
+				out[k] = nested(g.subs[k])
+			}
+			return out
+		}
+		return []workflow.Item{{JSON: nested(root), PairedItem: pairedAll(len(items))}}, nil
+	}
+
+	names := splitBy
+	if v2 {
+		names = make([]string, len(splitBy))
+		for i, f := range splitBy {
+			names[i] = cleanName(f)
+		}
+	}
+	var out []workflow.Item
+	var flatten func(g *group, depth int, prefix map[string]any)
+	flatten = func(g *group, depth int, prefix map[string]any) {
+		if g.subs == nil {
+			json := workflow.CopyJSON(prefix)
+			if json == nil {
+				json = map[string]any{}
+			}
+			for k, v := range summary(g.rows) {
+				json[k] = v
+			}
+			paired := make(workflow.PairedItems, len(g.rows))
+			for i, r := range g.rows {
+				paired[i] = workflow.PairedItem{Item: r.index}
+			}
+			out = append(out, workflow.Item{JSON: json, PairedItem: &paired})
+			return
+		}
+		for _, k := range g.keys {
+			next := workflow.CopyJSON(prefix)
+			if next == nil {
+				next = map[string]any{}
+			}
+			next[names[depth]] = k
+			flatten(g.subs[k], depth+1, next)
+		}
+	}
+	flatten(root, 0, nil)
+	if out == nil {
+		out = []workflow.Item{}
+	}
+	return out, nil
+}
+
+// split groups rows by the values of the split fields, as object keys: numbers and booleans as
+// their strings, objects (and null) as JSON, a missing field as "undefined".
+func split(rows []row, fields []string, get getter, skipEmpty bool) *group {
+	if len(fields) == 0 {
+		return &group{rows: rows}
+	}
+	g := &group{subs: map[string]*group{}}
+	byKey := map[string][]row{}
+	var keys []string
+	for _, r := range rows {
+		v := get(r.json, fields[0])
+		var key string
+		switch x := v.(type) {
+		case map[string]any, []any, nil:
+			key = stringify(x)
+		default:
+			_, isNumber := jsv.Number(v)
+			if skipEmpty && !isNumber && !jsv.Truthy(v) {
+				continue
+			}
+			key = jsv.ToString(v)
+		}
+		if _, ok := byKey[key]; !ok {
+			keys = append(keys, key)
+		}
+		byKey[key] = append(byKey[key], r)
+	}
+	g.keys = workflow.JSKeyOrder(keys)
+	for _, k := range g.keys {
+		g.subs[k] = split(byKey[k], fields[1:], get, skipEmpty)
+	}
+	return g
+}
+
+var numeric = map[string]bool{"average": true, "max": true, "min": true, "sum": true}
+
+func aggregate1(rows []row, a aggregation, get getter) any {
+	var vals []any
+	for _, r := range rows {
+		v := get(r.json, a.field)
+		if numeric[a.kind] && typeOf(v) != "number" {
+			continue
+		}
+		vals = append(vals, v)
+	}
+	nonEmpty := func() []any {
+		var out []any
+		for _, v := range vals {
+			if !isEmptyValue(v) {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	switch a.kind {
+	case "append":
+		if !a.includeEmpty {
+			vals = nonEmpty()
+		}
+		out := make([]any, len(vals))
+		for i, v := range vals {
+			out[i] = workflow.DeepCopy(defined(v))
+		}
+		return out
+	case "concatenate":
+		if !a.includeEmpty {
+			vals = nonEmpty()
+		}
+		parts := make([]string, len(vals))
+		for i, v := range vals {
+			switch {
+			case isUndefined(v):
+				parts[i] = "undefined"
+			case isObject(v) || v == nil:
+				parts[i] = stringify(v)
+			default:
+				parts[i] = jsv.ToString(v)
+			}
+		}
+		return strings.Join(parts, a.separator)
+	case "average", "sum":
+		sum := 0.0
+		for _, v := range vals {
+			f, _ := jsv.Number(v)
+			sum += f
+		}
+		if a.kind == "sum" {
+			return sum
+		}
+		return defined(sum / float64(len(vals)))
+	case "min", "max":
+		res := math.Inf(1)
+		if a.kind == "max" {
+			res = math.Inf(-1)
+		}
+		for _, v := range vals {
+			f, _ := jsv.Number(v)
+			if a.kind == "min" {
+				res = math.Min(res, f)
+			} else {
+				res = math.Max(res, f)
+			}
+		}
+		return defined(res)
+	case "countUnique":
+		seen := map[string]bool{}
+		n := 0
+		for _, v := range nonEmpty() {
+			if isObject(v) {
+				// A Set holds objects by identity: each one counts.
+				n++
+				continue
+			}
+			k := typeOf(v) + ":" + jsv.ToString(v)
+			if !seen[k] {
+				seen[k] = true
+				n++
+			}
+		}
+		return float64(n)
+	}
+	return float64(len(nonEmpty()))
+}
+
+var (
+	brackets = regexp.MustCompile(`[\]\["]`)
+	spaces   = regexp.MustCompile(`[ .]`)
+)
+
+// cleanName is version 2's output field naming: brackets and quotes removed, spaces and dots
+// turned into underscores.
+func cleanName(s string) string {
+	return spaces.ReplaceAllString(brackets.ReplaceAllString(s, ""), "_")
+}
+
+func cleanKeys(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[cleanName(k)] = v
+	}
+	return out
+}
+
+func str(v any) string {
+	if v == nil {
+		return ""
+	}
+	return jsv.ToString(v)
+}
