@@ -8,6 +8,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // apiError is an error with the HTTP status and texts the client should see.
@@ -55,6 +56,8 @@ func toErrorBody(err error) errorBody {
 		return errorBody{Code: ae.Status, Message: ae.Message, Hint: ae.Hint}
 	case errors.As(err, &fe):
 		return errorBody{Code: fe.Code, Message: fiberMessage(fe)}
+	case errors.Is(err, workflow.ErrInvalid):
+		return errorBody{Code: http.StatusUnprocessableEntity, Message: err.Error()}
 	case errors.Is(err, store.ErrNotFound):
 		return errorBody{Code: http.StatusNotFound, Message: "Not found"}
 	case errors.Is(err, store.ErrConflict):

@@ -56,7 +56,9 @@ func run(args []string) error {
 	var w *worker.Worker
 	var sch *scheduler.Scheduler
 	if cfg.Embedded() {
-		w = worker.New(in)
+		if w, err = worker.New(in); err != nil {
+			return err
+		}
 		if err := w.Start(ctx); err != nil {
 			return err
 		}

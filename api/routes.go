@@ -40,6 +40,14 @@ func (s *server) routes() []route {
 		{http.MethodGet, "/rest/push", signedIn, s.pushStream},
 		{http.MethodPost, "/rest/debug/ping", ownerOnly, s.postDebugPing},
 		{http.MethodGet, "/rest/debug/ping/:id", ownerOnly, s.getDebugPing},
+
+		{http.MethodPost, "/rest/workflows/run", signedIn, s.postWorkflowRun},
+		{http.MethodGet, "/rest/executions", signedIn, s.getExecutions},
+		{http.MethodGet, "/rest/executions/:id", signedIn, s.getExecution},
+		{http.MethodPost, "/rest/executions/:id/retry", signedIn, s.postRetryExecution},
+		{http.MethodPost, "/rest/executions/delete", signedIn, s.postDeleteExecutions},
+		{http.MethodGet, "/rest/executions-current", signedIn, s.getCurrentExecutions},
+		{http.MethodPost, "/rest/executions-current/:id/stop", signedIn, s.postStopExecution},
 	}
 }
 

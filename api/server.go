@@ -10,7 +10,10 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/flowmill/flowmill/pkg/config"
+	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/infra"
+	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/core"
 	"github.com/flowmill/flowmill/pkg/push"
 )
 
@@ -26,6 +29,8 @@ type server struct {
 	hub         *push.Hub
 	web         *webApp
 	promHandler fiber.Handler
+	executions  *execution.Service
+	nodeTypes   *nodes.Registry
 }
 
 // newServer builds the Fiber app with every route; dist is the built web app.
@@ -37,7 +42,9 @@ func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
 	}
 	s := &server{
 		cfg: cfg, in: in, log: in.Log, web: web,
-		hub: push.NewHub(in.Redis, 0, in.Log),
+		hub:        push.NewHub(in.Redis, 0, in.Log),
+		executions: execution.NewService(in),
+		nodeTypes:  core.Registry(),
 	}
 	s.promHandler = newPromHandler(s)
 	s.app = fiber.New(fiber.Config{

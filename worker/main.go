@@ -17,7 +17,7 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "execute" {
 		os.Exit(runExecute(os.Args[2:], os.Stdout, os.Stderr))
 	}
-	err := infra.RunProcess("worker", os.Args[1:], func(in *infra.Infra) infra.Component { return worker.New(in) })
+	err := infra.RunProcess("worker", os.Args[1:], func(in *infra.Infra) (infra.Component, error) { return worker.New(in) })
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "flowmill worker:", infra.OneLine(err))
 		os.Exit(1)

@@ -71,6 +71,18 @@ type Config struct {
 	SaveManualExecutions bool
 	// SaveExecutionProgress saves run data after every node. Default false.
 	SaveExecutionProgress bool
+	// PruneEnabled deletes old executions. Default true.
+	PruneEnabled bool
+	// PruneMaxAge is the age in hours past which finished executions are deleted. Default 336
+	// (14 days).
+	PruneMaxAge int
+	// PruneMaxCount keeps at most this many executions; 0 means no count limit. Default 10000.
+	PruneMaxCount int
+	// PruneInterval is how often the scheduler prunes. Default 1h.
+	PruneInterval time.Duration
+	// WaitPollInterval is how often the scheduler looks for waiting executions that are due.
+	// Default 1s.
+	WaitPollInterval time.Duration
 
 	// UserManagementDisabled turns off accounts (everyone is the default owner). Default false.
 	UserManagementDisabled bool
@@ -221,6 +233,8 @@ func (c *Config) finish() error {
 		{"FLOWMILL_HEARTBEAT_INTERVAL", c.HeartbeatInterval},
 		{"FLOWMILL_PUSH_PING_INTERVAL", c.PushPingInterval},
 		{"FLOWMILL_RECONCILE_INTERVAL", c.ReconcileInterval},
+		{"FLOWMILL_EXECUTIONS_DATA_PRUNE_INTERVAL", c.PruneInterval},
+		{"FLOWMILL_WAIT_POLL_INTERVAL", c.WaitPollInterval},
 	} {
 		if d.v <= 0 {
 			errs = append(errs, fmt.Errorf("%s: must be positive", d.name))
@@ -228,6 +242,12 @@ func (c *Config) finish() error {
 	}
 	if c.ExecutionsTimeout < -1 || c.ExecutionsTimeout == 0 {
 		errs = append(errs, errors.New("FLOWMILL_EXECUTIONS_TIMEOUT: -1 (off) or a positive number of seconds"))
+	}
+	if c.PruneMaxAge < 1 {
+		errs = append(errs, errors.New("FLOWMILL_EXECUTIONS_DATA_MAX_AGE: must be a positive number of hours"))
+	}
+	if c.PruneMaxCount < 0 {
+		errs = append(errs, errors.New("FLOWMILL_EXECUTIONS_DATA_PRUNE_MAX_COUNT: must be 0 (no limit) or more"))
 	}
 	if c.ExecutionsTimeoutMax < 1 {
 		errs = append(errs, errors.New("FLOWMILL_EXECUTIONS_TIMEOUT_MAX: must be a positive number of seconds"))

@@ -22,7 +22,7 @@ type Component interface {
 // open the infrastructure, start the component, wait for SIGINT/SIGTERM, stop the component,
 // close the infrastructure. It refuses the embedded default: those processes only make sense
 // next to an external Redis, which the api then shares with them.
-func RunProcess(name string, args []string, build func(*Infra) Component) error {
+func RunProcess(name string, args []string, build func(*Infra) (Component, error)) error {
 	cfg, err := config.Load(args, os.Getenv)
 	if err != nil {
 		return err
@@ -41,7 +41,10 @@ func RunProcess(name string, args []string, build func(*Infra) Component) error 
 		return err
 	}
 	defer in.Close()
-	c := build(in)
+	c, err := build(in)
+	if err != nil {
+		return err
+	}
 	if err := c.Start(ctx); err != nil {
 		return err
 	}

@@ -3,9 +3,9 @@ package queue
 import (
 	"context"
 	"log/slog"
-	"sync"
 	"time"
 
+	"github.com/flowmill/flowmill/pkg/loop"
 	"github.com/flowmill/flowmill/pkg/store"
 )
 
@@ -23,24 +23,28 @@ func QueueFor(mode string) string {
 // a live lease on: lost when Redis restarted (or was the embedded one), or orphaned by a worker
 // that died. Task ids are execution ids, so this is idempotent.
 type Reconciler struct {
-	store    *store.Store
-	client   *Client
-	interval time.Duration
+	store  *store.Store
+	client *Client
 	// grace leaves fresh executions to the request that is enqueueing them.
-	grace    time.Duration
-	log      *slog.Logger
-	cancel   context.CancelFunc
-	done     chan struct{}
-	stopOnce sync.Once
+	grace time.Duration
+	log   *slog.Logger
+	*loop.Loop
 }
 
-// NewReconciler checks every interval (default 30s).
+// NewReconciler checks every interval (default 30s); Start and Stop run the loop.
 func NewReconciler(s *store.Store, c *Client, interval time.Duration, log *slog.Logger) *Reconciler {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Reconciler{store: s, client: c, interval: durOr(interval, 30*time.Second), grace: 5 * time.Second,
-		log: log.With("component", "reconciler"), done: make(chan struct{})}
+	r := &Reconciler{store: s, client: c, grace: 5 * time.Second, log: log.With("component", "reconciler")}
+	r.Loop = loop.New("reconciler", durOr(interval, 30*time.Second), func(ctx context.Context) error {
+		n, err := r.RunOnce(ctx)
+		if n > 0 {
+			r.log.Info("queued orphaned executions again", "count", n)
+		}
+		return err
+	}, log)
+	return r
 }
 
 // RunOnce re-enqueues up to 500 orphaned executions (the oldest) and returns how many it
@@ -61,37 +65,4 @@ func (r *Reconciler) RunOnce(ctx context.Context) (int, error) {
 		}
 	}
 	return len(batch), nil
-}
-
-// Start runs a pass now and then every interval until Stop.
-func (r *Reconciler) Start(ctx context.Context) error {
-	ctx, r.cancel = context.WithCancel(context.WithoutCancel(ctx))
-	go func() {
-		defer close(r.done)
-		t := time.NewTicker(r.interval)
-		defer t.Stop()
-		for {
-			if n, err := r.RunOnce(ctx); err != nil && ctx.Err() == nil {
-				r.log.Warn("reconcile failed", "err", err)
-			} else if n > 0 {
-				r.log.Info("queued orphaned executions again", "count", n)
-			}
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
-		}
-	}()
-	return nil
-}
-
-// Stop ends the loop. Safe to call twice.
-func (r *Reconciler) Stop() {
-	r.stopOnce.Do(func() {
-		if r.cancel != nil {
-			r.cancel()
-			<-r.done
-		}
-	})
 }

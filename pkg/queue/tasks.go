@@ -30,6 +30,11 @@ const (
 	KeyHeartbeatPrefix = "flowmill:heartbeat:"
 	// ChannelPush carries push messages from any process to every api replica.
 	ChannelPush = "flowmill:push"
+	// ChannelStop carries ids of executions to cancel to every worker.
+	ChannelStop = "flowmill:execution:stop"
+	// ChannelFinished carries ids of executions that just finished (or started waiting), for
+	// api processes waiting on them.
+	ChannelFinished = "flowmill:execution:finished"
 )
 
 // ExecutionRun asks a worker to run (or resume) a stored execution.

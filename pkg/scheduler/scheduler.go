@@ -1,31 +1,37 @@
 // Package scheduler runs Flowmill's timed background work: queueing orphaned executions again,
-// and (as they are added) schedules, wait resumption and pruning. Any number of replicas may
+// resuming waiting executions, pruning old ones, and (as they are added) schedules. Any number of replicas may
 // run; each piece of work is made idempotent by deterministic task ids.
 package scheduler
 
 import (
 	"context"
 
+	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/queue"
 )
 
 // Scheduler owns the timed loops.
 type Scheduler struct {
-	in         *infra.Infra
-	ID         string
-	reconciler *queue.Reconciler
-	heartbeat  *queue.Heartbeat
+	in        *infra.Infra
+	ID        string
+	heartbeat *queue.Heartbeat
+	// loops start in this order and stop in reverse.
+	loops []infra.Component
 }
 
 // New builds a scheduler on in.
 func New(in *infra.Infra) *Scheduler {
 	id := infra.InstanceName()
 	return &Scheduler{
-		in:         in,
-		ID:         id,
-		reconciler: queue.NewReconciler(in.Store, in.Queue, in.Config.ReconcileInterval, in.Log),
-		heartbeat:  queue.NewHeartbeat(in.Redis, queue.RoleScheduler, id, in.Config.HeartbeatInterval, in.Log),
+		in:        in,
+		ID:        id,
+		heartbeat: queue.NewHeartbeat(in.Redis, queue.RoleScheduler, id, in.Config.HeartbeatInterval, in.Log),
+		loops: []infra.Component{
+			queue.NewReconciler(in.Store, in.Queue, in.Config.ReconcileInterval, in.Log),
+			execution.NewResumer(in),
+			execution.NewPruner(in),
+		},
 	}
 }
 
@@ -34,9 +40,14 @@ func (s *Scheduler) Start(ctx context.Context) error {
 	if err := s.heartbeat.Start(ctx); err != nil {
 		return err
 	}
-	if err := s.reconciler.Start(ctx); err != nil {
-		s.heartbeat.Stop()
-		return err
+	for i, l := range s.loops {
+		if err := l.Start(ctx); err != nil {
+			for j := i - 1; j >= 0; j-- {
+				s.loops[j].Stop()
+			}
+			s.heartbeat.Stop()
+			return err
+		}
 	}
 	s.in.Log.Info("scheduler started", "id", s.ID)
 	return nil
@@ -44,6 +55,8 @@ func (s *Scheduler) Start(ctx context.Context) error {
 
 // Stop ends every loop. Safe to call twice.
 func (s *Scheduler) Stop() {
-	s.reconciler.Stop()
+	for i := len(s.loops) - 1; i >= 0; i-- {
+		s.loops[i].Stop()
+	}
 	s.heartbeat.Stop()
 }

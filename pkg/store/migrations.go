@@ -167,4 +167,13 @@ DROP TABLE workflows;
 DROP TABLE users;
 DROP TABLE settings;
 `},
+	{name: "execution_start", up: `
+ALTER TABLE execution_data ADD COLUMN start_data {{json}};
+ALTER TABLE executions ADD COLUMN workflow_name varchar(128) NOT NULL DEFAULT '';
+CREATE INDEX executions_created_at ON executions (created_at);
+`, down: `
+DROP INDEX executions_created_at;
+ALTER TABLE executions DROP COLUMN workflow_name;
+ALTER TABLE execution_data DROP COLUMN start_data;
+`},
 }

@@ -51,6 +51,21 @@ type Workflow struct {
 	Tags        []Tag `gorm:"many2many:workflow_tags"`
 }
 
+// Workflow sharing roles: the role a user holds on one workflow in shared_workflows.
+const (
+	// WorkflowRoleOwner is held by the user who created the workflow.
+	WorkflowRoleOwner = "owner"
+)
+
+// SharedWorkflow gives one user a role on one workflow. Members see only the workflows they hold
+// a row for; the instance owner sees every workflow.
+type SharedWorkflow struct {
+	WorkflowID string `gorm:"primaryKey"`
+	UserID     string `gorm:"primaryKey"`
+	Role       string
+	CreatedAt  time.Time
+}
+
 // Tag labels workflows.
 type Tag struct {
 	ID        string `gorm:"primaryKey"`
@@ -81,6 +96,7 @@ var TerminalStatuses = []string{StatusSuccess, StatusError, StatusCanceled, Stat
 type Execution struct {
 	ID             int64 `gorm:"primaryKey;autoIncrement"`
 	WorkflowID     *string
+	WorkflowName   string
 	Status         string
 	Mode           string
 	Finished       bool
@@ -95,10 +111,12 @@ type Execution struct {
 	WaitTill       *time.Time
 }
 
-// ExecutionData holds the workflow snapshot and the run data (with the resumable state).
+// ExecutionData holds the workflow snapshot, how the run was asked to start, and the run data
+// with the resumable state (empty until the first checkpoint).
 type ExecutionData struct {
 	ExecutionID  int64 `gorm:"primaryKey"`
 	WorkflowData JSON
+	StartData    JSON
 	Data         JSON
 }
 

@@ -12,6 +12,9 @@ import (
 // register installs every task handler of the worker.
 func (w *Worker) register() {
 	w.server.HandleTask(queue.KindDebugPing, w.counted(w.ping))
+	w.server.HandleTask(queue.KindExecutionRun, w.counted(func(ctx context.Context, t *asynq.Task) error {
+		return w.runner.Handle(ctx, t.Payload())
+	}))
 }
 
 // counted records each task's result in flowmill_queue_tasks_total.

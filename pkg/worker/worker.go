@@ -6,6 +6,7 @@ package worker
 import (
 	"context"
 
+	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/queue"
 )
@@ -16,10 +17,11 @@ type Worker struct {
 	ID        string
 	server    *queue.Server
 	heartbeat *queue.Heartbeat
+	runner    *execution.Runner
 }
 
 // New builds a worker on in; the id names it in heartbeats and execution leases.
-func New(in *infra.Infra) *Worker {
+func New(in *infra.Infra) (*Worker, error) {
 	id := infra.InstanceName()
 	cfg := in.Config
 	w := &Worker{
@@ -33,13 +35,21 @@ func New(in *infra.Infra) *Worker {
 		}),
 		heartbeat: queue.NewHeartbeat(in.Redis, queue.RoleWorker, id, cfg.HeartbeatInterval, in.Log),
 	}
+	var err error
+	if w.runner, err = execution.NewRunner(in, id); err != nil {
+		return nil, err
+	}
 	w.register()
-	return w
+	return w, nil
 }
 
 // Start begins taking tasks and reporting heartbeats.
 func (w *Worker) Start(ctx context.Context) error {
+	if err := w.runner.Start(ctx); err != nil {
+		return err
+	}
 	if err := w.server.Start(); err != nil {
+		w.runner.Stop()
 		return err
 	}
 	if err := w.heartbeat.Start(ctx); err != nil {
@@ -55,4 +65,5 @@ func (w *Worker) Start(ctx context.Context) error {
 func (w *Worker) Stop() {
 	w.heartbeat.Stop()
 	w.server.Stop()
+	w.runner.Stop()
 }

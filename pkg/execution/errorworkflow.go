@@ -1,0 +1,67 @@
+package execution
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/flowmill/flowmill/pkg/engine"
+	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+const errorTriggerType = "n8n-nodes-base.errorTrigger"
+
+// startErrorWorkflow runs the workflow named in the failed workflow's errorWorkflow setting,
+// giving its Error Trigger n8n's error payload. Error runs never start another error workflow,
+// so two workflows naming each other cannot loop.
+func (r *Runner) startErrorWorkflow(ctx context.Context, e *store.Execution, wf *workflow.Workflow, res *engine.Result) {
+	target, _ := wf.Settings["errorWorkflow"].(string)
+	if target == "" || e.Mode == ModeError {
+		return
+	}
+	log := r.log.With("execution", e.ID, "errorWorkflow", target)
+	doc, err := r.in.Store.WorkflowDocument(ctx, target)
+	if err != nil {
+		log.Warn("error workflow not found", "err", err)
+		return
+	}
+	errWf, err := workflow.Parse(doc)
+	if err != nil {
+		log.Warn("error workflow cannot be read", "err", err)
+		return
+	}
+	var trigger string
+	for _, n := range errWf.Nodes {
+		if n.Type == errorTriggerType && !n.Disabled {
+			trigger = n.Name
+			break
+		}
+	}
+	if trigger == "" {
+		log.Warn("error workflow has no Error Trigger node")
+		return
+	}
+	execution := map[string]any{"mode": e.Mode}
+	if savingFor(wf.Settings, r.in.Config).keep(e.Mode, store.StatusError) {
+		execution["id"] = IDString(e.ID)
+		execution["url"] = r.in.Config.PublicURL + "execution/" + IDString(e.ID)
+	}
+	if e.RetryOf != nil {
+		execution["retryOf"] = IDString(*e.RetryOf)
+	}
+	if res.State != nil {
+		execution["lastNodeExecuted"] = res.State.ResultData.LastNodeExecuted
+		if res.State.ResultData.Error != nil {
+			var m map[string]any
+			b, _ := json.Marshal(res.State.ResultData.Error)
+			_ = json.Unmarshal(b, &m)
+			execution["error"] = m
+		}
+	}
+	payload := map[string]any{"execution": execution, "workflow": map[string]any{"id": wf.ID, "name": wf.Name}}
+	_, err = NewService(r.in).Create(ctx, New{Workflow: errWf, Mode: ModeError,
+		Start: StartData{StartNode: trigger, Input: []workflow.Item{{JSON: payload}}}})
+	if err != nil {
+		log.Warn("start error workflow", "err", err)
+	}
+}

@@ -1,0 +1,153 @@
+// Package execution is the run service shared by the api and the worker: the api creates,
+// queues, stops, retries and waits for executions (Service); a worker claims and runs them with
+// the engine, checkpointing after every node and reporting progress over push (Runner).
+package execution
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/flowmill/flowmill/pkg/engine"
+	"github.com/flowmill/flowmill/pkg/infra"
+	"github.com/flowmill/flowmill/pkg/queue"
+	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+// Modes of executions beyond the engine's manual, trigger, webhook and integrated.
+const (
+	ModeRetry = "retry"
+	ModeError = "error"
+)
+
+// StartData is how an execution begins; it is stored with the execution so any worker can
+// start it.
+type StartData struct {
+	StartNodes      []string         `json:"startNodes,omitempty"`
+	DestinationNode string           `json:"destinationNode,omitempty"`
+	RunData         workflow.RunData `json:"runData,omitempty"`
+	StartNode       string           `json:"startNode,omitempty"`
+	Input           []workflow.Item  `json:"input,omitempty"`
+}
+
+// New describes an execution to create.
+type New struct {
+	// Workflow is the snapshot to run; its ID may be empty for an unsaved workflow.
+	Workflow  *workflow.Workflow
+	Mode      string
+	SessionID string
+	Start     StartData
+	// RetryOf and State make a retry: the run continues from State.
+	RetryOf *int64
+	State   *engine.State
+}
+
+// Service is the api side of executions.
+type Service struct {
+	in *infra.Infra
+}
+
+// NewService builds the api-side service.
+func NewService(in *infra.Infra) *Service { return &Service{in: in} }
+
+// Create stores an execution (status new) and queues it; the returned execution has its id.
+// The row is committed before the task is queued, so a worker always finds it.
+func (s *Service) Create(ctx context.Context, n New) (*store.Execution, error) {
+	snapshot, err := json.Marshal(n.Workflow)
+	if err != nil {
+		return nil, fmt.Errorf("encode workflow snapshot: %w", err)
+	}
+	start, err := json.Marshal(n.Start)
+	if err != nil {
+		return nil, fmt.Errorf("encode start data: %w", err)
+	}
+	e := &store.Execution{Status: store.StatusNew, Mode: n.Mode, SessionID: n.SessionID,
+		WorkflowName: n.Workflow.Name, RetryOf: n.RetryOf}
+	if n.Workflow.ID != "" {
+		id := n.Workflow.ID
+		e.WorkflowID = &id
+	}
+	data := &store.ExecutionData{WorkflowData: snapshot, StartData: start}
+	if n.State != nil {
+		if data.Data, err = json.Marshal(n.State); err != nil {
+			return nil, fmt.Errorf("encode state: %w", err)
+		}
+	}
+	if err := s.in.Store.CreateExecution(ctx, e, data); err != nil {
+		return nil, err
+	}
+	if err := s.enqueue(ctx, e); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// enqueue moves a new execution to queued and puts it on the queue. Should Redis fail here, the
+// execution stays in the database and the reconciler queues it later.
+func (s *Service) enqueue(ctx context.Context, e *store.Execution) error {
+	if _, err := s.in.Store.TransitionExecution(ctx, e.ID, store.StatusQueued, store.StatusNew); err != nil {
+		return err
+	}
+	e.Status = store.StatusQueued
+	return s.in.Queue.EnqueueExecution(ctx, queue.QueueFor(e.Mode), queue.ExecutionRun{ExecutionID: e.ID})
+}
+
+// ErrNotStoppable means the execution has already finished.
+var ErrNotStoppable = errors.New("execution is not running or waiting")
+
+// Stop cancels an execution wherever it is: a queued or waiting one is marked canceled at
+// once; a running one is told to stop through Redis and the worker running it cancels it
+// between nodes or inside a script. It returns the execution once it has stopped, or after
+// timeout with whatever status it has then.
+func (s *Service) Stop(ctx context.Context, id int64, timeout time.Duration) (*store.Execution, error) {
+	e, err := s.in.Store.GetExecution(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	switch e.Status {
+	case store.StatusNew, store.StatusQueued, store.StatusWaiting:
+		ok, err := s.in.Store.TransitionExecution(ctx, id, store.StatusCanceled, store.StatusNew, store.StatusQueued, store.StatusWaiting)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			s.announceFinished(ctx, id)
+			return s.in.Store.GetExecution(ctx, id)
+		}
+		return s.Stop(ctx, id, timeout) // it moved on meanwhile: look again
+	case store.StatusRunning:
+	default:
+		return nil, ErrNotStoppable
+	}
+	done := s.subscribeFinished(ctx, id)
+	defer done.close()
+	if err := s.in.Redis.Publish(ctx, queue.ChannelStop, strconv.FormatInt(id, 10)).Err(); err != nil {
+		return nil, fmt.Errorf("ask workers to stop execution %d: %w", id, err)
+	}
+	// A running execution whose worker is gone holds an expired lease: nobody will answer, so
+	// cancel it here.
+	if e.LeaseExpiresAt != nil && e.LeaseExpiresAt.Before(time.Now()) {
+		if _, err := s.in.Store.TransitionExecution(ctx, id, store.StatusCanceled, store.StatusRunning); err != nil {
+			return nil, err
+		}
+	}
+	return done.wait(ctx, s.in.Store, id, timeout)
+}
+
+// Wait returns the execution once it has finished (or is waiting), or after timeout.
+func (s *Service) Wait(ctx context.Context, id int64, timeout time.Duration) (*store.Execution, error) {
+	done := s.subscribeFinished(ctx, id)
+	defer done.close()
+	return done.wait(ctx, s.in.Store, id, timeout)
+}
+
+func (s *Service) announceFinished(ctx context.Context, id int64) {
+	_ = s.in.Redis.Publish(ctx, queue.ChannelFinished, strconv.FormatInt(id, 10)).Err()
+}
+
+// IDString renders an execution id as the API and push messages carry it.
+func IDString(id int64) string { return strconv.FormatInt(id, 10) }

@@ -1,0 +1,76 @@
+package execution
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/flowmill/flowmill/pkg/engine"
+	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+// finish records the outcome, tells the editor and any waiting api, saves changed static data,
+// starts the error workflow of a failed run, and drops executions the save settings say not to
+// keep.
+func (r *Runner) finish(ctx context.Context, e *store.Execution, wf *workflow.Workflow, res *engine.Result, h *hooks) error {
+	status := res.Status
+	data, err := json.Marshal(res.State)
+	if err != nil {
+		return fmt.Errorf("encode result: %w", err)
+	}
+	ok, err := r.in.Store.FinishExecution(ctx, e.ID, r.workerID, status, res.WaitTill, data)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		r.log.Warn("execution changed under the worker; result dropped", "execution", e.ID)
+		return nil
+	}
+	if res.StaticDataChanged && wf.ID != "" {
+		if b, err := json.Marshal(res.StaticData); err == nil {
+			if err := r.in.Store.SetWorkflowStaticData(ctx, wf.ID, b); err != nil {
+				r.log.Warn("save static data", "workflow", wf.ID, "err", err)
+			}
+		}
+	}
+	h.finished(ctx, res, status)
+	if status != store.StatusWaiting {
+		r.in.Metrics.ExecutionsTotal.WithLabelValues(e.Mode, status).Inc()
+	}
+	if e.RetryOf != nil && status == store.StatusSuccess {
+		if err := r.in.Store.SetRetrySuccess(ctx, *e.RetryOf, e.ID); err != nil {
+			r.log.Warn("record retry success", "execution", e.ID, "err", err)
+		}
+	}
+	if status == store.StatusError {
+		r.startErrorWorkflow(ctx, e, wf, res)
+	}
+	if !savingFor(wf.Settings, r.in.Config).keep(e.Mode, status) {
+		if err := r.in.Store.DeleteExecution(ctx, e.ID); err != nil {
+			r.log.Warn("drop unsaved execution", "execution", e.ID, "err", err)
+		}
+	}
+	NewService(r.in).announceFinished(ctx, e.ID)
+	return nil
+}
+
+// fail ends an execution that could not run at all (unreadable data, a workflow that cannot
+// start) with an error naming the cause.
+func (r *Runner) fail(ctx context.Context, e *store.Execution, cause error) error {
+	ee := &workflow.ExecutionError{Name: "WorkflowOperationError", Message: cause.Error()}
+	var se *engine.StartError
+	if errors.As(cause, &se) {
+		ee.Node = se.Node
+	}
+	state := &engine.State{ResultData: engine.ResultData{RunData: workflow.RunData{}, Error: ee}}
+	wf := &workflow.Workflow{}
+	if d, err := r.in.Store.GetExecutionData(ctx, e.ID); err == nil {
+		if parsed, err := workflow.Parse(d.WorkflowData); err == nil {
+			wf = parsed
+		}
+	}
+	res := &engine.Result{Status: engine.StatusError, Mode: e.Mode, State: state}
+	return r.finish(context.WithoutCancel(ctx), e, wf, res, r.hooks(e, wf))
+}

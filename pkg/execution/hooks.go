@@ -1,0 +1,100 @@
+package execution
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/flowmill/flowmill/pkg/engine"
+	"github.com/flowmill/flowmill/pkg/push"
+	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+// hooks follow one run: they checkpoint the state after every node and, for runs started from
+// the editor, send progress to that editor session in order.
+type hooks struct {
+	r         *Runner
+	e         *store.Execution
+	wf        *workflow.Workflow
+	id        string
+	startedAt time.Time
+}
+
+func (r *Runner) hooks(e *store.Execution, wf *workflow.Workflow) *hooks {
+	started := time.Now().UTC()
+	if e.StartedAt != nil {
+		started = e.StartedAt.UTC()
+	}
+	return &hooks{r: r, e: e, wf: wf, id: IDString(e.ID), startedAt: started}
+}
+
+func (h *hooks) send(ctx context.Context, typ string, data any) {
+	if h.e.SessionID == "" {
+		return
+	}
+	if err := h.r.in.Publisher.Send(ctx, h.e.SessionID, push.Message{Type: typ, Data: data}); err != nil {
+		h.r.log.Warn("push failed", "execution", h.id, "type", typ, "err", err)
+	}
+}
+
+func (h *hooks) started(ctx context.Context) {
+	msg := push.ExecutionStarted{ExecutionID: h.id, Mode: h.e.Mode, StartedAt: h.startedAt.Format(time.RFC3339Nano),
+		WorkflowID: h.wf.ID, WorkflowName: h.wf.Name}
+	if h.e.RetryOf != nil {
+		msg.RetryOf = IDString(*h.e.RetryOf)
+	}
+	h.send(ctx, push.TypeExecutionStarted, msg)
+}
+
+func (h *hooks) NodeExecuteBefore(ctx context.Context, ev engine.NodeEvent) {
+	h.send(ctx, push.TypeNodeExecuteBefore, push.NodeExecuteBefore{ExecutionID: h.id, NodeName: ev.Node})
+}
+
+// NodeExecuteAfter checkpoints first, so what the editor is told has happened is also what a
+// worker taking over would continue from.
+func (h *hooks) NodeExecuteAfter(ctx context.Context, ev engine.NodeEvent, task *workflow.TaskData, state *engine.State) error {
+	b, err := json.Marshal(state)
+	if err != nil {
+		return fmt.Errorf("encode checkpoint: %w", err)
+	}
+	ok, err := h.r.in.Store.SaveExecutionState(context.WithoutCancel(ctx), h.e.ID, h.r.workerID, b)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errLeaseLost
+	}
+	h.send(ctx, push.TypeNodeExecuteAfter, push.NodeExecuteAfter{ExecutionID: h.id, NodeName: ev.Node, Data: task})
+	return nil
+}
+
+func (h *hooks) ConsoleMessage(ctx context.Context, ev engine.NodeEvent, _ string, args []any) {
+	h.send(ctx, push.TypeSendConsoleMessage, push.ConsoleMessage{Source: fmt.Sprintf("Node: %q", ev.Node), Messages: args})
+}
+
+func (h *hooks) WorkflowExecuteAfter(context.Context, *engine.Result) {}
+
+// runResult is a finished run as the editor reads it (n8n's IRun).
+type runResult struct {
+	Data      *engine.State `json:"data"`
+	Finished  bool          `json:"finished"`
+	Mode      string        `json:"mode"`
+	StartedAt string        `json:"startedAt"`
+	StoppedAt string        `json:"stoppedAt"`
+	WaitTill  *time.Time    `json:"waitTill"`
+	Status    string        `json:"status"`
+}
+
+func (h *hooks) finished(ctx context.Context, res *engine.Result, status string) {
+	msg := push.ExecutionFinished{ExecutionID: h.id, Data: runResult{
+		Data: res.State, Finished: status == store.StatusSuccess, Mode: h.e.Mode,
+		StartedAt: h.startedAt.Format(time.RFC3339Nano), StoppedAt: time.Now().UTC().Format(time.RFC3339Nano),
+		WaitTill: res.WaitTill, Status: status,
+	}}
+	if h.e.RetryOf != nil {
+		msg.RetryOf = IDString(*h.e.RetryOf)
+	}
+	h.send(ctx, push.TypeExecutionFinished, msg)
+}

@@ -1,0 +1,65 @@
+package execution
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/flowmill/flowmill/pkg/engine"
+	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+// RetryError says why an execution cannot be retried.
+type RetryError struct{ Reason string }
+
+func (e *RetryError) Error() string { return e.Reason }
+
+// Retry starts a new execution (mode retry, retryOf the original) that continues the failed
+// execution id from the node that failed. With loadWorkflow the workflow as saved now is run
+// instead of the stored snapshot (its nodes must still include those that ran).
+func (s *Service) Retry(ctx context.Context, id int64, loadWorkflow bool) (*store.Execution, error) {
+	orig, err := s.in.Store.GetExecution(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case orig.Status == store.StatusSuccess:
+		return nil, &RetryError{"The execution succeeded, so it cannot be retried."}
+	case orig.RetrySuccessID != nil:
+		return nil, &RetryError{"The execution was already retried successfully."}
+	case orig.Status != store.StatusError && orig.Status != store.StatusCanceled && orig.Status != store.StatusCrashed:
+		return nil, &RetryError{fmt.Sprintf("Only stopped executions can be retried; this one is %s.", orig.Status)}
+	}
+	d, err := s.in.Store.GetExecutionData(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if len(d.Data) == 0 || string(d.Data) == "null" {
+		return nil, &RetryError{"The execution has no saved data to retry from."}
+	}
+	var state engine.State
+	if err := json.Unmarshal(d.Data, &state); err != nil {
+		return nil, fmt.Errorf("read execution %d data: %w", id, err)
+	}
+	state.PrepareRetry()
+	doc := []byte(d.WorkflowData)
+	if loadWorkflow {
+		if orig.WorkflowID == nil {
+			return nil, &RetryError{"The execution's workflow was never saved, so it cannot be loaded."}
+		}
+		if doc, err = s.in.Store.WorkflowDocument(ctx, *orig.WorkflowID); err != nil {
+			return nil, err
+		}
+	}
+	wf, err := workflow.Parse(doc)
+	if err != nil {
+		return nil, &RetryError{"The workflow cannot be read: " + err.Error()}
+	}
+	for name := range state.ResultData.RunData {
+		if _, ok := wf.Node(name); !ok {
+			return nil, &RetryError{fmt.Sprintf("The node %q that ran is no longer in the workflow.", name)}
+		}
+	}
+	return s.Create(ctx, New{Workflow: wf, Mode: ModeRetry, RetryOf: &orig.ID, State: &state})
+}

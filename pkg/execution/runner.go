@@ -1,0 +1,273 @@
+package execution
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/flowmill/flowmill/pkg/engine"
+	"github.com/flowmill/flowmill/pkg/expr"
+	"github.com/flowmill/flowmill/pkg/infra"
+	"github.com/flowmill/flowmill/pkg/nodes/core"
+	"github.com/flowmill/flowmill/pkg/queue"
+	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+// LeaseTTL is how long a worker's claim on an execution lasts without renewal; a worker that
+// dies mid-run loses its executions to another worker after at most this long (plus the
+// reconciler's interval).
+const LeaseTTL = 30 * time.Second
+
+var (
+	errStopRequested = errors.New("stop requested")
+	errLeaseLost     = errors.New("lease lost to another worker")
+)
+
+// Runner runs executions on a worker.
+type Runner struct {
+	in       *infra.Infra
+	workerID string
+	// base is the engine configuration; each run adds its own hooks.
+	base     engine.Options
+	log      *slog.Logger
+	leaseTTL time.Duration
+
+	mu      sync.Mutex
+	running map[int64]context.CancelCauseFunc
+
+	sub      *redis.PubSub
+	done     chan struct{}
+	stopOnce sync.Once
+}
+
+// NewRunner builds the engine a worker runs executions with.
+func NewRunner(in *infra.Infra, workerID string) (*Runner, error) {
+	ev, err := expr.New(expr.Options{DefaultTimezone: in.Config.Timezone})
+	if err != nil {
+		return nil, err
+	}
+	r := &Runner{in: in, workerID: workerID, log: in.Log.With("component", "runner"), leaseTTL: LeaseTTL,
+		running: map[int64]context.CancelCauseFunc{}, done: make(chan struct{})}
+	r.base = engine.Options{
+		Registry:  core.Registry(),
+		Evaluator: ev,
+		Logger:    r.log,
+		Env:       nodeEnvironment(),
+		Workflows: storeLoader{in.Store},
+	}
+	if _, err := engine.New(r.base); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// nodeEnvironment is what $env shows: the process environment without Flowmill's own settings,
+// which hold database passwords and the encryption key.
+func nodeEnvironment() map[string]string {
+	env := map[string]string{}
+	for _, kv := range os.Environ() {
+		k, v, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(k, "FLOWMILL_") {
+			env[k] = v
+		}
+	}
+	return env
+}
+
+// storeLoader gives Execute Workflow's database source the stored workflows.
+type storeLoader struct{ s *store.Store }
+
+func (l storeLoader) LoadWorkflow(ctx context.Context, id string) (*workflow.Workflow, error) {
+	b, err := l.s.WorkflowDocument(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return workflow.Parse(b)
+}
+
+// Start listens for stop requests.
+func (r *Runner) Start(ctx context.Context) error {
+	r.sub = r.in.Redis.Subscribe(ctx, queue.ChannelStop)
+	if _, err := r.sub.Receive(ctx); err != nil {
+		_ = r.sub.Close()
+		return fmt.Errorf("subscribe to stop requests: %w", err)
+	}
+	ch := r.sub.Channel()
+	go func() {
+		defer close(r.done)
+		for m := range ch {
+			if id, err := strconv.ParseInt(m.Payload, 10, 64); err == nil {
+				r.cancel(id, errStopRequested)
+			}
+		}
+	}()
+	return nil
+}
+
+// Stop ends the stop-request listener. Safe to call twice.
+func (r *Runner) Stop() {
+	r.stopOnce.Do(func() {
+		if r.sub != nil {
+			_ = r.sub.Close()
+			<-r.done
+		}
+	})
+}
+
+func (r *Runner) cancel(id int64, cause error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if c := r.running[id]; c != nil {
+		c(cause)
+	}
+}
+
+func (r *Runner) track(id int64, c context.CancelCauseFunc) func() {
+	r.mu.Lock()
+	r.running[id] = c
+	r.mu.Unlock()
+	return func() {
+		r.mu.Lock()
+		delete(r.running, id)
+		r.mu.Unlock()
+	}
+}
+
+// Handle is the execution:run task handler. It is idempotent: an execution someone else holds,
+// or one that already ended, is left alone.
+func (r *Runner) Handle(ctx context.Context, payload []byte) error {
+	var p queue.ExecutionRun
+	if err := queue.Decode(queue.KindExecutionRun, payload, &p); err != nil {
+		return err
+	}
+	ok, err := r.in.Store.AcquireLease(ctx, p.ExecutionID, r.workerID, r.leaseTTL)
+	if err != nil || !ok {
+		return err
+	}
+	return r.run(ctx, p.ExecutionID)
+}
+
+func (r *Runner) run(taskCtx context.Context, id int64) error {
+	e, err := r.in.Store.GetExecution(taskCtx, id)
+	if err != nil {
+		return err
+	}
+	d, err := r.in.Store.GetExecutionData(taskCtx, id)
+	if err != nil {
+		return err
+	}
+	wf, err := workflow.Parse(d.WorkflowData)
+	if err != nil {
+		return r.fail(taskCtx, e, fmt.Errorf("The stored workflow cannot be read: %w", err))
+	}
+	runCtx, cancel := context.WithCancelCause(taskCtx)
+	defer cancel(nil)
+	defer r.track(id, cancel)()
+	if limit := timeout(wf.Settings, r.in.Config); limit > 0 {
+		var stop context.CancelFunc
+		runCtx, stop = context.WithTimeout(runCtx, limit)
+		defer stop()
+	}
+	stopLease := r.keepLease(runCtx, id, cancel)
+	defer stopLease()
+
+	hooks := r.hooks(e, wf)
+	hooks.started(taskCtx)
+	res, err := r.execute(runCtx, e, d, wf, hooks)
+	if err != nil {
+		return r.fail(taskCtx, e, err)
+	}
+	switch cause := context.Cause(runCtx); {
+	case errors.Is(cause, errLeaseLost):
+		r.log.Warn("execution taken over by another worker", "execution", id)
+		return nil
+	case taskCtx.Err() != nil:
+		// The worker is shutting down: hand the execution back; its last checkpoint lets the
+		// next worker continue without re-running finished nodes.
+		if err := r.in.Store.ReleaseLease(context.WithoutCancel(taskCtx), id, r.workerID); err != nil {
+			r.log.Warn("release lease", "execution", id, "err", err)
+		}
+		return taskCtx.Err()
+	}
+	if errors.Is(runCtx.Err(), context.DeadlineExceeded) && res.Status == engine.StatusCanceled {
+		res.Status = engine.StatusError
+	}
+	return r.finish(context.WithoutCancel(taskCtx), e, wf, res, hooks)
+}
+
+// execute starts the run from its start data, or continues it from its saved state.
+func (r *Runner) execute(ctx context.Context, e *store.Execution, d *store.ExecutionData, wf *workflow.Workflow, h *hooks) (*engine.Result, error) {
+	idStr := IDString(e.ID)
+	if len(d.Data) > 0 && string(d.Data) != "null" {
+		var state engine.State
+		if err := json.Unmarshal(d.Data, &state); err != nil {
+			return nil, fmt.Errorf("the saved execution state cannot be read: %w", err)
+		}
+		eng, err := r.engineWith(h)
+		if err != nil {
+			return nil, err
+		}
+		return eng.Resume(ctx, wf, &state, e.Mode, idStr)
+	}
+	var start StartData
+	if len(d.StartData) > 0 {
+		if err := json.Unmarshal(d.StartData, &start); err != nil {
+			return nil, fmt.Errorf("the start data cannot be read: %w", err)
+		}
+	}
+	eng, err := r.engineWith(h)
+	if err != nil {
+		return nil, err
+	}
+	res, err := eng.Run(ctx, engine.Request{
+		Workflow: wf, Mode: e.Mode, ExecutionID: idStr,
+		StartNode: start.StartNode, Input: start.Input, DestinationNode: start.DestinationNode,
+		StartNodes: start.StartNodes, RunData: start.RunData,
+	})
+	var se *engine.StartError
+	if errors.As(err, &se) {
+		return nil, se
+	}
+	return res, err
+}
+
+// engineWith is an engine that reports to h.
+func (r *Runner) engineWith(h *hooks) (*engine.Engine, error) {
+	opts := r.base
+	opts.Hooks = []engine.Hook{h}
+	return engine.New(opts)
+}
+
+// keepLease renews the lease every third of its life; losing it cancels the run.
+func (r *Runner) keepLease(ctx context.Context, id int64, cancel context.CancelCauseFunc) func() {
+	stop := make(chan struct{})
+	go func() {
+		t := time.NewTicker(r.leaseTTL / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				ok, err := r.in.Store.RenewLease(ctx, id, r.workerID, r.leaseTTL)
+				if err == nil && !ok {
+					cancel(errLeaseLost)
+					return
+				}
+			}
+		}
+	}()
+	return func() { close(stop) }
+}

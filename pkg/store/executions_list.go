@@ -1,0 +1,229 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+)
+
+// ExecutionFilter narrows execution listings. Zero fields do not filter.
+type ExecutionFilter struct {
+	WorkflowIDs []string // executions of these workflows (nil: any the caller may see)
+	WorkflowID  string
+	Statuses    []string
+	// Finished filters on the finished flag when set.
+	Finished *bool
+	// Waiting keeps only executions with a wait_till.
+	Waiting bool
+	// FirstID keeps ids above it, LastID ids below it (paging newest first).
+	FirstID, LastID int64
+	// Before keeps executions started (created) before it.
+	Before *time.Time
+	IDs    []int64
+}
+
+func (f ExecutionFilter) apply(q *gorm.DB) *gorm.DB {
+	if f.WorkflowIDs != nil {
+		q = q.Where("workflow_id IN ?", f.WorkflowIDs)
+	}
+	if f.WorkflowID != "" {
+		q = q.Where("workflow_id = ?", f.WorkflowID)
+	}
+	if len(f.Statuses) > 0 {
+		q = q.Where("status IN ?", f.Statuses)
+	}
+	if f.Finished != nil {
+		q = q.Where("finished = ?", *f.Finished)
+	}
+	if f.Waiting {
+		q = q.Where("wait_till IS NOT NULL")
+	}
+	if f.FirstID > 0 {
+		q = q.Where("id > ?", f.FirstID)
+	}
+	if f.LastID > 0 {
+		q = q.Where("id < ?", f.LastID)
+	}
+	if f.Before != nil {
+		q = q.Where("created_at < ?", f.Before.UTC())
+	}
+	if f.IDs != nil {
+		q = q.Where("id IN ?", f.IDs)
+	}
+	return q
+}
+
+func (f ExecutionFilter) empty() bool {
+	return f.WorkflowIDs == nil && f.WorkflowID == "" && len(f.Statuses) == 0 && f.Finished == nil &&
+		!f.Waiting && f.FirstID == 0 && f.LastID == 0 && f.Before == nil && f.IDs == nil
+}
+
+// ListExecutions returns up to limit executions matching f, newest first.
+func (s *Store) ListExecutions(ctx context.Context, f ExecutionFilter, limit int) ([]Execution, error) {
+	var out []Execution
+	err := f.apply(s.DB.WithContext(ctx).Model(&Execution{})).Order("id DESC").Limit(limit).Find(&out).Error
+	if err != nil {
+		return nil, fmt.Errorf("list executions: %w", err)
+	}
+	return out, nil
+}
+
+// EstimateThreshold is the row count above which an unfiltered count comes from table
+// statistics instead of a full count.
+const EstimateThreshold = 100_000
+
+// CountExecutions counts executions matching f. An unfiltered count on a large Postgres table is
+// read from the planner's statistics (estimated=true) so the list stays fast.
+func (s *Store) CountExecutions(ctx context.Context, f ExecutionFilter) (count int64, estimated bool, err error) {
+	if f.empty() && s.Dialect == Postgres {
+		var est float64
+		err := s.DB.WithContext(ctx).Raw(
+			"SELECT reltuples FROM pg_class WHERE oid = to_regclass('executions')").Scan(&est).Error
+		if err == nil && est > EstimateThreshold {
+			return int64(est), true, nil
+		}
+	}
+	err = f.apply(s.DB.WithContext(ctx).Model(&Execution{})).Count(&count).Error
+	if err != nil {
+		return 0, false, fmt.Errorf("count executions: %w", err)
+	}
+	return count, false, nil
+}
+
+// DeleteExecutions deletes the executions matching f (their data goes with them) and returns
+// their ids. It refuses an empty filter.
+func (s *Store) DeleteExecutions(ctx context.Context, f ExecutionFilter) ([]int64, error) {
+	if f.empty() {
+		return nil, fmt.Errorf("delete executions: %w: no filter", ErrConflict)
+	}
+	var ids []int64
+	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := f.apply(tx.Model(&Execution{})).Pluck("id", &ids).Error; err != nil {
+			return err
+		}
+		return deleteByIDs(tx, ids)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("delete executions: %w", err)
+	}
+	return ids, nil
+}
+
+func deleteByIDs(tx *gorm.DB, ids []int64) error {
+	for start := 0; start < len(ids); start += 500 {
+		chunk := ids[start:min(start+500, len(ids))]
+		if err := tx.Where("execution_id IN ?", chunk).Delete(&ExecutionData{}).Error; err != nil {
+			return err
+		}
+		if err := tx.Where("id IN ?", chunk).Delete(&Execution{}).Error; err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PruneExecutions deletes up to batch finished executions that stopped before olderThan or that
+// lie beyond the newest keep executions, and returns how many it deleted. Call it repeatedly until
+// it returns 0; small batches keep each transaction short so the table is never locked for long.
+func (s *Store) PruneExecutions(ctx context.Context, olderThan time.Time, keep, batch int) (int, error) {
+	var ids []int64
+	q := s.DB.WithContext(ctx).Model(&Execution{}).Where("status IN ?", TerminalStatuses)
+	err := q.Where("stopped_at < ?", olderThan.UTC()).Order("id").Limit(batch).Pluck("id", &ids).Error
+	if err != nil {
+		return 0, fmt.Errorf("prune executions: %w", err)
+	}
+	if len(ids) == 0 && keep > 0 {
+		var cutoff []int64
+		err := s.DB.WithContext(ctx).Model(&Execution{}).Order("id DESC").Offset(keep).Limit(1).Pluck("id", &cutoff).Error
+		if err != nil {
+			return 0, fmt.Errorf("prune executions: %w", err)
+		}
+		if len(cutoff) == 1 {
+			err = s.DB.WithContext(ctx).Model(&Execution{}).Where("status IN ?", TerminalStatuses).
+				Where("id <= ?", cutoff[0]).Order("id").Limit(batch).Pluck("id", &ids).Error
+			if err != nil {
+				return 0, fmt.Errorf("prune executions: %w", err)
+			}
+		}
+	}
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	if err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error { return deleteByIDs(tx, ids) }); err != nil {
+		return 0, fmt.Errorf("prune executions: %w", err)
+	}
+	return len(ids), nil
+}
+
+// DueWaitingExecutions lists waiting executions whose wait_till has come (before until).
+func (s *Store) DueWaitingExecutions(ctx context.Context, until time.Time, limit int) ([]Execution, error) {
+	var out []Execution
+	err := s.DB.WithContext(ctx).Where("status = ? AND wait_till IS NOT NULL AND wait_till <= ?", StatusWaiting, until.UTC()).
+		Order("wait_till").Limit(limit).Find(&out).Error
+	if err != nil {
+		return nil, fmt.Errorf("list due waiting executions: %w", err)
+	}
+	return out, nil
+}
+
+// SaveExecutionState writes the run data and resumable state of a running execution, as long as
+// owner still holds its lease; false means the lease was lost and the caller must stop.
+func (s *Store) SaveExecutionState(ctx context.Context, id int64, owner string, data JSON) (bool, error) {
+	var ok bool
+	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		var n int64
+		if err := tx.Model(&Execution{}).Where("id = ? AND status = ? AND lease_owner = ?", id, StatusRunning, owner).
+			Count(&n).Error; err != nil {
+			return err
+		}
+		if n == 0 {
+			return nil
+		}
+		ok = true
+		return tx.Model(&ExecutionData{}).Where("execution_id = ?", id).Update("data", data).Error
+	})
+	if err != nil {
+		return false, fmt.Errorf("checkpoint execution %d: %w", id, err)
+	}
+	return ok, nil
+}
+
+// FinishExecution records the outcome of a run by owner: the final status (or waiting with
+// waitTill), and the data. It changes nothing unless the execution is still running under
+// owner's lease, so a canceled or taken-over execution keeps the status it has.
+func (s *Store) FinishExecution(ctx context.Context, id int64, owner, status string, waitTill *time.Time, data JSON) (bool, error) {
+	var ok bool
+	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		now := time.Now().UTC()
+		updates := map[string]any{"status": status, "lease_owner": "", "lease_expires_at": nil, "wait_till": waitTill}
+		if status != StatusWaiting {
+			updates["stopped_at"] = now
+			updates["finished"] = status == StatusSuccess
+		}
+		res := tx.Model(&Execution{}).Where("id = ? AND status = ? AND lease_owner = ?", id, StatusRunning, owner).Updates(updates)
+		if res.Error != nil {
+			return res.Error
+		}
+		if res.RowsAffected == 0 {
+			return nil
+		}
+		ok = true
+		return tx.Model(&ExecutionData{}).Where("execution_id = ?", id).Update("data", data).Error
+	})
+	if err != nil {
+		return false, fmt.Errorf("finish execution %d: %w", id, err)
+	}
+	return ok, nil
+}
+
+// DeleteExecution removes one execution and its data.
+func (s *Store) DeleteExecution(ctx context.Context, id int64) error {
+	return s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error { return deleteByIDs(tx, []int64{id}) })
+}
+
+// SetRetrySuccess records on the original execution that retry succeeded.
+func (s *Store) SetRetrySuccess(ctx context.Context, original, retry int64) error {
+	return s.DB.WithContext(ctx).Model(&Execution{}).Where("id = ?", original).Update("retry_success_id", retry).Error
+}

@@ -1,0 +1,34 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// WorkflowDocument returns the stored workflow id as an n8n workflow document (id, name, active,
+// nodes, connections, settings, staticData), for running it.
+func (s *Store) WorkflowDocument(ctx context.Context, id string) ([]byte, error) {
+	var w Workflow
+	if err := s.DB.WithContext(ctx).Where("id = ?", id).Take(&w).Error; err != nil {
+		return nil, notFound(err, "workflow "+id)
+	}
+	doc := map[string]any{"id": w.ID, "name": w.Name, "active": w.Active,
+		"nodes": w.Nodes, "connections": w.Connections}
+	if len(w.Settings) > 0 {
+		doc["settings"] = w.Settings
+	}
+	if len(w.StaticData) > 0 {
+		doc["staticData"] = w.StaticData
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("encode workflow %s: %w", id, err)
+	}
+	return b, nil
+}
+
+// SetWorkflowStaticData stores the static data a run changed.
+func (s *Store) SetWorkflowStaticData(ctx context.Context, id string, data JSON) error {
+	return s.DB.WithContext(ctx).Model(&Workflow{}).Where("id = ?", id).Update("static_data", data).Error
+}
