@@ -6,12 +6,14 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/code"
 	"github.com/flowmill/flowmill/pkg/nodes/comparedatasets"
+	"github.com/flowmill/flowmill/pkg/nodes/cron"
 	"github.com/flowmill/flowmill/pkg/nodes/errortrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/executeworkflow"
 	"github.com/flowmill/flowmill/pkg/nodes/function"
 	"github.com/flowmill/flowmill/pkg/nodes/functionitem"
 	"github.com/flowmill/flowmill/pkg/nodes/httprequest"
 	"github.com/flowmill/flowmill/pkg/nodes/ifnode"
+	"github.com/flowmill/flowmill/pkg/nodes/interval"
 	"github.com/flowmill/flowmill/pkg/nodes/itemlists"
 	"github.com/flowmill/flowmill/pkg/nodes/manualtrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/merge"
@@ -19,6 +21,8 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/noop"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfile"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfiles"
+	"github.com/flowmill/flowmill/pkg/nodes/respondtowebhook"
+	"github.com/flowmill/flowmill/pkg/nodes/scheduletrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/set"
 	"github.com/flowmill/flowmill/pkg/nodes/splitinbatches"
 	"github.com/flowmill/flowmill/pkg/nodes/start"
@@ -47,6 +51,10 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(readbinaryfiles.Type())
 	r.MustRegister(writebinaryfile.Type())
 	r.MustRegister(movebinarydata.Type())
+	r.MustRegister(cron.Type())
+	r.MustRegister(interval.Type())
+	r.MustRegister(scheduletrigger.Type())
+	r.MustRegister(respondtowebhook.Type())
 	r.MustRegister(code.Type())
 	r.MustRegister(function.Type())
 	r.MustRegister(functionitem.Type())

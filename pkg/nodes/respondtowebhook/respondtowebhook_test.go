@@ -1,0 +1,79 @@
+package respondtowebhook_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/nodetest"
+	"github.com/flowmill/flowmill/pkg/nodes/respondtowebhook"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+type m = map[string]any
+
+func TestRespondToWebhook(t *testing.T) {
+	t.Parallel()
+	in := []workflow.Item{
+		{JSON: m{"a": 1.0}, Binary: map[string]workflow.BinaryData{"file": nodes.NewBinary([]byte("PDF"), "a.pdf", "application/pdf")}},
+		{JSON: m{"a": 2.0}},
+	}
+	tests := []struct {
+		name   string
+		params m
+		want   respondtowebhook.Response
+	}{
+		{"first incoming item", m{}, respondtowebhook.Response{StatusCode: 200, Headers: map[string]string{}, Body: m{"a": 1.0}}},
+		{"json", m{"respondWith": "json", "responseBody": `{"ok":true}`}, respondtowebhook.Response{StatusCode: 200, Headers: map[string]string{}, Body: m{"ok": true}}},
+		{"json from an expression", m{"respondWith": "json", "responseBody": "={{ {n: $json.a} }}"}, respondtowebhook.Response{StatusCode: 200, Headers: map[string]string{}, Body: m{"n": 1.0}}},
+		{"empty json", m{"respondWith": "json"}, respondtowebhook.Response{StatusCode: 200, Headers: map[string]string{}}},
+		{"text with code and headers", m{"respondWith": "text", "responseBody": "={{ 'n=' + $json.a }}", "options": m{
+			"responseCode": 201.0, "responseHeaders": m{"entries": []any{m{"name": "X-Reply", "value": "yes"}}}}},
+			respondtowebhook.Response{StatusCode: 201, Headers: map[string]string{"x-reply": "yes"}, Body: "n=1"}},
+		{"no data", m{"respondWith": "noData"}, respondtowebhook.Response{StatusCode: 200, Headers: map[string]string{}}},
+		{"binary chosen automatically", m{"respondWith": "binary"}, respondtowebhook.Response{StatusCode: 200,
+			Headers: map[string]string{"content-type": "application/pdf"}, Binary: []byte("PDF")}},
+		{"binary from a named field keeps a set content type", m{"respondWith": "binary", "responseDataSource": "set", "inputFieldName": "file",
+			"options": m{"responseHeaders": m{"entries": []any{m{"name": "Content-Type", "value": "application/octet-stream"}}}}},
+			respondtowebhook.Response{StatusCode: 200, Headers: map[string]string{"content-type": "application/octet-stream"}, Binary: []byte("PDF")}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			nodeCtx := map[string]any{}
+			out, err := nodetest.Run(t, respondtowebhook.Type(), nodetest.Node{Parameters: tc.params, NodeContext: nodeCtx}, in)
+			require.NoError(t, err)
+			require.Equal(t, nodetest.JSONs(in), nodetest.JSONs(out[0]), "input passes through")
+			got, ok := respondtowebhook.ResponseFrom(nodeCtx)
+			require.True(t, ok)
+			require.Equal(t, tc.want, *got)
+		})
+	}
+}
+
+func TestFirstResponseCounts(t *testing.T) {
+	t.Parallel()
+	nodeCtx := map[string]any{}
+	for _, body := range []string{"first", "second"} {
+		_, err := nodetest.Run(t, respondtowebhook.Type(), nodetest.Node{NodeContext: nodeCtx,
+			Parameters: m{"respondWith": "text", "responseBody": body}}, nodetest.Items(m{}))
+		require.NoError(t, err)
+	}
+	got, _ := respondtowebhook.ResponseFrom(nodeCtx)
+	require.Equal(t, "first", got.Body)
+	_, ok := respondtowebhook.ResponseFrom(map[string]any{})
+	require.False(t, ok)
+}
+
+func TestRespondToWebhookErrors(t *testing.T) {
+	t.Parallel()
+	_, err := nodetest.Run(t, respondtowebhook.Type(), nodetest.Node{Parameters: m{"respondWith": "json", "responseBody": "{nope"}}, nodetest.Items(m{}))
+	require.ErrorContains(t, err, "Invalid JSON in 'Response Body' field")
+	_, err = nodetest.Run(t, respondtowebhook.Type(), nodetest.Node{Parameters: m{"respondWith": "binary"}}, nodetest.Items(m{}))
+	require.ErrorContains(t, err, "No binary data exists on the first item!")
+	in := []workflow.Item{{JSON: m{}, Binary: map[string]workflow.BinaryData{"a": {Data: "eA=="}}}}
+	_, err = nodetest.Run(t, respondtowebhook.Type(), nodetest.Node{Parameters: m{"respondWith": "binary", "responseDataSource": "set", "inputFieldName": "b"}}, in)
+	require.ErrorContains(t, err, `"b"`)
+	require.NotEmpty(t, respondtowebhook.Type().IconSVG)
+}

@@ -1,0 +1,279 @@
+package schedule
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+// Rule is one way a trigger node fires: a cron expression or a fixed period.
+type Rule struct {
+	// Cron is the cron expression (empty for interval rules), as the node gives it.
+	Cron string
+	// ZeroBasedMonths says numeric months in Cron count from 0, as in the nodes' expressions.
+	ZeroBasedMonths bool
+	// Every is the period of interval rules (Interval node; Schedule Trigger seconds and
+	// minutes), counted from when the trigger was activated.
+	Every time.Duration
+	// WeeksInterval is the Schedule Trigger's "weeks between triggers"; above 1 the scheduler
+	// fires only in weeks for which WeekDue is true.
+	WeeksInterval int
+
+	spec *spec
+}
+
+// ParseCron returns a cron rule; zeroBasedMonths as for Rule.
+func ParseCron(expr string, zeroBasedMonths bool) (Rule, error) {
+	s, err := parseCron(expr, zeroBasedMonths)
+	if err != nil {
+		return Rule{}, err
+	}
+	return Rule{Cron: expr, ZeroBasedMonths: zeroBasedMonths, spec: s}, nil
+}
+
+// Next returns the first firing time strictly after `after`, as wall-clock time in loc (nil
+// means UTC). Interval rules fire `Every` after `after`. The zero time means never.
+func (r Rule) Next(after time.Time, loc *time.Location) time.Time {
+	if loc == nil {
+		loc = time.UTC
+	}
+	if r.Cron == "" {
+		if r.Every <= 0 {
+			return time.Time{}
+		}
+		return after.Add(r.Every).In(loc)
+	}
+	s := r.spec
+	if s == nil {
+		var err error
+		if s, err = parseCron(r.Cron, r.ZeroBasedMonths); err != nil {
+			return time.Time{}
+		}
+	}
+	return s.next(after, loc)
+}
+
+// WeekDue reports whether a rule with WeeksInterval may fire at t when it last fired at last
+// (zero: never): at least WeeksInterval ISO weeks apart.
+func (r Rule) WeekDue(last, t time.Time, loc *time.Location) bool {
+	if r.WeeksInterval <= 1 || last.IsZero() {
+		return true
+	}
+	if loc == nil {
+		loc = time.UTC
+	}
+	weekStart := func(x time.Time) time.Time {
+		x = x.In(loc)
+		y, m, d := x.Date()
+		day := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+		return day.AddDate(0, 0, -((int(day.Weekday()) + 6) % 7))
+	}
+	weeks := int(weekStart(t).Sub(weekStart(last)).Hours() / (24 * 7))
+	return weeks >= r.WeeksInterval
+}
+
+// ErrNotSchedule is returned by FromNode for node types that are not schedule triggers.
+var ErrNotSchedule = errors.New("schedule: not a schedule trigger node")
+
+// FromNode reads the rules of a Cron, Interval or Schedule Trigger node. Parameters missing from
+// the node take the nodes' defaults. Where n8n picks a random second to spread the load, the
+// second is derived from the node's id and name, so every scheduler replica agrees on it.
+func FromNode(node *workflow.Node) ([]Rule, error) {
+	p := node.Parameters
+	switch node.Type {
+	case "n8n-nodes-base.cron":
+		return cronRules(node, p)
+	case "n8n-nodes-base.interval":
+		n := num(p["interval"], 1)
+		if n <= 0 {
+			return nil, errors.New("The interval has to be set to at least 1 or higher!")
+		}
+		unit := time.Second
+		switch str(p["unit"], "seconds") {
+		case "minutes":
+			unit = time.Minute
+		case "hours":
+			unit = time.Hour
+		}
+		return []Rule{{Every: time.Duration(n * float64(unit))}}, nil
+	case "n8n-nodes-base.scheduleTrigger":
+		return scheduleRules(p)
+	}
+	return nil, fmt.Errorf("%w: %s", ErrNotSchedule, node.Type)
+}
+
+func cronRules(node *workflow.Node, p map[string]any) ([]Rule, error) {
+	times, _ := p["triggerTimes"].(map[string]any)
+	items, _ := times["item"].([]any)
+	var rules []Rule
+	for i, it := range items {
+		item, _ := it.(map[string]any)
+		sec := spreadSecond(node, i)
+		var expr string
+		switch mode := str(item["mode"], "everyDay"); mode {
+		case "custom":
+			expr = str(item["cronExpression"], "* * * * * *")
+		case "everyMinute":
+			expr = fmt.Sprintf("%d * * * * *", sec)
+		case "everyX":
+			v := text(numOr(item["value"], 2))
+			if str(item["unit"], "hours") == "minutes" {
+				expr = fmt.Sprintf("%d */%s * * * *", sec, v)
+			} else {
+				expr = fmt.Sprintf("%d 0 */%s * * *", sec, v)
+			}
+		default:
+			fieldsByMode := map[string][]string{
+				"everyHour":  {"minute"},
+				"everyDay":   {"minute", "hour"},
+				"everyWeek":  {"minute", "hour", "weekday"},
+				"everyMonth": {"minute", "hour", "dayOfMonth"},
+			}
+			defaults := map[string]any{"minute": 0.0, "hour": 14.0, "dayOfMonth": 1.0, "weekday": "1"}
+			shown := fieldsByMode[mode]
+			parts := []string{fmt.Sprint(sec)}
+			for _, name := range []string{"minute", "hour", "dayOfMonth", "month", "weekday"} {
+				v, ok := item[name]
+				if !ok && contains(shown, name) {
+					v, ok = defaults[name], true
+				}
+				if ok {
+					parts = append(parts, text(v))
+				} else {
+					parts = append(parts, "*")
+				}
+			}
+			expr = strings.Join(parts, " ")
+		}
+		r, err := ParseCron(expr, true)
+		if err != nil {
+			return nil, err
+		}
+		rules = append(rules, r)
+	}
+	return rules, nil
+}
+
+func scheduleRules(p map[string]any) ([]Rule, error) {
+	rule, ok := p["rule"].(map[string]any)
+	if !ok {
+		rule = map[string]any{"interval": []any{map[string]any{"field": "days"}}}
+	}
+	intervals, _ := rule["interval"].([]any)
+	var rules []Rule
+	for _, it := range intervals {
+		iv, _ := it.(map[string]any)
+		minute := text(numOr(iv["triggerAtMinute"], 0))
+		hour := text(numOr(iv["triggerAtHour"], 0))
+		var expr string
+		switch str(iv["field"], "days") {
+		case "seconds":
+			rules = append(rules, Rule{Every: time.Duration(num(iv["secondsInterval"], 30) * float64(time.Second))})
+			continue
+		case "minutes":
+			rules = append(rules, Rule{Every: time.Duration(num(iv["minutesInterval"], 5) * float64(time.Minute))})
+			continue
+		case "hours":
+			expr = fmt.Sprintf("%s */%s * * *", minute, text(numOr(iv["hoursInterval"], 1)))
+		case "days":
+			expr = fmt.Sprintf("%s %s */%s * *", minute, hour, text(numOr(iv["daysInterval"], 1)))
+		case "weeks":
+			days := "0"
+			if list, ok := iv["triggerAtDay"].([]any); ok {
+				parts := make([]string, len(list))
+				for i, d := range list {
+					parts[i] = text(d)
+				}
+				days = strings.Join(parts, ",")
+				if days == "" {
+					days = "*"
+				}
+			}
+			expr = fmt.Sprintf("%s %s * * %s", minute, hour, days)
+			r, err := ParseCron(expr, true)
+			if err != nil {
+				return nil, err
+			}
+			r.WeeksInterval = int(num(iv["weeksInterval"], 1))
+			rules = append(rules, r)
+			continue
+		case "months":
+			expr = fmt.Sprintf("%s %s %s */%s *", minute, hour, text(numOr(iv["triggerAtDayOfMonth"], 1)),
+				text(numOr(iv["monthsInterval"], 1)))
+		case "cronExpression":
+			expr = str(iv["expression"], "")
+			r, err := ParseCron(expr, true)
+			if err != nil {
+				return nil, fmt.Errorf("Invalid cron expression: %w", err)
+			}
+			rules = append(rules, r)
+			continue
+		}
+		r, err := ParseCron(expr, true)
+		if err != nil {
+			return nil, err
+		}
+		rules = append(rules, r)
+	}
+	return rules, nil
+}
+
+// spreadSecond is a stable second for rules n8n gives a random second.
+func spreadSecond(node *workflow.Node, i int) int {
+	h := fnv.New32a()
+	fmt.Fprintf(h, "%s\x00%s\x00%d", node.ID, node.Name, i)
+	return int(h.Sum32() % 60)
+}
+
+func str(v any, fallback string) string {
+	if s, ok := v.(string); ok && s != "" {
+		return s
+	}
+	return fallback
+}
+
+func num(v any, fallback float64) float64 {
+	switch x := v.(type) {
+	case float64:
+		return x
+	case int:
+		return float64(x)
+	case string:
+		if f, err := strconv.ParseFloat(strings.TrimSpace(x), 64); err == nil {
+			return f
+		}
+	}
+	return fallback
+}
+
+// text writes a parameter value into a cron field: numbers without a decimal point.
+func text(v any) string {
+	switch x := v.(type) {
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case string:
+		return x
+	}
+	return fmt.Sprint(v)
+}
+
+func numOr(v any, fallback float64) any {
+	if v == nil {
+		return fallback
+	}
+	return v
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
