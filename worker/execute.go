@@ -21,7 +21,7 @@ import (
 // runExecute implements `worker execute --file workflow.json [--mode manual|webhook|trigger]
 // [--input items.json]`: it runs a workflow file without any services and prints one JSON
 // object {finished, nodeExecutionOrder, data: {resultData: {runData, lastNodeExecuted, error}}}.
-// Exit status: 0 finished, 1 failed run, 2 unreadable input.
+// Exit status: 0 finished (or waiting), 1 failed run, 2 unreadable input.
 func runExecute(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("execute", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -91,7 +91,8 @@ func runExecute(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "worker execute:", err)
 		return 1
 	}
-	if !rep.Finished {
+	// A run put to wait (a long Wait) did not fail; it is printed with its waitTill.
+	if !rep.Finished && rep.Status != engine.StatusWaiting {
 		return 1
 	}
 	return 0

@@ -32,5 +32,7 @@
 // engine records it on the run. Long-running work must honour ctx (cancellation and the
 // execution timeout). ex.StaticData() is the node's persistent data; ex.Console forwards
 // console output; ex.RunScript runs Code/Function node scripts in the sandbox; BinaryBytes and
-// NewBinary read and write inline binary data.
+// NewBinary read and write inline binary data. ex.Now and ex.Sleep use the engine's clock (tests
+// inject it); ex.PutExecutionToWait stops the run after the node and saves it as waiting (Wait);
+// ex.LoadWorkflow and ex.ExecuteWorkflow load and run sub-workflows (Execute Workflow).
 package nodes
