@@ -21,6 +21,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/noop"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfile"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfiles"
+	"github.com/flowmill/flowmill/pkg/nodes/renamekeys"
 	"github.com/flowmill/flowmill/pkg/nodes/respondtowebhook"
 	"github.com/flowmill/flowmill/pkg/nodes/scheduletrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/set"
@@ -66,6 +67,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(itemlists.TypeV2())
 	r.MustRegister(comparedatasets.Type())
 	r.MustRegister(executeworkflow.Type())
+	r.MustRegister(renamekeys.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
