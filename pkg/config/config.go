@@ -4,6 +4,7 @@
 package config
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -58,6 +59,9 @@ type Config struct {
 	// ReconcileInterval is how often pending executions without a live lease are re-enqueued.
 	// Default 30s.
 	ReconcileInterval time.Duration
+	// ExecutionLeaseTTL is how long a worker's claim on a running execution lasts without
+	// renewal (renewed every third of it); a dead worker's executions move on after it. Default 30s.
+	ExecutionLeaseTTL time.Duration
 
 	// ExecutionsTimeout is the default execution timeout in seconds; -1 is off. Default -1.
 	ExecutionsTimeout int
@@ -100,6 +104,11 @@ type Config struct {
 	DefaultLocale string
 	// MetricsEnabled serves /metrics. Default true.
 	MetricsEnabled bool
+
+	// NodesExclude names node types removed from the registry, as n8n's NODES_EXCLUDE: a
+	// comma-separated list (or a JSON array) such as n8n-nodes-base.executeCommand. Default
+	// empty: every node type is available.
+	NodesExclude string
 }
 
 // Embedded reports whether the process runs in the embedded default (no external Redis): the
@@ -114,6 +123,21 @@ func (c *Config) SQLitePath() string { return filepath.Join(c.DataDir, "database
 
 // Addr is the api's listen address.
 func (c *Config) Addr() string { return fmt.Sprintf("%s:%d", c.ListenAddress, c.Port) }
+
+// ExcludedNodes returns the node type names of NodesExclude; empty when none are excluded.
+func (c *Config) ExcludedNodes() []string {
+	v := strings.TrimSpace(c.NodesExclude)
+	var names []string
+	if strings.HasPrefix(v, "[") && json.Unmarshal([]byte(v), &names) == nil {
+		return names
+	}
+	for _, n := range strings.Split(v, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	return names
+}
 
 // Load resolves the configuration from the environment (getenv) and command-line arguments, then
 // validates it. Flags are --name=value or --name value, named as in the registry.
@@ -233,6 +257,7 @@ func (c *Config) finish() error {
 		{"FLOWMILL_HEARTBEAT_INTERVAL", c.HeartbeatInterval},
 		{"FLOWMILL_PUSH_PING_INTERVAL", c.PushPingInterval},
 		{"FLOWMILL_RECONCILE_INTERVAL", c.ReconcileInterval},
+		{"FLOWMILL_EXECUTION_LEASE_TTL", c.ExecutionLeaseTTL},
 		{"FLOWMILL_EXECUTIONS_DATA_PRUNE_INTERVAL", c.PruneInterval},
 		{"FLOWMILL_WAIT_POLL_INTERVAL", c.WaitPollInterval},
 	} {

@@ -118,6 +118,8 @@ var registry = []Setting{
 		field: func(c *Config) any { return &c.PushPingInterval }},
 	{Env: "FLOWMILL_RECONCILE_INTERVAL", Flag: "reconcile-interval", Default: "30s", Help: "How often pending executions without a live worker are queued again.",
 		field: func(c *Config) any { return &c.ReconcileInterval }},
+	{Env: "FLOWMILL_EXECUTION_LEASE_TTL", Flag: "execution-lease-ttl", Default: "30s", Help: "How long a worker's claim on a running execution lasts without renewal; a dead worker's executions are taken over after it.",
+		field: func(c *Config) any { return &c.ExecutionLeaseTTL }},
 	{Env: "FLOWMILL_EXECUTIONS_TIMEOUT", Flag: "executions-timeout", Default: "-1", Help: "Default execution timeout in seconds; -1 is off.",
 		field: func(c *Config) any { return &c.ExecutionsTimeout }},
 	{Env: "FLOWMILL_EXECUTIONS_TIMEOUT_MAX", Flag: "executions-timeout-max", Default: "3600", Help: "Largest execution timeout a workflow may set, in seconds.",
@@ -158,6 +160,8 @@ var registry = []Setting{
 		field: func(c *Config) any { return &c.DefaultLocale }},
 	{Env: "FLOWMILL_METRICS", Flag: "metrics", Default: "true", Help: "Serve Prometheus metrics at /metrics.",
 		field: func(c *Config) any { return &c.MetricsEnabled }},
+	{Env: "FLOWMILL_NODES_EXCLUDE", Flag: "nodes-exclude", Default: "", Help: "Node types to leave out, comma-separated (for example n8n-nodes-base.executeCommand).",
+		field: func(c *Config) any { return &c.NodesExclude }},
 }
 
 // Redacted lists every setting as NAME=value with secrets hidden, for logs and diagnostics.

@@ -125,6 +125,9 @@ func (s *Service) Stop(ctx context.Context, id int64, timeout time.Duration) (*s
 	}
 	done := s.subscribeFinished(ctx, id)
 	defer done.close()
+	if err := s.in.Redis.Set(ctx, queue.KeyStopPrefix+IDString(id), "1", time.Minute).Err(); err != nil {
+		return nil, fmt.Errorf("mark execution %d to stop: %w", id, err)
+	}
 	if err := s.in.Redis.Publish(ctx, queue.ChannelStop, strconv.FormatInt(id, 10)).Err(); err != nil {
 		return nil, fmt.Errorf("ask workers to stop execution %d: %w", id, err)
 	}

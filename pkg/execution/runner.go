@@ -23,11 +23,6 @@ import (
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
-// LeaseTTL is how long a worker's claim on an execution lasts without renewal; a worker that
-// dies mid-run loses its executions to another worker after at most this long (plus the
-// reconciler's interval).
-const LeaseTTL = 30 * time.Second
-
 var (
 	errStopRequested = errors.New("stop requested")
 	errLeaseLost     = errors.New("lease lost to another worker")
@@ -56,7 +51,7 @@ func NewRunner(in *infra.Infra, workerID string) (*Runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Runner{in: in, workerID: workerID, log: in.Log.With("component", "runner"), leaseTTL: LeaseTTL,
+	r := &Runner{in: in, workerID: workerID, log: in.Log.With("component", "runner"), leaseTTL: in.Config.ExecutionLeaseTTL,
 		running: map[int64]context.CancelCauseFunc{}, done: make(chan struct{})}
 	r.base = engine.Options{
 		Registry:  core.Registry(),
@@ -173,6 +168,10 @@ func (r *Runner) run(taskCtx context.Context, id int64) error {
 	runCtx, cancel := context.WithCancelCause(taskCtx)
 	defer cancel(nil)
 	defer r.track(id, cancel)()
+	// A stop requested between the claim and now only left its mark.
+	if n, err := r.in.Redis.Exists(taskCtx, queue.KeyStopPrefix+IDString(id)).Result(); err == nil && n > 0 {
+		cancel(errStopRequested)
+	}
 	if limit := timeout(wf.Settings, r.in.Config); limit > 0 {
 		var stop context.CancelFunc
 		runCtx, stop = context.WithTimeout(runCtx, limit)
@@ -199,8 +198,15 @@ func (r *Runner) run(taskCtx context.Context, id int64) error {
 		}
 		return taskCtx.Err()
 	}
-	if errors.Is(runCtx.Err(), context.DeadlineExceeded) && res.Status == engine.StatusCanceled {
+	// A node interrupted by a stop or the time limit reports its own error; the execution's
+	// outcome is the stop or the timeout.
+	switch {
+	case errors.Is(context.Cause(runCtx), errStopRequested):
+		res.Status = engine.StatusCanceled
+		setRunError(res, "ExecutionCancelledError", "The execution was canceled")
+	case errors.Is(runCtx.Err(), context.DeadlineExceeded):
 		res.Status = engine.StatusError
+		setRunError(res, "WorkflowOperationError", fmt.Sprintf("The execution timed out after %v", timeout(wf.Settings, r.in.Config)))
 	}
 	return r.finish(context.WithoutCancel(taskCtx), e, wf, res, hooks)
 }
@@ -270,4 +276,13 @@ func (r *Runner) keepLease(ctx context.Context, id int64, cancel context.CancelC
 		}
 	}()
 	return func() { close(stop) }
+}
+
+// setRunError replaces the run's error, keeping the node it happened in.
+func setRunError(res *engine.Result, name, msg string) {
+	ee := &workflow.ExecutionError{Name: name, Message: msg, Timestamp: time.Now().UnixMilli()}
+	if prev := res.State.ResultData.Error; prev != nil {
+		ee.Node = prev.Node
+	}
+	res.State.ResultData.Error = ee
 }

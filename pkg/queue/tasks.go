@@ -32,6 +32,9 @@ const (
 	ChannelPush = "flowmill:push"
 	// ChannelStop carries ids of executions to cancel to every worker.
 	ChannelStop = "flowmill:execution:stop"
+	// KeyStopPrefix + execution id marks a stop request for a minute, for a worker that claims
+	// the execution just after the message on ChannelStop went out.
+	KeyStopPrefix = "flowmill:execution:stop:"
 	// ChannelFinished carries ids of executions that just finished (or started waiting), for
 	// api processes waiting on them.
 	ChannelFinished = "flowmill:execution:finished"

@@ -1,0 +1,250 @@
+package execution_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowmill/flowmill/pkg/execution"
+	"github.com/flowmill/flowmill/pkg/push"
+	"github.com/flowmill/flowmill/pkg/store"
+)
+
+func TestRunSendsProgressInOrderAndSavesResult(t *testing.T) {
+	e := setup(t, "FLOWMILL_EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS", "true")
+	client := e.hub.Connect("editor")
+	wf := build(t, "order", "", start, set, code("Code", `console.log("seen", $input.all().length); return [{json: {b: $input.first().json.a + 1}}];`))
+	ex := e.run(t, wf, "manual", "editor")
+	done := e.wait(t, ex.ID)
+	require.Equal(t, store.StatusSuccess, done.Status)
+	require.True(t, done.Finished)
+	require.NotNil(t, done.StoppedAt)
+
+	var types, nodes []string
+	for len(types) == 0 || types[len(types)-1] != push.TypeExecutionFinished {
+		select {
+		case b := <-client.Messages():
+			var m struct {
+				Type string         `json:"type"`
+				Data map[string]any `json:"data"`
+			}
+			require.NoError(t, json.Unmarshal(b, &m))
+			if m.Type != push.TypeSendConsoleMessage {
+				require.Equal(t, execution.IDString(ex.ID), m.Data["executionId"], "every message names the execution")
+			}
+			types = append(types, m.Type)
+			if m.Type == push.TypeNodeExecuteBefore || m.Type == push.TypeNodeExecuteAfter {
+				nodes = append(nodes, m.Data["nodeName"].(string))
+			}
+			if m.Type == push.TypeSendConsoleMessage {
+				require.Equal(t, `Node: "Code"`, m.Data["source"])
+				require.Equal(t, []any{"seen", float64(1)}, m.Data["messages"])
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("push stopped after %v", types)
+		}
+	}
+	require.Equal(t, []string{"executionStarted",
+		"nodeExecuteBefore", "nodeExecuteAfter", "nodeExecuteBefore", "nodeExecuteAfter",
+		"nodeExecuteBefore", "sendConsoleMessage", "nodeExecuteAfter", "executionFinished"}, types)
+	require.Equal(t, []string{"Start", "Start", "Set", "Set", "Code", "Code"}, nodes)
+
+	out := nodeOutput(t, e.state(t, ex.ID), "Code")
+	require.Equal(t, map[string]any{"b": float64(2)}, out[0].(map[string]any)["json"])
+}
+
+func TestManualRunsAreNotKeptByDefault(t *testing.T) {
+	e := setup(t)
+	ex := e.run(t, build(t, "unsaved", "", start, set), "manual", "")
+	require.Eventually(t, func() bool {
+		_, err := e.in.Store.GetExecution(context.Background(), ex.ID)
+		return err != nil
+	}, 10*time.Second, 20*time.Millisecond, "an unsaved manual run is deleted once finished")
+}
+
+func TestSaveSettingsPerWorkflow(t *testing.T) {
+	e := setup(t)
+	ok := e.run(t, build(t, "ok", `{"saveDataSuccessExecution":"none"}`, start, set), "trigger", "")
+	fail := e.run(t, build(t, "fail", `{"saveDataSuccessExecution":"none"}`, start, code("Code", `throw new Error("boom")`)), "trigger", "")
+	done := e.wait(t, fail.ID)
+	require.Equal(t, store.StatusError, done.Status)
+	require.False(t, done.Finished)
+	require.Eventually(t, func() bool {
+		_, err := e.in.Store.GetExecution(context.Background(), ok.ID)
+		return err != nil
+	}, 10*time.Second, 20*time.Millisecond, "success is not kept when saveDataSuccessExecution is none")
+	state := e.state(t, fail.ID)
+	require.Contains(t, state["resultData"].(map[string]any)["error"].(map[string]any)["message"], "boom")
+
+	keep := e.run(t, build(t, "kept", `{"saveManualExecutions":true}`, start, set), "manual", "")
+	require.Equal(t, store.StatusSuccess, e.wait(t, keep.ID).Status)
+}
+
+func TestStopBusyCodeNode(t *testing.T) {
+	e := setup(t)
+	ex := e.run(t, build(t, "busy", "", start, code("Code", `while (true) {}`)), "trigger", "")
+	require.Eventually(t, func() bool {
+		got, err := e.in.Store.GetExecution(context.Background(), ex.ID)
+		return err == nil && got.Status == store.StatusRunning
+	}, 10*time.Second, 10*time.Millisecond)
+	began := time.Now()
+	stopped, err := e.svc.Stop(context.Background(), ex.ID, 5*time.Second)
+	require.NoError(t, err)
+	require.Less(t, time.Since(began), 2*time.Second, "stop takes effect within 2 s")
+	require.Equal(t, store.StatusCanceled, stopped.Status)
+	require.NotNil(t, stopped.StoppedAt)
+
+	// The slot is free again: the next run finishes.
+	next := e.run(t, build(t, "after", "", start, set), "trigger", "")
+	require.Equal(t, store.StatusSuccess, e.wait(t, next.ID).Status)
+
+	_, err = e.svc.Stop(context.Background(), ex.ID, time.Second)
+	require.ErrorIs(t, err, execution.ErrNotStoppable)
+}
+
+func TestTimeoutFailsTheExecution(t *testing.T) {
+	e := setup(t)
+	ex := e.run(t, build(t, "slow", `{"executionTimeout":1}`, start, code("Code", `while (true) {}`)), "trigger", "")
+	done := e.wait(t, ex.ID)
+	require.Equal(t, store.StatusError, done.Status)
+	require.Contains(t, e.state(t, ex.ID)["resultData"].(map[string]any)["error"].(map[string]any)["message"], "timed out")
+}
+
+func TestWaitingExecutionResumesAndCanBeStopped(t *testing.T) {
+	e := setup(t)
+	waitNode := node{name: "Wait", typ: "n8n-nodes-base.wait", params: `{"amount":2,"unit":"minutes"}`}
+	ex := e.run(t, build(t, "waits", "", start, waitNode, set), "trigger", "")
+	waiting := e.wait(t, ex.ID)
+	require.Equal(t, store.StatusWaiting, waiting.Status)
+	require.NotNil(t, waiting.WaitTill)
+	require.WithinDuration(t, time.Now().Add(2*time.Minute), *waiting.WaitTill, 10*time.Second)
+
+	// Not due yet: nothing happens.
+	n, err := execution.ResumeDue(context.Background(), e.in, time.Now())
+	require.NoError(t, err)
+	require.Zero(t, n)
+	// Due: it is queued and finishes after the Wait node without running Start again.
+	n, err = execution.ResumeDue(context.Background(), e.in, time.Now().Add(3*time.Minute))
+	require.NoError(t, err)
+	require.Equal(t, 1, n)
+	done := e.wait(t, ex.ID)
+	require.Equal(t, store.StatusSuccess, done.Status)
+	state := e.state(t, ex.ID)
+	runData := state["resultData"].(map[string]any)["runData"].(map[string]any)
+	require.Len(t, runData["Start"], 1)
+	require.Len(t, runData["Set"], 1)
+
+	second := e.run(t, build(t, "waits-again", "", start, waitNode, set), "trigger", "")
+	require.Equal(t, store.StatusWaiting, e.wait(t, second.ID).Status)
+	stopped, err := e.svc.Stop(context.Background(), second.ID, time.Second)
+	require.NoError(t, err)
+	require.Equal(t, store.StatusCanceled, stopped.Status)
+	n, err = execution.ResumeDue(context.Background(), e.in, time.Now().Add(time.Hour))
+	require.NoError(t, err)
+	require.Zero(t, n, "a canceled wait is never resumed")
+}
+
+func TestRetryContinuesFromTheFailedNode(t *testing.T) {
+	e := setup(t)
+	wf := build(t, "retry", "", start, set, code("Code", `throw new Error("not yet")`))
+	save(t, e, wf)
+	ex := e.run(t, wf, "trigger", "")
+	require.Equal(t, store.StatusError, e.wait(t, ex.ID).Status)
+
+	// Retrying the stored snapshot fails the same way.
+	again, err := e.svc.Retry(context.Background(), ex.ID, false)
+	require.NoError(t, err)
+	require.Equal(t, store.StatusError, e.wait(t, again.ID).Status)
+	require.Equal(t, ex.ID, *again.RetryOf)
+
+	// Fix the saved workflow and retry with it: Start and Set are not run again.
+	fixed := build(t, "retry", "", start, set, code("Code", `return [{json: {fixed: true, a: $input.first().json.a}}]`))
+	b, _ := json.Marshal(fixed)
+	var doc struct {
+		Nodes json.RawMessage `json:"nodes"`
+	}
+	require.NoError(t, json.Unmarshal(b, &doc))
+	require.NoError(t, e.in.Store.DB.Model(&store.Workflow{}).Where("id = ?", wf.ID).Update("nodes", store.JSON(doc.Nodes)).Error)
+	ok, err := e.svc.Retry(context.Background(), ex.ID, true)
+	require.NoError(t, err)
+	require.Equal(t, store.StatusSuccess, e.wait(t, ok.ID).Status)
+	state := e.state(t, ok.ID)
+	runData := state["resultData"].(map[string]any)["runData"].(map[string]any)
+	require.Len(t, runData["Set"], 1, "Set ran once, in the original execution")
+	require.Equal(t, map[string]any{"fixed": true, "a": float64(1)}, nodeOutput(t, state, "Code")[0].(map[string]any)["json"])
+
+	orig, err := e.in.Store.GetExecution(context.Background(), ex.ID)
+	require.NoError(t, err)
+	require.Equal(t, ok.ID, *orig.RetrySuccessID)
+	_, err = e.svc.Retry(context.Background(), ex.ID, false)
+	var re *execution.RetryError
+	require.ErrorAs(t, err, &re, "an execution retried successfully is not retried again")
+	_, err = e.svc.Retry(context.Background(), ok.ID, false)
+	require.ErrorAs(t, err, &re, "a successful execution cannot be retried")
+}
+
+func TestErrorWorkflowReceivesTheFailure(t *testing.T) {
+	e := setup(t)
+	handler := build(t, "on-error", "",
+		node{name: "Error Trigger", typ: "n8n-nodes-base.errorTrigger"},
+		code("Report", `const j = $input.first().json; return [{json: {failed: j.workflow.name, message: j.execution.error.message, node: j.execution.lastNodeExecuted, mode: j.execution.mode}}]`))
+	save(t, e, handler)
+	failing := build(t, "fails", `{"errorWorkflow":"`+handler.ID+`"}`, start, code("Broken", `throw new Error("kaput")`))
+	save(t, e, failing)
+	ex := e.run(t, failing, "trigger", "")
+	require.Equal(t, store.StatusError, e.wait(t, ex.ID).Status)
+
+	var errRun store.Execution
+	require.Eventually(t, func() bool {
+		return e.in.Store.DB.Where("mode = ? AND status IN ?", execution.ModeError, store.TerminalStatuses).Take(&errRun).Error == nil
+	}, 10*time.Second, 20*time.Millisecond, "the error workflow ran")
+	require.Equal(t, store.StatusSuccess, errRun.Status, "%v", e.state(t, errRun.ID)["resultData"])
+	require.Equal(t, handler.ID, *errRun.WorkflowID)
+	out := nodeOutput(t, e.state(t, errRun.ID), "Report")
+	got := out[0].(map[string]any)["json"].(map[string]any)
+	require.Equal(t, "fails", got["failed"])
+	require.Contains(t, got["message"], "kaput")
+	require.Equal(t, "Broken", got["node"])
+	require.Equal(t, "trigger", got["mode"])
+}
+
+func TestUnreadableOrUnstartableWorkflowFailsClearly(t *testing.T) {
+	e := setup(t)
+	wf := build(t, "unknown", "", start, node{name: "Mystery", typ: "n8n-nodes-base.doesNotExist"})
+	ex := e.run(t, wf, "trigger", "")
+	require.Equal(t, store.StatusError, e.wait(t, ex.ID).Status)
+	errObj := e.state(t, ex.ID)["resultData"].(map[string]any)["error"].(map[string]any)
+	require.Contains(t, errObj["message"], "doesNotExist")
+	require.Equal(t, "Mystery", errObj["node"])
+}
+
+func TestPruneByAgeAndCount(t *testing.T) {
+	e := setup(t)
+	ctx := context.Background()
+	old := time.Now().Add(-30 * 24 * time.Hour)
+	for i := range 7 {
+		stopped := time.Now()
+		if i < 3 {
+			stopped = old
+		}
+		ex := &store.Execution{Status: store.StatusSuccess, Mode: "trigger", StoppedAt: &stopped, Finished: true}
+		require.NoError(t, e.in.Store.CreateExecution(ctx, ex, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}))
+	}
+	running := &store.Execution{Status: store.StatusRunning, Mode: "trigger", LeaseOwner: "w"}
+	require.NoError(t, e.in.Store.CreateExecution(ctx, running, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}))
+
+	n, err := execution.Prune(ctx, e.in.Store, time.Now().Add(-14*24*time.Hour), 0)
+	require.NoError(t, err)
+	require.Equal(t, 3, n, "the three old executions go")
+	n, err = execution.Prune(ctx, e.in.Store, time.Now().Add(-14*24*time.Hour), 2)
+	require.NoError(t, err)
+	require.Equal(t, 3, n, "beyond the newest two (one of them running), finished ones go")
+	count, _, err := e.in.Store.CountExecutions(ctx, store.ExecutionFilter{})
+	require.NoError(t, err)
+	require.EqualValues(t, 2, count)
+	_, err = e.in.Store.GetExecution(ctx, running.ID)
+	require.NoError(t, err, "running executions are never pruned")
+}
