@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/flowmill/flowmill/pkg/config"
 	"github.com/flowmill/flowmill/pkg/engine"
 	"github.com/flowmill/flowmill/pkg/expr"
 	"github.com/flowmill/flowmill/pkg/nodes/core"
@@ -60,13 +61,18 @@ func runExecute(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
+	cfg, err := config.Load(nil, os.Getenv)
+	if err != nil {
+		fmt.Fprintln(stderr, "worker execute:", err)
+		return 1
+	}
 	ev, err := expr.New(expr.Options{DefaultTimezone: *timezone})
 	if err != nil {
 		fmt.Fprintln(stderr, "worker execute: expressions:", err)
 		return 1
 	}
 	eng, err := engine.New(engine.Options{
-		Registry:  core.Registry(),
+		Registry:  core.Registry().Without(cfg.ExcludedNodes()...),
 		Evaluator: ev,
 		Logger:    slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		Env:       environment(),

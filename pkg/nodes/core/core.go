@@ -8,6 +8,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/comparedatasets"
 	"github.com/flowmill/flowmill/pkg/nodes/cron"
 	"github.com/flowmill/flowmill/pkg/nodes/errortrigger"
+	"github.com/flowmill/flowmill/pkg/nodes/executecommand"
 	"github.com/flowmill/flowmill/pkg/nodes/executeworkflow"
 	"github.com/flowmill/flowmill/pkg/nodes/function"
 	"github.com/flowmill/flowmill/pkg/nodes/functionitem"
@@ -68,6 +69,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(comparedatasets.Type())
 	r.MustRegister(executeworkflow.Type())
 	r.MustRegister(renamekeys.Type())
+	r.MustRegister(executecommand.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
