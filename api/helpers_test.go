@@ -1,5 +1,11 @@
 package main
 
-import "github.com/flowmill/flowmill/pkg/push"
+import (
+	"encoding/json"
+
+	"github.com/flowmill/flowmill/pkg/push"
+)
 
 func pushMessage(typ string, data any) push.Message { return push.Message{Type: typ, Data: data} }
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -44,7 +44,7 @@ func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
 		cfg: cfg, in: in, log: in.Log, web: web,
 		hub:        push.NewHub(in.Redis, 0, in.Log),
 		executions: execution.NewService(in),
-		nodeTypes:  core.Registry(),
+		nodeTypes:  core.Registry().Without(cfg.ExcludedNodes()...),
 	}
 	s.promHandler = newPromHandler(s)
 	s.app = fiber.New(fiber.Config{

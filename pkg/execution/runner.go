@@ -54,7 +54,7 @@ func NewRunner(in *infra.Infra, workerID string) (*Runner, error) {
 	r := &Runner{in: in, workerID: workerID, log: in.Log.With("component", "runner"), leaseTTL: in.Config.ExecutionLeaseTTL,
 		running: map[int64]context.CancelCauseFunc{}, done: make(chan struct{})}
 	r.base = engine.Options{
-		Registry:  core.Registry(),
+		Registry:  core.Registry().Without(in.Config.ExcludedNodes()...),
 		Evaluator: ev,
 		Logger:    r.log,
 		Env:       nodeEnvironment(),

@@ -26,8 +26,10 @@ func NewClient(rdb redis.UniversalClient) *Client {
 }
 
 // RequeueExecution queues an execution again after its worker was lost. A task left behind by
-// a dead worker (archived, or completed but retained) is replaced; one still pending or running
-// is left alone.
+// a dead worker (archived, or completed but retained) is replaced. One still marked active
+// belongs to a worker that stopped renewing its lease, which asynq notices only much later, so
+// a second task with its own id is queued; the database lease lets only one of them run it. A
+// pending task is left alone.
 func (c *Client) RequeueExecution(ctx context.Context, queue string, p ExecutionRun) error {
 	err := c.enqueue(ctx, KindExecutionRun, p, asynq.TaskID(p.TaskID()), asynq.Queue(queue), asynq.MaxRetry(0))
 	if !errors.Is(err, ErrDuplicate) {
@@ -37,13 +39,17 @@ func (c *Client) RequeueExecution(ctx context.Context, queue string, p Execution
 	if err != nil {
 		return fmt.Errorf("inspect task %s: %w", p.TaskID(), err)
 	}
-	if info.State != asynq.TaskStateArchived && info.State != asynq.TaskStateCompleted {
-		return nil
+	switch info.State {
+	case asynq.TaskStateArchived, asynq.TaskStateCompleted:
+		if err := c.inspector.DeleteTask(queue, p.TaskID()); err != nil {
+			return fmt.Errorf("remove stale task %s: %w", p.TaskID(), err)
+		}
+		return c.EnqueueExecution(ctx, queue, p)
+	case asynq.TaskStateActive:
+		id := fmt.Sprintf("%s:recovered:%d", p.TaskID(), time.Now().UnixNano())
+		return c.enqueue(ctx, KindExecutionRun, p, asynq.TaskID(id), asynq.Queue(queue), asynq.MaxRetry(0))
 	}
-	if err := c.inspector.DeleteTask(queue, p.TaskID()); err != nil {
-		return fmt.Errorf("remove stale task %s: %w", p.TaskID(), err)
-	}
-	return c.EnqueueExecution(ctx, queue, p)
+	return nil
 }
 
 // PingResult returns the result a worker wrote for ping id, or ok=false while it has none.

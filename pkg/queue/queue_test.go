@@ -179,3 +179,31 @@ func TestQueueForMode(t *testing.T) {
 	require.Equal(t, queue.QueueDefault, queue.QueueFor("trigger"))
 	require.Equal(t, queue.QueueDefault, queue.QueueFor("retry"))
 }
+
+func TestRequeueAddsATaskWhenTheOldOneIsStuckActive(t *testing.T) {
+	rdb, _ := queuetest.Redis(t)
+	ctx := context.Background()
+	release := make(chan struct{})
+	started := make(chan struct{}, 1)
+	srv := queue.NewServer(rdb, queue.ServerConfig{Concurrency: 1})
+	srv.Handle(queue.KindExecutionRun, func(ctx context.Context, _ []byte) error {
+		started <- struct{}{}
+		<-release // hangs, as on a worker that died mid-run
+		return nil
+	})
+	require.NoError(t, srv.Start())
+	defer srv.Stop()
+	defer close(release)
+	c := queue.NewClient(rdb)
+	p := queue.ExecutionRun{ExecutionID: 11}
+	require.NoError(t, c.EnqueueExecution(ctx, queue.QueueDefault, p))
+	<-started
+	info, err := asynq.NewInspectorFromRedisClient(rdb).GetTaskInfo(queue.QueueDefault, p.TaskID())
+	require.NoError(t, err)
+	require.Equal(t, asynq.TaskStateActive, info.State)
+
+	require.NoError(t, c.RequeueExecution(ctx, queue.QueueDefault, p))
+	sizes, err := c.QueueSizes()
+	require.NoError(t, err)
+	require.Equal(t, 1, sizes[queue.QueueDefault], "a second task waits behind the stuck one")
+}

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowmill/flowmill/pkg/store"
+)
+
+const startSetWorkflow = `{"name":"two","nodes":[
+ {"name":"Start","type":"n8n-nodes-base.start","typeVersion":1,"position":[0,0],"parameters":{}},
+ {"name":"Set","type":"n8n-nodes-base.set","typeVersion":1,"position":[200,0],"parameters":{"values":{"string":[{"name":"s","value":"x"}]}}}],
+ "connections":{"Start":{"main":[[{"node":"Set","type":"main","index":0}]]}}}`
+
+func TestRunRejectsBadInputAndStoresNothing(t *testing.T) {
+	e := startServer(t, map[string]string{"FLOWMILL_MAX_BODY_SIZE": "1"})
+	cases := []struct {
+		body   string
+		status int
+		want   string
+	}{
+		{`{not json`, 400, "The body must be JSON"},
+		{`{}`, 400, "workflowData is missing"},
+		{`{"workflowData":{"nodes":[{"name":"A","type":"n8n-nodes-base.start","typeVersion":1,"position":[0,0],"parameters":{}}],
+		  "connections":{"A":{"main":[[{"node":"Ghost","type":"main","index":0}]]}}}}`, 422, "Ghost"},
+		{`{"workflowData":{"nodes":[{"name":"A","type":"n8n-nodes-base.start","typeVersion":1,"position":[0,0],"parameters":{}},
+		  {"name":"Odd","type":"n8n-nodes-base.nope","typeVersion":1,"position":[0,0],"parameters":{}}],"connections":{}}}`, 422, `The node "Odd" has an unknown type`},
+		{`{"workflowData":` + startSetWorkflow + `,"destinationNode":"Nowhere"}`, 422, `The node "Nowhere" does not exist`},
+		{`{"workflowData":{"nodes":"many","connections":{}}}`, 422, ""},
+	}
+	for _, tc := range cases {
+		res, b := e.do(t, "POST", "rest/workflows/run", tc.body, "Content-Type", "application/json")
+		require.Equal(t, tc.status, res.StatusCode, "%s → %s", tc.body, b)
+		var eb errorBody
+		require.NoError(t, json.Unmarshal(b, &eb))
+		require.Equal(t, tc.status, eb.Code)
+		require.Contains(t, eb.Message, tc.want)
+	}
+	res, _ := e.do(t, "POST", "rest/workflows/run", `{"workflowData":`+startSetWorkflow+`,"x":"`+strings.Repeat("y", 2<<20)+`"}`, "Content-Type", "application/json")
+	require.Equal(t, 413, res.StatusCode)
+
+	count, _, err := e.in.Store.CountExecutions(context.Background(), store.ExecutionFilter{})
+	require.NoError(t, err)
+	require.Zero(t, count, "a rejected run stores nothing")
+}
+
+func TestRunAnswersAtOnceWithTheExecutionID(t *testing.T) {
+	e := startServer(t, map[string]string{"FLOWMILL_EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS": "true"})
+	res, b := e.do(t, "POST", "rest/workflows/run", `{"workflowData":`+startSetWorkflow+`}`, "Content-Type", "application/json", "sessionid", "ed-1")
+	require.Equal(t, 200, res.StatusCode, string(b))
+	var out runResponse
+	decodeData(t, b, &out)
+	require.NotEmpty(t, out.ExecutionID)
+	res, b = e.do(t, "GET", "rest/executions/"+out.ExecutionID, "")
+	require.Equal(t, 200, res.StatusCode, string(b))
+	var d map[string]any
+	decodeData(t, b, &d)
+	require.Equal(t, "manual", d["mode"])
+	require.Contains(t, []any{"queued", "new"}, d["status"], "no worker runs in this test: it waits in the queue")
+	require.Equal(t, "two", d["workflowName"])
+	require.Equal(t, "two", d["workflowData"].(map[string]any)["name"])
+
+	res, b = e.do(t, "GET", "rest/executions-current", "")
+	require.Equal(t, 200, res.StatusCode)
+	var current []executionSummary
+	decodeData(t, b, &current)
+	require.Len(t, current, 1)
+	require.Equal(t, out.ExecutionID, current[0].ID)
+
+	// Stopping it before any worker took it cancels it at once.
+	res, b = e.do(t, "POST", "rest/executions-current/"+out.ExecutionID+"/stop", "")
+	require.Equal(t, 200, res.StatusCode, string(b))
+	var stopped map[string]any
+	decodeData(t, b, &stopped)
+	require.Equal(t, "canceled", stopped["status"])
+	require.Equal(t, false, stopped["finished"])
+}
+
+func TestRunWithWebhookWaitsForIt(t *testing.T) {
+	e := startServer(t, nil)
+	wf := `{"nodes":[{"name":"Webhook","type":"n8n-nodes-base.webhook","typeVersion":1,"position":[0,0],"parameters":{"path":"x"},"webhookId":"abc"}],"connections":{}}`
+	res, b := e.do(t, "POST", "rest/workflows/run", `{"workflowData":`+wf+`}`, "Content-Type", "application/json")
+	require.Equal(t, 200, res.StatusCode, string(b))
+	require.JSONEq(t, `{"data":{"waitingForWebhook":true}}`, string(b))
+}
+
+func seedExecutions(t *testing.T, e *testEnv, n int, workflowID string, status string) []int64 {
+	t.Helper()
+	var ids []int64
+	for range n {
+		wf := workflowID
+		stopped := time.Now()
+		ex := &store.Execution{WorkflowID: &wf, WorkflowName: "w-" + wf, Status: status, Mode: "trigger",
+			Finished: status == store.StatusSuccess, StoppedAt: &stopped}
+		require.NoError(t, e.in.Store.CreateExecution(context.Background(), ex, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}))
+		ids = append(ids, ex.ID)
+	}
+	return ids
+}
+
+func TestExecutionsPagingFiltersAndDelete(t *testing.T) {
+	e := startServer(t, nil)
+	a := seedExecutions(t, e, 5, "wfA", store.StatusSuccess)
+	b := seedExecutions(t, e, 3, "wfB", store.StatusError)
+
+	list := func(query string) (int, []executionSummary, bool) {
+		res, body := e.do(t, "GET", "rest/executions?"+query, "")
+		require.Equal(t, 200, res.StatusCode, string(body))
+		var out struct {
+			Count     int                `json:"count"`
+			Results   []executionSummary `json:"results"`
+			Estimated bool               `json:"estimated"`
+		}
+		decodeData(t, body, &out)
+		return out.Count, out.Results, out.Estimated
+	}
+	count, page, estimated := list("limit=3")
+	require.Equal(t, 8, count)
+	require.False(t, estimated)
+	require.Len(t, page, 3)
+	require.Equal(t, fmt.Sprint(b[2]), page[0].ID, "newest first")
+	_, next, _ := list("limit=3&lastId=" + page[2].ID)
+	require.Equal(t, fmt.Sprint(a[4]), next[0].ID)
+	_, newer, _ := list("firstId=" + fmt.Sprint(a[4]))
+	require.Len(t, newer, 3)
+
+	count, page, _ = list(`filter={"workflowId":"wfA"}`)
+	require.Equal(t, 5, count)
+	require.Len(t, page, 5)
+	count, _, _ = list(`filter={"finished":false}`)
+	require.Equal(t, 3, count)
+
+	for _, q := range []string{`filter={bad`, `limit=zero`, `lastId=abc`} {
+		res, _ := e.do(t, "GET", "rest/executions?"+q, "")
+		require.Equal(t, 400, res.StatusCode, q)
+	}
+	res, body := e.do(t, "GET", "rest/executions/999999", "")
+	require.Equal(t, 404, res.StatusCode)
+	require.Contains(t, string(body), "Execution with ID 999999 could not be found")
+	res, _ = e.do(t, "GET", "rest/executions/abc", "")
+	require.Equal(t, 404, res.StatusCode)
+
+	res, body = e.do(t, "POST", "rest/executions/"+fmt.Sprint(a[0])+"/retry", "")
+	require.Equal(t, 400, res.StatusCode)
+	require.Contains(t, string(body), "succeeded, so it cannot be retried")
+
+	res, body = e.do(t, "POST", "rest/executions/delete", `{}`, "Content-Type", "application/json")
+	require.Equal(t, 400, res.StatusCode, string(body))
+	res, _ = e.do(t, "POST", "rest/executions/delete", `{"ids":["x"]}`, "Content-Type", "application/json")
+	require.Equal(t, 400, res.StatusCode)
+	ids, _ := json.Marshal([]string{fmt.Sprint(a[0]), fmt.Sprint(a[1])})
+	res, body = e.do(t, "POST", "rest/executions/delete", `{"ids":`+string(ids)+`}`, "Content-Type", "application/json")
+	require.Equal(t, 200, res.StatusCode, string(body))
+	count, _, _ = list("")
+	require.Equal(t, 6, count)
+	res, _ = e.do(t, "POST", "rest/executions/delete",
+		`{"deleteBefore":"`+time.Now().Add(time.Minute).UTC().Format(time.RFC3339)+`","filters":{"workflowId":"wfB"}}`, "Content-Type", "application/json")
+	require.Equal(t, 200, res.StatusCode)
+	count, _, _ = list("")
+	require.Equal(t, 3, count, "only wfB's executions went")
+}
