@@ -41,6 +41,12 @@ func (s *server) routes() []route {
 		{http.MethodPost, "/rest/debug/ping", ownerOnly, s.postDebugPing},
 		{http.MethodGet, "/rest/debug/ping/:id", ownerOnly, s.getDebugPing},
 
+		{http.MethodGet, "/rest/node-types", signedIn, s.getNodeTypes},
+		{http.MethodPost, "/rest/node-types", signedIn, s.postNodeTypes},
+		{http.MethodGet, "/rest/node-icon/:type", signedIn, s.getNodeIcon},
+		{http.MethodGet, "/rest/node-icon/:scope/:type", signedIn, s.getNodeIcon},
+		{http.MethodGet, "/rest/node-parameter-options", signedIn, s.getNodeParameterOptions},
+		{http.MethodGet, "/rest/node-translation-headers", signedIn, s.getNodeTranslationHeaders},
 		{http.MethodPost, "/rest/workflows/run", signedIn, s.postWorkflowRun},
 		{http.MethodGet, "/rest/executions", signedIn, s.getExecutions},
 		{http.MethodGet, "/rest/executions/:id", signedIn, s.getExecution},

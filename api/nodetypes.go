@@ -1,0 +1,211 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/gofiber/fiber/v3"
+
+	"github.com/flowmill/flowmill/pkg/nodes"
+)
+
+// nodeIconMaxAge is how long browsers may keep node icons (seconds); icons change only with a
+// new build, which changes their ETag.
+const nodeIconMaxAge = 7 * 24 * 60 * 60
+
+// nodeTypesRequest is the body of POST /rest/node-types.
+type nodeTypesRequest struct {
+	NodeInfos []nodeInfo `json:"nodeInfos"`
+}
+
+type nodeInfo struct {
+	Name    string  `json:"name"`
+	Version float64 `json:"version"`
+}
+
+// getNodeTypes lists node type descriptions, one per registered version (onlyLatest=true: the
+// highest version of each type), without properties unless includeProperties=true.
+func (s *server) getNodeTypes(c fiber.Ctx) error {
+	types := s.nodeTypes.Types()
+	if c.Query("onlyLatest") == "true" {
+		types = s.nodeTypes.Latest()
+	}
+	withProps := c.Query("includeProperties") == "true"
+	out := make([]json.RawMessage, 0, len(types))
+	for _, t := range types {
+		d, err := describe(t.Description, withProps)
+		if err != nil {
+			return err
+		}
+		out = append(out, d)
+	}
+	return respond(c, out)
+}
+
+// postNodeTypes answers the full descriptions of the requested types and versions; unknown ones
+// are left out.
+func (s *server) postNodeTypes(c fiber.Ctx) error {
+	var req nodeTypesRequest
+	if len(c.Body()) > 0 {
+		if err := c.Bind().JSON(&req); err != nil {
+			return badRequest("The body must be JSON: " + err.Error())
+		}
+	}
+	out := make([]json.RawMessage, 0, len(req.NodeInfos))
+	for _, info := range req.NodeInfos {
+		t, ok := s.nodeTypes.Get(info.Name, info.Version)
+		if !ok {
+			continue
+		}
+		d, err := describe(t.Description, true)
+		if err != nil {
+			return err
+		}
+		out = append(out, d)
+	}
+	return respond(c, out)
+}
+
+// describe writes a description, dropping its properties unless asked for. Descriptions are
+// written as their JSON files hold them, so fields the editor knows and Go does not survive.
+func describe(d *nodes.Description, withProperties bool) (json.RawMessage, error) {
+	b, err := json.Marshal(d)
+	if err != nil {
+		return nil, fmt.Errorf("node type %s: %w", d.Name, err)
+	}
+	if withProperties {
+		return b, nil
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		return nil, fmt.Errorf("node type %s: %w", d.Name, err)
+	}
+	delete(fields, "properties")
+	return json.Marshal(fields)
+}
+
+// getNodeIcon serves the file behind a node type's "file:" icon, as n8n does for
+// /rest/node-icon/<type> and /rest/node-icon/<@scope>/<type>.
+func (s *server) getNodeIcon(c fiber.Ctx) error {
+	name := c.Params("type")
+	if scope := c.Params("scope"); scope != "" {
+		name = scope + "/" + name
+	}
+	t := s.latestType(name)
+	if t == nil {
+		return notFound("The nodeType is not known.")
+	}
+	if !strings.HasPrefix(t.Description.Icon, "file:") || len(t.IconSVG) == 0 {
+		return notFound("Node does not have a file icon.")
+	}
+	sum := sha256.Sum256(t.IconSVG)
+	etag := `"` + hex.EncodeToString(sum[:8]) + `"`
+	c.Set(fiber.HeaderCacheControl, fmt.Sprintf("private, max-age=%d", nodeIconMaxAge))
+	c.Set(fiber.HeaderETag, etag)
+	if c.Get(fiber.HeaderIfNoneMatch) == etag {
+		return c.SendStatus(http.StatusNotModified)
+	}
+	c.Set(fiber.HeaderContentType, "image/svg+xml")
+	return c.Send(t.IconSVG)
+}
+
+// latestType finds a node type by name, in its highest version.
+func (s *server) latestType(name string) *nodes.Type {
+	for _, t := range s.nodeTypes.Latest() {
+		if t.Description.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// getNodeParameterOptions answers a node's load-options method for the editor:
+// {data: [{name, value, description?}]}.
+func (s *server) getNodeParameterOptions(c fiber.Ctx) error {
+	req, err := parseOptionsQuery(c.Query("nodeTypeAndVersion"), c.Query("currentNodeParameters"), c.Query("credentials"))
+	if err != nil {
+		return err
+	}
+	req.path = c.Query("path")
+	req.methodName = c.Query("methodName")
+	req.declarative = c.Query("loadOptions") != ""
+	options, err := loadParameterOptions(c.Context(), s.nodeTypes, req)
+	if err != nil {
+		return err
+	}
+	return respond(c, options)
+}
+
+// parameterOptionsQuery is the decoded query of GET /rest/node-parameter-options.
+type parameterOptionsQuery struct {
+	node        nodeInfo
+	parameters  map[string]any
+	credentials map[string]any
+	path        string
+	methodName  string
+	declarative bool
+}
+
+func parseOptionsQuery(nodeTypeAndVersion, currentNodeParameters, credentials string) (parameterOptionsQuery, error) {
+	var q parameterOptionsQuery
+	if nodeTypeAndVersion == "" {
+		return q, badRequest("The query parameter nodeTypeAndVersion is missing")
+	}
+	if err := json.Unmarshal([]byte(nodeTypeAndVersion), &q.node); err != nil || q.node.Name == "" {
+		return q, badRequest("The query parameter nodeTypeAndVersion must be JSON {name, version}")
+	}
+	if currentNodeParameters != "" {
+		if err := json.Unmarshal([]byte(currentNodeParameters), &q.parameters); err != nil {
+			return q, badRequest("The query parameter currentNodeParameters must be a JSON object")
+		}
+	}
+	if credentials != "" {
+		if err := json.Unmarshal([]byte(credentials), &q.credentials); err != nil {
+			return q, badRequest("The query parameter credentials must be a JSON object")
+		}
+	}
+	return q, nil
+}
+
+// loadParameterOptions calls the node type's load-options method. Declarative (routing-based)
+// load options belong to declarative nodes, which Flowmill does not have.
+func loadParameterOptions(ctx context.Context, reg *nodes.Registry, q parameterOptionsQuery) ([]nodes.OptionValue, error) {
+	t, ok := reg.Get(q.node.Name, q.node.Version)
+	if !ok {
+		return nil, notFound(fmt.Sprintf("The node-type %q (version %g) is not known", q.node.Name, q.node.Version))
+	}
+	if q.methodName == "" {
+		if q.declarative {
+			return nil, badRequest("Load options by request description are not supported")
+		}
+		return []nodes.OptionValue{}, nil
+	}
+	method, ok := t.LoadOptions[q.methodName]
+	if !ok {
+		return nil, notFound(fmt.Sprintf("The node-type %q does not have the method %q defined!", t.Description.Name, q.methodName))
+	}
+	params := q.parameters
+	if params == nil {
+		params = map[string]any{}
+	}
+	options, err := method(ctx, nodes.LoadOptionsRequest{Path: q.path, Parameters: params, Credentials: q.credentials})
+	if err != nil {
+		return nil, &apiError{Status: http.StatusInternalServerError, Message: "Problem loading the parameter options: " + err.Error(), cause: err}
+	}
+	if options == nil {
+		options = []nodes.OptionValue{}
+	}
+	return options, nil
+}
+
+// getNodeTranslationHeaders answers the headers of installed node translations. Only the
+// built-in English texts exist, so, like n8n without a headers file, there is nothing to send:
+// n8n's body is then {} (its data is undefined).
+func (s *server) getNodeTranslationHeaders(c fiber.Ctx) error {
+	return c.JSON(fiber.Map{})
+}
