@@ -7,6 +7,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/code"
 	"github.com/flowmill/flowmill/pkg/nodes/comparedatasets"
 	"github.com/flowmill/flowmill/pkg/nodes/cron"
+	"github.com/flowmill/flowmill/pkg/nodes/datetime"
 	"github.com/flowmill/flowmill/pkg/nodes/errortrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/executecommand"
 	"github.com/flowmill/flowmill/pkg/nodes/executeworkflow"
@@ -70,6 +71,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(executeworkflow.Type())
 	r.MustRegister(renamekeys.Type())
 	r.MustRegister(executecommand.Type())
+	r.MustRegister(datetime.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
