@@ -215,7 +215,7 @@ func (m moment) token(tok string) (string, bool) {
 	case "MMMM":
 		return monthNames[t.Month()-1], true
 	case "Q":
-		return strconv.Itoa((int(t.Month())+2)/3), true
+		return strconv.Itoa((int(t.Month()) + 2) / 3), true
 	case "Qo":
 		return ordinal((int(t.Month()) + 2) / 3), true
 	case "D":
