@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -42,8 +41,8 @@ func TestRunRejectsBadInputAndStoresNothing(t *testing.T) {
 		require.Equal(t, tc.status, eb.Code)
 		require.Contains(t, eb.Message, tc.want)
 	}
-	res, _ := e.do(t, "POST", "rest/workflows/run", `{"workflowData":`+startSetWorkflow+`,"x":"`+strings.Repeat("y", 2<<20)+`"}`, "Content-Type", "application/json")
-	require.Equal(t, 413, res.StatusCode)
+	code, _ := e.postOversized(t, "rest/workflows/run", 2<<20)
+	require.Equal(t, 413, code)
 
 	count, _, err := e.in.Store.CountExecutions(context.Background(), store.ExecutionFilter{})
 	require.NoError(t, err)

@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -173,9 +175,9 @@ func TestErrorsAreJSONWithStatus(t *testing.T) {
 	require.Equal(t, 404, res.StatusCode)
 	require.JSONEq(t, `{"code":404,"message":"Not found: GET /rest/does-not-exist"}`, string(b))
 
-	res, b = e.do(t, "POST", "rest/debug/ping", strings.Repeat("x", 2<<20), "Content-Type", "application/json")
-	require.Equal(t, 413, res.StatusCode)
-	require.JSONEq(t, `{"code":413,"message":"Request body is too large"}`, string(b))
+	code, b413 := e.postOversized(t, "rest/debug/ping", 2<<20)
+	require.Equal(t, 413, code)
+	require.JSONEq(t, `{"code":413,"message":"Request body is too large"}`, b413)
 
 	res, b = e.do(t, "POST", "rest/debug/ping", "{not json", "Content-Type", "application/json")
 	require.Equal(t, 400, res.StatusCode)
@@ -336,4 +338,24 @@ func TestPushMessageReachesStream(t *testing.T) {
 	m := readEvent(t, r)
 	require.Equal(t, "executionStarted", m["type"])
 	require.Equal(t, map[string]any{"executionId": "1"}, m["data"])
+}
+
+// postOversized announces a body of size bytes and reads the answer without sending the body:
+// the server must refuse it from the headers alone. (A client that keeps writing may see the
+// connection reset, which says nothing about the server's answer.)
+func (e *testEnv) postOversized(t *testing.T, path string, size int) (int, string) {
+	t.Helper()
+	u, err := url.Parse(e.base + path)
+	require.NoError(t, err)
+	conn, err := net.Dial("tcp", u.Host)
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n", u.Path, u.Host, size)
+	require.NoError(t, err)
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(5*time.Second)))
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
 }

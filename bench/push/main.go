@@ -13,13 +13,12 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/flowmill/flowmill/bench/internal/benchstack"
 	"github.com/flowmill/flowmill/pkg/push"
 	"github.com/flowmill/flowmill/pkg/queue"
 )
@@ -48,30 +47,12 @@ func main() {
 	}
 }
 
-type stackInfo struct {
-	URLs     []string `json:"urls"`
-	RedisURL string   `json:"redisUrl"`
-}
-
 func run(bin string, clients, messages int, interval time.Duration) error {
-	stack := exec.Command(filepath.Join(bin, "stack"), "-bin", bin, "-workers", "1", "-apis", "2")
-	stack.Stderr = os.Stderr
-	out, err := stack.StdoutPipe()
+	info, err := benchstack.Start(bin, "-workers", "1", "-apis", "2")
 	if err != nil {
 		return err
 	}
-	if err := stack.Start(); err != nil {
-		return err
-	}
-	defer func() { _ = stack.Process.Signal(os.Interrupt); _ = stack.Wait() }()
-	var info stackInfo
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		return fmt.Errorf("stack did not start: %w", err)
-	}
-	if err := json.Unmarshal([]byte(line), &info); err != nil {
-		return err
-	}
+	defer info.Stop()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 

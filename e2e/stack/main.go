@@ -34,9 +34,22 @@ func main() {
 }
 
 type ready struct {
-	URLs     []string `json:"urls"`
-	RedisURL string   `json:"redisUrl"`
-	Logs     string   `json:"logs"`
+	URLs        []string `json:"urls"`
+	RedisURL    string   `json:"redisUrl"`
+	DatabaseURL string   `json:"databaseUrl"`
+	Logs        string   `json:"logs"`
+}
+
+// envFlags collects repeated -env KEY=VALUE flags.
+type envFlags []string
+
+func (e *envFlags) String() string { return strings.Join(*e, ",") }
+func (e *envFlags) Set(v string) error {
+	if !strings.Contains(v, "=") {
+		return fmt.Errorf("want KEY=VALUE, got %q", v)
+	}
+	*e = append(*e, v)
+	return nil
 }
 
 func run() error {
@@ -45,6 +58,8 @@ func run() error {
 	workers := flag.Int("workers", 2, "worker processes")
 	port := flag.Int("port", 0, "port of the first api (0 = a free one)")
 	logs := flag.String("logs", "", "folder for process logs (default a temporary one)")
+	var extraEnv envFlags
+	flag.Var(&extraEnv, "env", "KEY=VALUE setting for every process (repeatable)")
 	watchStdin := flag.Bool("stop-on-stdin-close", false, "also stop when standard input closes (for a parent that may die)")
 	flag.Parse()
 
@@ -78,6 +93,7 @@ func run() error {
 		"FLOWMILL_ENCRYPTION_KEY=stack-encryption-key-0123456789",
 		"FLOWMILL_DATA_DIR="+filepath.Join(*logs, "data"),
 	)
+	env = append(env, extraEnv...)
 	var procs []*exec.Cmd
 	defer func() { stopAll(procs) }()
 	start := func(name string, extra ...string) error {
@@ -121,7 +137,7 @@ func run() error {
 			return fmt.Errorf("%w (logs in %s)", err, *logs)
 		}
 	}
-	line, _ := json.Marshal(ready{URLs: urls, RedisURL: redisURL, Logs: *logs})
+	line, _ := json.Marshal(ready{URLs: urls, RedisURL: redisURL, DatabaseURL: dbURL, Logs: *logs})
 	fmt.Println(string(line))
 	<-ctx.Done()
 	return nil
