@@ -87,20 +87,22 @@ func (r *run) callNode(ctx context.Context, t *nodes.Type, node *workflow.Node, 
 	nodeCtx, _ := contextData["node:"+node.Name].(map[string]any)
 	key := "node:" + node.Name
 	static, _ := r.staticData[key].(map[string]any)
+	global, _ := r.staticData["global"].(map[string]any)
 	var before map[string]any
 	if static != nil {
 		before, _ = workflow.DeepCopy(static).(map[string]any)
 	}
 	ex := nodes.NewExecution(nodes.ExecutionConfig{
-		Node:       r.resolved[node.Name],
-		Type:       t,
-		Inputs:     inputs,
-		Mode:       r.mode,
-		RunIndex:   runIndex,
-		Evaluator:  r.e.opts.Evaluator,
-		Expr:       exprCtx,
-		StaticData: static,
-		Context:    nodeCtx,
+		Node:             r.resolved[node.Name],
+		Type:             t,
+		Inputs:           inputs,
+		Mode:             r.mode,
+		RunIndex:         runIndex,
+		Evaluator:        r.e.opts.Evaluator,
+		Expr:             exprCtx,
+		StaticData:       static,
+		GlobalStaticData: global,
+		Context:          nodeCtx,
 		Console: func(level string, args []any) {
 			for _, h := range r.e.opts.Hooks {
 				h.ConsoleMessage(ctx, ev, level, args)
@@ -118,6 +120,10 @@ func (r *run) callNode(ctx context.Context, t *nodes.Type, node *workflow.Node, 
 	out, err = t.Node.Execute(ctx, ex)
 	if c := ex.ContextData(); c != nil {
 		contextData["node:"+node.Name] = c
+	}
+	if now, changed := ex.GlobalStaticDataChanged(); changed {
+		r.staticData["global"] = now
+		r.staticDirty = true
 	}
 	if now, used := ex.StaticDataUsed(); used && !workflow.DeepEqual(now, before) && !(before == nil && len(now) == 0) {
 		r.staticData[key] = now

@@ -39,6 +39,9 @@ type ExecutionConfig struct {
 	Expr expr.Context
 	// StaticData is the node's persistent static data; nil gives the node a fresh map.
 	StaticData map[string]any
+	// GlobalStaticData is the workflow's global static data (n8n's staticData.global), shared
+	// by its nodes; nil gives the node a fresh map.
+	GlobalStaticData map[string]any
 	// Context is the node's context data for this execution (n8n's contextData
 	// "node:<name>"), kept in the resumable state; nil gives the node a fresh map.
 	Context map[string]any
@@ -59,6 +62,9 @@ type Execution struct {
 	cfg            ExecutionConfig
 	hasExpr        map[string]bool
 	staticAccessed bool
+	// globalBefore is a copy of the global static data taken when the node first asks for it.
+	globalBefore   map[string]any
+	globalAccessed bool
 }
 
 // NewExecution prepares a node run.

@@ -146,8 +146,9 @@ func toPairedItems(v any) *workflow.PairedItems {
 	return &out
 }
 
-// StaticDataFunc is getWorkflowStaticData(type) of the scripting nodes: "node" gives the
-// node's static data, which the engine saves with the workflow when the run changes it.
+// StaticDataFunc is getWorkflowStaticData(type) of the scripting nodes: "global" gives the
+// workflow's static data shared by its nodes, "node" the node's own; the engine saves them with
+// the workflow when the run changes them.
 func StaticDataFunc(ex *nodes.Execution) expr.ScriptFunc {
 	return func(args []any) (any, error) {
 		kind := ""
@@ -158,7 +159,7 @@ func StaticDataFunc(ex *nodes.Execution) expr.ScriptFunc {
 		case "node":
 			return ex.StaticData(), nil
 		case "global":
-			return nil, errors.New(`The context type "global" is not available in this process, only "node" is`)
+			return ex.GlobalStaticData(), nil
 		}
 		return nil, fmt.Errorf(`The context type "%s" is not know. Only "global" and node" are supported!`, kind)
 	}
