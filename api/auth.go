@@ -42,3 +42,6 @@ func (s *server) guard(a access) fiber.Handler {
 		return c.Next()
 	}
 }
+
+// sessionUser is the caller of a signedIn or ownerOnly route, as guard found them.
+func sessionUser(c fiber.Ctx) *store.User { return c.Locals(localsUser).(*store.User) }
