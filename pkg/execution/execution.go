@@ -54,8 +54,9 @@ type Service struct {
 // NewService builds the api-side service.
 func NewService(in *infra.Infra) *Service { return &Service{in: in} }
 
-// Create stores an execution (status new) and queues it; the returned execution has its id.
-// The row is committed before the task is queued, so a worker always finds it.
+// Create stores an execution (status queued) and queues it; the returned execution has its id.
+// The row is committed before the task is queued, so a worker always finds it; should Redis fail
+// in between, the execution stays in the database and the reconciler queues it later.
 func (s *Service) Create(ctx context.Context, n New) (*store.Execution, error) {
 	snapshot, err := json.Marshal(n.Workflow)
 	if err != nil {
@@ -65,7 +66,7 @@ func (s *Service) Create(ctx context.Context, n New) (*store.Execution, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode start data: %w", err)
 	}
-	e := &store.Execution{Status: store.StatusNew, Mode: n.Mode, SessionID: n.SessionID,
+	e := &store.Execution{Status: store.StatusQueued, Mode: n.Mode, SessionID: n.SessionID,
 		WorkflowName: n.Workflow.Name, RetryOf: n.RetryOf}
 	if n.Workflow.ID != "" {
 		id := n.Workflow.ID
@@ -80,20 +81,10 @@ func (s *Service) Create(ctx context.Context, n New) (*store.Execution, error) {
 	if err := s.in.Store.CreateExecution(ctx, e, data); err != nil {
 		return nil, err
 	}
-	if err := s.enqueue(ctx, e); err != nil {
+	if err := s.in.Queue.EnqueueExecution(ctx, queue.QueueFor(e.Mode), queue.ExecutionRun{ExecutionID: e.ID}); err != nil {
 		return nil, err
 	}
 	return e, nil
-}
-
-// enqueue moves a new execution to queued and puts it on the queue. Should Redis fail here, the
-// execution stays in the database and the reconciler queues it later.
-func (s *Service) enqueue(ctx context.Context, e *store.Execution) error {
-	if _, err := s.in.Store.TransitionExecution(ctx, e.ID, store.StatusQueued, store.StatusNew); err != nil {
-		return err
-	}
-	e.Status = store.StatusQueued
-	return s.in.Queue.EnqueueExecution(ctx, queue.QueueFor(e.Mode), queue.ExecutionRun{ExecutionID: e.ID})
 }
 
 // ErrNotStoppable means the execution has already finished.

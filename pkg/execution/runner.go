@@ -145,18 +145,18 @@ func (r *Runner) Handle(ctx context.Context, payload []byte) error {
 	if err := queue.Decode(queue.KindExecutionRun, payload, &p); err != nil {
 		return err
 	}
-	ok, err := r.in.Store.AcquireLease(ctx, p.ExecutionID, r.workerID, r.leaseTTL)
-	if err != nil || !ok {
-		return err
+	e, err := r.in.Store.AcquireLease(ctx, p.ExecutionID, r.workerID, r.leaseTTL)
+	if errors.Is(err, store.ErrNotClaimable) {
+		return nil
 	}
-	return r.run(ctx, p.ExecutionID)
-}
-
-func (r *Runner) run(taskCtx context.Context, id int64) error {
-	e, err := r.in.Store.GetExecution(taskCtx, id)
 	if err != nil {
 		return err
 	}
+	return r.run(ctx, e)
+}
+
+func (r *Runner) run(taskCtx context.Context, e *store.Execution) error {
+	id := e.ID
 	d, err := r.in.Store.GetExecutionData(taskCtx, id)
 	if err != nil {
 		return err

@@ -2,10 +2,12 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 )
 
 // CreateExecution stores an execution and its data in one transaction and fills e.ID.
@@ -66,11 +68,15 @@ func (s *Store) TransitionExecution(ctx context.Context, id int64, to string, fr
 	return res.RowsAffected == 1, nil
 }
 
-// AcquireLease claims a pending execution for owner until now+ttl and marks it running. It
-// succeeds when nobody else holds a live lease; a worker renewing its own lease also succeeds.
-func (s *Store) AcquireLease(ctx context.Context, id int64, owner string, ttl time.Duration) (bool, error) {
+// ErrNotClaimable means another worker holds a live lease on the execution, or it is not pending.
+var ErrNotClaimable = errors.New("execution is not claimable")
+
+// AcquireLease claims a pending execution for owner until now+ttl, marks it running and returns
+// it, or ErrNotClaimable. A worker renewing its own lease also succeeds.
+func (s *Store) AcquireLease(ctx context.Context, id int64, owner string, ttl time.Duration) (*Execution, error) {
 	now := time.Now().UTC()
-	res := s.DB.WithContext(ctx).Model(&Execution{}).
+	var claimed []Execution
+	res := s.DB.WithContext(ctx).Model(&claimed).Clauses(clause.Returning{}).
 		Where("id = ? AND status IN ?", id, PendingStatuses).
 		Where("lease_expires_at IS NULL OR lease_expires_at < ? OR lease_owner = ?", now, owner).
 		Updates(map[string]any{
@@ -80,9 +86,12 @@ func (s *Store) AcquireLease(ctx context.Context, id int64, owner string, ttl ti
 			"started_at":       gorm.Expr("COALESCE(started_at, ?)", now),
 		})
 	if res.Error != nil {
-		return false, fmt.Errorf("lease execution %d: %w", id, res.Error)
+		return nil, fmt.Errorf("lease execution %d: %w", id, res.Error)
 	}
-	return res.RowsAffected == 1, nil
+	if res.RowsAffected != 1 || len(claimed) != 1 {
+		return nil, fmt.Errorf("lease execution %d: %w", id, ErrNotClaimable)
+	}
+	return &claimed[0], nil
 }
 
 // RenewLease extends owner's lease on a running execution; false means the lease was lost.

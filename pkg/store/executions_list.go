@@ -169,25 +169,15 @@ func (s *Store) DueWaitingExecutions(ctx context.Context, until time.Time, limit
 }
 
 // SaveExecutionState writes the run data and resumable state of a running execution, as long as
-// owner still holds its lease; false means the lease was lost and the caller must stop.
+// owner still holds its lease; false means the lease was lost and the caller must stop. It is one
+// statement: it runs after every node.
 func (s *Store) SaveExecutionState(ctx context.Context, id int64, owner string, data JSON) (bool, error) {
-	var ok bool
-	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		var n int64
-		if err := tx.Model(&Execution{}).Where("id = ? AND status = ? AND lease_owner = ?", id, StatusRunning, owner).
-			Count(&n).Error; err != nil {
-			return err
-		}
-		if n == 0 {
-			return nil
-		}
-		ok = true
-		return tx.Model(&ExecutionData{}).Where("execution_id = ?", id).Update("data", data).Error
-	})
-	if err != nil {
-		return false, fmt.Errorf("checkpoint execution %d: %w", id, err)
+	res := s.DB.WithContext(ctx).Exec(`UPDATE execution_data SET data = ? WHERE execution_id = ? AND EXISTS
+		(SELECT 1 FROM executions WHERE id = ? AND status = ? AND lease_owner = ?)`, data, id, id, StatusRunning, owner)
+	if res.Error != nil {
+		return false, fmt.Errorf("checkpoint execution %d: %w", id, res.Error)
 	}
-	return ok, nil
+	return res.RowsAffected == 1, nil
 }
 
 // FinishExecution records the outcome of a run by owner: the final status (or waiting with
