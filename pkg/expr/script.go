@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -149,7 +150,9 @@ func (v *vm) runScript(ctx context.Context, prg *goja.Program, c *Context, names
 		case goja.PromiseStateFulfilled:
 			res = p.Result()
 		case goja.PromiseStateRejected:
-			return nil, &Error{Message: valueMessage(p.Result())}, true
+			e := &Error{Message: valueMessage(p.Result())}
+			e.Line, e.Column = stackPosition(p.Result())
+			return nil, e, true
 		default:
 			return nil, &Error{Message: "the script's promise never settled (timers and network calls are not available)"}, true
 		}
@@ -222,4 +225,30 @@ func toScriptError(err error) *Error {
 		}
 	}
 	return e
+}
+
+// scriptFrame finds a position in the script's code in an Error's stack ("at script:4:7(3)").
+var scriptFrame = regexp.MustCompile(`\bscript:(\d+):(\d+)`)
+
+// stackPosition is where a rejected Error was created, read from its stack, as an async
+// script's rejection carries no Go-side stack; 0, 0 when unknown.
+func stackPosition(v goja.Value) (line, col int) {
+	obj, ok := v.(*goja.Object)
+	if !ok {
+		return 0, 0
+	}
+	st := obj.Get("stack")
+	if st == nil || goja.IsUndefined(st) {
+		return 0, 0
+	}
+	m := scriptFrame.FindStringSubmatch(st.String())
+	if m == nil {
+		return 0, 0
+	}
+	line, _ = strconv.Atoi(m[1])
+	col, _ = strconv.Atoi(m[2])
+	if line <= scriptHeaderLines {
+		return 0, 0
+	}
+	return line - scriptHeaderLines, col
 }

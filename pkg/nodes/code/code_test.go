@@ -215,3 +215,10 @@ func execution(t *testing.T, p m, input []workflow.Item, console func(string, []
 	})
 	return ex, func(ctx context.Context) ([][]workflow.Item, error) { return typ.Node.Execute(ctx, ex) }
 }
+
+func TestCodeAsyncErrorLine(t *testing.T) {
+	t.Parallel()
+	js := "const v = await Promise.resolve(1);\nthrow new Error('late')"
+	_, err := nodetest.Run(t, code.Type(), nodetest.Node{Parameters: params("", js)}, nodetest.Items(m{}))
+	require.EqualError(t, err, "late [line 2]")
+}
