@@ -59,6 +59,9 @@ type Config struct {
 	// ReconcileInterval is how often pending executions without a live lease are re-enqueued.
 	// Default 30s.
 	ReconcileInterval time.Duration
+	// ConcurrencyProductionLimit is how many non-manual executions run at once across all
+	// workers; -1 means no limit. Extra executions wait in the queue. Default -1.
+	ConcurrencyProductionLimit int
 	// ExecutionLeaseTTL is how long a worker's claim on a running execution lasts without
 	// renewal (renewed every third of it); a dead worker's executions move on after it. Default 30s.
 	ExecutionLeaseTTL time.Duration
@@ -267,6 +270,9 @@ func (c *Config) finish() error {
 	}
 	if c.ExecutionsTimeout < -1 || c.ExecutionsTimeout == 0 {
 		errs = append(errs, errors.New("FLOWMILL_EXECUTIONS_TIMEOUT: -1 (off) or a positive number of seconds"))
+	}
+	if c.ConcurrencyProductionLimit == 0 || c.ConcurrencyProductionLimit < -1 {
+		errs = append(errs, errors.New("FLOWMILL_CONCURRENCY_PRODUCTION_LIMIT: -1 (no limit) or a positive number"))
 	}
 	if c.PruneMaxAge < 1 {
 		errs = append(errs, errors.New("FLOWMILL_EXECUTIONS_DATA_MAX_AGE: must be a positive number of hours"))

@@ -118,6 +118,8 @@ var registry = []Setting{
 		field: func(c *Config) any { return &c.PushPingInterval }},
 	{Env: "FLOWMILL_RECONCILE_INTERVAL", Flag: "reconcile-interval", Default: "30s", Help: "How often pending executions without a live worker are queued again.",
 		field: func(c *Config) any { return &c.ReconcileInterval }},
+	{Env: "FLOWMILL_CONCURRENCY_PRODUCTION_LIMIT", Flag: "concurrency-production-limit", Default: "-1", Help: "Most trigger, webhook and retry executions running at once across all workers (manual runs are exempt); -1 means no limit.",
+		field: func(c *Config) any { return &c.ConcurrencyProductionLimit }},
 	{Env: "FLOWMILL_EXECUTION_LEASE_TTL", Flag: "execution-lease-ttl", Default: "30s", Help: "How long a worker's claim on a running execution lasts without renewal; a dead worker's executions are taken over after it.",
 		field: func(c *Config) any { return &c.ExecutionLeaseTTL }},
 	{Env: "FLOWMILL_EXECUTIONS_TIMEOUT", Flag: "executions-timeout", Default: "-1", Help: "Default execution timeout in seconds; -1 is off.",

@@ -248,3 +248,27 @@ func TestPruneByAgeAndCount(t *testing.T) {
 	_, err = e.in.Store.GetExecution(ctx, running.ID)
 	require.NoError(t, err, "running executions are never pruned")
 }
+
+func TestProductionConcurrencyLimit(t *testing.T) {
+	e := setup(t, "FLOWMILL_CONCURRENCY_PRODUCTION_LIMIT", "1")
+	ctx := context.Background()
+	busy := build(t, "busy", "", start, code("Code", `while (true) {}`))
+	first := e.run(t, busy, "trigger", "")
+	require.Eventually(t, func() bool {
+		got, err := e.in.Store.GetExecution(ctx, first.ID)
+		return err == nil && got.Status == store.StatusRunning
+	}, 10*time.Second, 10*time.Millisecond)
+
+	// A second production run waits in the queue while the slot is taken.
+	second := e.run(t, build(t, "quick", "", start, set), "trigger", "")
+	// A manual run is exempt and finishes meanwhile.
+	manual := e.run(t, build(t, "manual", `{"saveManualExecutions":true}`, start, set), "manual", "")
+	require.Equal(t, store.StatusSuccess, e.wait(t, manual.ID).Status)
+	got, err := e.in.Store.GetExecution(ctx, second.ID)
+	require.NoError(t, err)
+	require.Equal(t, store.StatusQueued, got.Status, "the second production run is held back")
+
+	_, err = e.svc.Stop(ctx, first.ID, 5*time.Second)
+	require.NoError(t, err)
+	require.Equal(t, store.StatusSuccess, e.wait(t, second.ID).Status, "it runs once the slot is free")
+}

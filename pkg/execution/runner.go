@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -39,6 +40,8 @@ type Runner struct {
 
 	mu      sync.Mutex
 	running map[int64]context.CancelCauseFunc
+	// slots enforces the production concurrency limit; nil when there is none.
+	slots *queue.Semaphore
 
 	sub      *redis.PubSub
 	done     chan struct{}
@@ -62,6 +65,9 @@ func NewRunner(in *infra.Infra, workerID string) (*Runner, error) {
 	}
 	if _, err := engine.New(r.base); err != nil {
 		return nil, err
+	}
+	if limit := in.Config.ConcurrencyProductionLimit; limit > 0 {
+		r.slots = queue.NewSemaphore(in.Redis, queue.KeyProductionSlots, limit, r.leaseTTL)
 	}
 	return r, nil
 }
@@ -145,6 +151,22 @@ func (r *Runner) Handle(ctx context.Context, payload []byte) error {
 	if err := queue.Decode(queue.KindExecutionRun, payload, &p); err != nil {
 		return err
 	}
+	if r.slots != nil {
+		limited, mode, err := r.countsAgainstLimit(ctx, p.ExecutionID)
+		if err != nil {
+			return err
+		}
+		if limited {
+			ok, err := r.slots.Acquire(ctx, p.ExecutionID)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return r.in.Queue.DeferExecution(ctx, queue.QueueFor(mode), p, SlotRetryDelay)
+			}
+			defer func() { _ = r.slots.Release(context.WithoutCancel(ctx), p.ExecutionID) }()
+		}
+	}
 	e, err := r.in.Store.AcquireLease(ctx, p.ExecutionID, r.workerID, r.leaseTTL)
 	if errors.Is(err, store.ErrNotClaimable) {
 		return nil
@@ -153,6 +175,23 @@ func (r *Runner) Handle(ctx context.Context, payload []byte) error {
 		return err
 	}
 	return r.run(ctx, e)
+}
+
+// SlotRetryDelay is how long an execution over the production concurrency limit waits in the
+// queue before it tries again.
+const SlotRetryDelay = 500 * time.Millisecond
+
+// countsAgainstLimit tells whether an execution needs a production slot: every pending one but
+// manual runs.
+func (r *Runner) countsAgainstLimit(ctx context.Context, id int64) (bool, string, error) {
+	e, err := r.in.Store.GetExecution(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, "", nil
+	}
+	if err != nil {
+		return false, "", err
+	}
+	return e.Mode != engine.ModeManual && slices.Contains(store.PendingStatuses, e.Status), e.Mode, nil
 }
 
 func (r *Runner) run(taskCtx context.Context, e *store.Execution) error {
@@ -271,6 +310,9 @@ func (r *Runner) keepLease(ctx context.Context, id int64, cancel context.CancelC
 				if err == nil && !ok {
 					cancel(errLeaseLost)
 					return
+				}
+				if r.slots != nil {
+					_, _ = r.slots.Acquire(ctx, id) // renews the hold
 				}
 			}
 		}

@@ -114,3 +114,11 @@ func (c *Client) enqueue(ctx context.Context, kind string, payload any, opts ...
 	}
 	return nil
 }
+
+
+// DeferExecution queues an execution again to be tried after delay, under a fresh task id (the
+// current task is finishing).
+func (c *Client) DeferExecution(ctx context.Context, queue string, p ExecutionRun, delay time.Duration) error {
+	id := fmt.Sprintf("%s:deferred:%d", p.TaskID(), time.Now().UnixNano())
+	return c.enqueue(ctx, KindExecutionRun, p, asynq.TaskID(id), asynq.Queue(queue), asynq.MaxRetry(0), asynq.ProcessIn(delay))
+}

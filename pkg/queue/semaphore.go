@@ -1,0 +1,58 @@
+package queue
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// KeyProductionSlots holds the executions counted against the production concurrency limit, as a
+// sorted set of execution ids scored by when their hold expires.
+const KeyProductionSlots = "flowmill:concurrency:production"
+
+// Semaphore limits how many executions run at once across every worker. Holds expire unless
+// renewed, so a worker that dies gives its slots back by itself.
+type Semaphore struct {
+	rdb   redis.UniversalClient
+	key   string
+	limit int
+	ttl   time.Duration
+}
+
+// NewSemaphore allows limit holders at once on key; each hold lasts ttl unless renewed.
+func NewSemaphore(rdb redis.UniversalClient, key string, limit int, ttl time.Duration) *Semaphore {
+	return &Semaphore{rdb: rdb, key: key, limit: limit, ttl: ttl}
+}
+
+// acquireScript drops expired holds, then adds the holder if there is room (or renews it if it
+// already holds a slot). It answers 1 when the holder has a slot.
+var acquireScript = redis.NewScript(`
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZSCORE', KEYS[1], ARGV[3]) then
+  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+  return 1
+end
+if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[4]) then
+  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+  return 1
+end
+return 0`)
+
+// Acquire takes (or renews) a slot for holder; false means every slot is taken.
+func (s *Semaphore) Acquire(ctx context.Context, holder int64) (bool, error) {
+	now := time.Now()
+	ok, err := acquireScript.Run(ctx, s.rdb, []string{s.key},
+		now.UnixMilli(), now.Add(s.ttl).UnixMilli(), strconv.FormatInt(holder, 10), s.limit).Int()
+	if err != nil {
+		return false, fmt.Errorf("concurrency slot: %w", err)
+	}
+	return ok == 1, nil
+}
+
+// Release gives holder's slot back.
+func (s *Semaphore) Release(ctx context.Context, holder int64) error {
+	return s.rdb.ZRem(ctx, s.key, strconv.FormatInt(holder, 10)).Err()
+}
