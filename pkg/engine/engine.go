@@ -37,6 +37,19 @@ type Options struct {
 	// Workflows loads stored workflows for Execute Workflow's "database" source; nil makes that
 	// source fail with nodes.ErrNoWorkflowStore.
 	Workflows nodes.WorkflowLoader
+	// SubWorkflows, when set, gives every sub-workflow run (Execute Workflow) its own execution
+	// record; nil runs them without one.
+	SubWorkflows SubWorkflowRecorder
+}
+
+// SubWorkflowRecorder records sub-workflow runs as executions of their own.
+type SubWorkflowRecorder interface {
+	// StartSubWorkflow is called before a sub-workflow runs; it returns the id the run gets
+	// and the hooks that follow it.
+	StartSubWorkflow(ctx context.Context, wf *workflow.Workflow) (executionID string, hooks []Hook, err error)
+	// FinishSubWorkflow is called once the sub-workflow ended, with its result (nil when it
+	// could not start, with runErr saying why).
+	FinishSubWorkflow(ctx context.Context, executionID string, res *Result, runErr error)
 }
 
 // Engine runs workflows. It holds no per-run state and is safe for concurrent runs.

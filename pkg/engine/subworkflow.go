@@ -11,7 +11,7 @@ import (
 // runSubWorkflow runs a workflow for Execute Workflow, as n8n's executeWorkflow does: mode
 // "integrated", the parent's items as the start node's input, and the outputs of the last node
 // run as the result. The child runs without the parent's hooks, so its node runs are neither
-// pushed nor checkpointed as the parent's.
+// pushed nor checkpointed as the parent's; Options.SubWorkflows can give it its own record.
 func (r *run) runSubWorkflow(ctx context.Context, wf *workflow.Workflow, items []workflow.Item) ([][]workflow.Item, error) {
 	child := &Engine{opts: r.e.opts}
 	child.opts.Hooks = nil
@@ -20,7 +20,18 @@ func (r *run) runSubWorkflow(ctx context.Context, wf *workflow.Workflow, items [
 		it.PairedItem = nil
 		input[i] = it
 	}
-	res, err := child.Run(ctx, Request{Workflow: wf, Mode: ModeIntegrated, Input: input})
+	var childID string
+	if rec := r.e.opts.SubWorkflows; rec != nil {
+		id, hooks, err := rec.StartSubWorkflow(ctx, wf)
+		if err != nil {
+			return nil, err
+		}
+		childID, child.opts.Hooks = id, hooks
+	}
+	res, err := child.Run(ctx, Request{Workflow: wf, Mode: ModeIntegrated, Input: input, ExecutionID: childID})
+	if rec := r.e.opts.SubWorkflows; rec != nil {
+		rec.FinishSubWorkflow(context.WithoutCancel(ctx), childID, res, err)
+	}
 	if err != nil {
 		return nil, err
 	}

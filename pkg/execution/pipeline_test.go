@@ -272,3 +272,21 @@ func TestProductionConcurrencyLimit(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, store.StatusSuccess, e.wait(t, second.ID).Status, "it runs once the slot is free")
 }
+
+func TestSubWorkflowRunsAsItsOwnExecution(t *testing.T) {
+	e := setup(t)
+	child := build(t, "child", "", start, code("Double", `return $input.all().map(i => ({json: {v: (i.json.a || 0) * 2}}))`))
+	save(t, e, child)
+	parent := build(t, "parent", "", start, set,
+		node{name: "Call", typ: "n8n-nodes-base.executeWorkflow", params: `{"source":"database","workflowId":"` + child.ID + `"}`})
+	ex := e.run(t, parent, "trigger", "")
+	require.Equal(t, store.StatusSuccess, e.wait(t, ex.ID).Status)
+	require.Equal(t, map[string]any{"v": float64(2)}, nodeOutput(t, e.state(t, ex.ID), "Call")[0].(map[string]any)["json"])
+
+	var sub store.Execution
+	require.NoError(t, e.in.Store.DB.Where("mode = ?", "integrated").Take(&sub).Error)
+	require.Equal(t, child.ID, *sub.WorkflowID)
+	require.Equal(t, store.StatusSuccess, sub.Status)
+	require.Empty(t, sub.LeaseOwner)
+	require.Equal(t, map[string]any{"v": float64(2)}, nodeOutput(t, e.state(t, sub.ID), "Double")[0].(map[string]any)["json"])
+}

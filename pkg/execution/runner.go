@@ -63,6 +63,7 @@ func NewRunner(in *infra.Infra, workerID string) (*Runner, error) {
 		Env:       nodeEnvironment(),
 		Workflows: storeLoader{in.Store},
 	}
+	r.base.SubWorkflows = &subWorkflows{r: r, active: map[string]*subRun{}}
 	if _, err := engine.New(r.base); err != nil {
 		return nil, err
 	}

@@ -206,3 +206,21 @@ func TestRequeueAddsATaskWhenTheOldOneIsStuckActive(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 1, sizes[queue.QueueDefault], "a second task waits behind the stuck one")
 }
+
+func TestReconcilerMarksOrphanedSubWorkflowRunsCrashed(t *testing.T) {
+	rdb, _ := queuetest.Redis(t)
+	s := storetest.SQLite(t)
+	ctx := context.Background()
+	old := time.Now().UTC().Add(-time.Minute)
+	sub := &store.Execution{Status: store.StatusRunning, Mode: "integrated", CreatedAt: old}
+	require.NoError(t, s.CreateExecution(ctx, sub, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}))
+	c := queue.NewClient(rdb)
+	_, err := queue.NewReconciler(s, c, time.Hour, nil).RunOnce(ctx)
+	require.NoError(t, err)
+	got, err := s.GetExecution(ctx, sub.ID)
+	require.NoError(t, err)
+	require.Equal(t, store.StatusCrashed, got.Status)
+	sizes, err := c.QueueSizes()
+	require.NoError(t, err)
+	require.Zero(t, sizes[queue.QueueDefault], "its parent runs it again, not the queue")
+}

@@ -55,6 +55,14 @@ func (r *Reconciler) RunOnce(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	for i, e := range batch {
+		// A sub-workflow run belongs to its parent's run: when the parent is resumed, Execute
+		// Workflow starts it afresh, so the orphan is only marked crashed.
+		if e.Mode == "integrated" {
+			if _, err := r.store.TransitionExecution(ctx, e.ID, store.StatusCrashed, store.PendingStatuses...); err != nil {
+				return i, err
+			}
+			continue
+		}
 		if e.Status == store.StatusNew {
 			if _, err := r.store.TransitionExecution(ctx, e.ID, store.StatusQueued, store.StatusNew); err != nil {
 				return i, err

@@ -6,7 +6,7 @@ import (
 	"fmt"
 )
 
-// JSON is a raw JSON document kept in a jsonb (Postgres) or text (SQLite) column.
+// JSON is a raw JSON document kept in a json (Postgres) or text (SQLite) column, as written.
 type JSON json.RawMessage
 
 // Value writes the document as text, which both databases accept for their JSON column.

@@ -4,14 +4,17 @@ package store
 // placeholders are replaced per database so Postgres and SQLite get the same schema:
 //
 //	{{id}}   auto-incrementing 64-bit primary key
-//	{{json}} a JSON document (jsonb on Postgres)
+//	{{json}} a JSON document (json on Postgres: it keeps the text as written, key order included,
+//	         which n8n documents depend on; see migration 3)
 //	{{ts}}   a timestamp with time zone
 //
+// A migration marked postgres is applied on Postgres only (SQLite runs an empty one).
 // Never edit a migration that has shipped; add a new one.
 var migrations = []struct {
-	name string
-	up   string
-	down string
+	name     string
+	up       string
+	down     string
+	postgres bool
 }{
 	{name: "init", up: `
 CREATE TABLE settings (
@@ -175,5 +178,20 @@ CREATE INDEX executions_created_at ON executions (created_at);
 DROP INDEX executions_created_at;
 ALTER TABLE executions DROP COLUMN workflow_name;
 ALTER TABLE execution_data DROP COLUMN start_data;
+`},
+	{name: "json_keeps_key_order", postgres: true, up: `
+ALTER TABLE users ALTER COLUMN personalization_answers TYPE json, ALTER COLUMN settings TYPE json;
+ALTER TABLE workflows ALTER COLUMN nodes TYPE json, ALTER COLUMN connections TYPE json,
+  ALTER COLUMN settings TYPE json, ALTER COLUMN static_data TYPE json, ALTER COLUMN pin_data TYPE json;
+ALTER TABLE credentials ALTER COLUMN nodes_access TYPE json;
+ALTER TABLE execution_data ALTER COLUMN workflow_data TYPE json, ALTER COLUMN data TYPE json,
+  ALTER COLUMN start_data TYPE json;
+`, down: `
+ALTER TABLE users ALTER COLUMN personalization_answers TYPE jsonb, ALTER COLUMN settings TYPE jsonb;
+ALTER TABLE workflows ALTER COLUMN nodes TYPE jsonb, ALTER COLUMN connections TYPE jsonb,
+  ALTER COLUMN settings TYPE jsonb, ALTER COLUMN static_data TYPE jsonb, ALTER COLUMN pin_data TYPE jsonb;
+ALTER TABLE credentials ALTER COLUMN nodes_access TYPE jsonb;
+ALTER TABLE execution_data ALTER COLUMN workflow_data TYPE jsonb, ALTER COLUMN data TYPE jsonb,
+  ALTER COLUMN start_data TYPE jsonb;
 `},
 }

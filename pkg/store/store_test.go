@@ -198,3 +198,18 @@ func TestNewIDs(t *testing.T) {
 	}
 	require.Regexp(t, `^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`, store.NewUUID())
 }
+
+// TestJSONKeepsKeyOrder: n8n documents depend on key order (connections by source node, nodes
+// waiting in order), so stored JSON must come back exactly as written.
+func TestJSONKeepsKeyOrder(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		doc := `{"zeta":{"main":[[{"node":"A","type":"main","index":0}]]},"alpha":{"main":[]},"mid":1}`
+		e := &store.Execution{Status: store.StatusNew, Mode: "manual"}
+		require.NoError(t, s.CreateExecution(ctx, e, &store.ExecutionData{WorkflowData: store.JSON(doc), Data: store.JSON(doc)}))
+		d, err := s.GetExecutionData(ctx, e.ID)
+		require.NoError(t, err)
+		require.Equal(t, doc, string(d.WorkflowData))
+		require.Equal(t, doc, string(d.Data))
+	})
+}

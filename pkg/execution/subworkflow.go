@@ -1,0 +1,78 @@
+package execution
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/flowmill/flowmill/pkg/engine"
+	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+// subWorkflows gives each Execute Workflow child run an execution of its own (mode integrated),
+// claimed by this worker for as long as the parent runs it.
+type subWorkflows struct {
+	r      *Runner
+	mu     sync.Mutex
+	active map[string]*subRun
+}
+
+type subRun struct {
+	e         *store.Execution
+	wf        *workflow.Workflow
+	h         *hooks
+	stopLease func()
+}
+
+func (s *subWorkflows) StartSubWorkflow(ctx context.Context, wf *workflow.Workflow) (string, []engine.Hook, error) {
+	r := s.r
+	snapshot, err := json.Marshal(wf)
+	if err != nil {
+		return "", nil, fmt.Errorf("encode sub-workflow snapshot: %w", err)
+	}
+	now := time.Now().UTC()
+	expires := now.Add(r.leaseTTL)
+	e := &store.Execution{Status: store.StatusRunning, Mode: engine.ModeIntegrated, WorkflowName: wf.Name,
+		LeaseOwner: r.workerID, LeaseExpiresAt: &expires, StartedAt: &now}
+	if wf.ID != "" {
+		id := wf.ID
+		e.WorkflowID = &id
+	}
+	if err := r.in.Store.CreateExecution(ctx, e, &store.ExecutionData{WorkflowData: snapshot, StartData: store.JSON(`{}`)}); err != nil {
+		return "", nil, err
+	}
+	id := IDString(e.ID)
+	run := &subRun{e: e, wf: wf, h: r.hooks(e, wf), stopLease: r.keepLease(ctx, e.ID, func(error) {})}
+	s.mu.Lock()
+	s.active[id] = run
+	s.mu.Unlock()
+	return id, []engine.Hook{run.h}, nil
+}
+
+func (s *subWorkflows) FinishSubWorkflow(ctx context.Context, id string, res *engine.Result, runErr error) {
+	s.mu.Lock()
+	run := s.active[id]
+	delete(s.active, id)
+	s.mu.Unlock()
+	if run == nil {
+		return
+	}
+	run.stopLease()
+	var err error
+	if res == nil {
+		if runErr == nil {
+			runErr = fmt.Errorf("the sub-workflow did not run")
+		}
+		err = s.r.fail(ctx, run.e, runErr)
+	} else {
+		err = s.r.finish(ctx, run.e, run.wf, res, run.h)
+	}
+	if err != nil {
+		n, _ := strconv.ParseInt(id, 10, 64)
+		s.r.log.Warn("record sub-workflow execution", "execution", n, "err", err)
+	}
+}
