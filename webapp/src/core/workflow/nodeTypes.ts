@@ -1,0 +1,133 @@
+import type { JsonObject, JsonValue, WorkflowNode } from './types';
+
+export interface NodePropertyOption {
+  name: string;
+  value?: JsonValue;
+  displayName?: string;
+  [key: string]: unknown;
+}
+
+export interface DisplayOptions {
+  show?: Record<string, JsonValue[]>;
+  hide?: Record<string, JsonValue[]>;
+}
+
+export interface NodeProperty {
+  name: string;
+  displayName: string;
+  type: string;
+  default?: JsonValue;
+  required?: boolean;
+  displayOptions?: DisplayOptions;
+  options?: NodePropertyOption[];
+  typeOptions?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export interface NodeCredentialDescription {
+  name: string;
+  required?: boolean;
+  displayOptions?: DisplayOptions;
+}
+
+export interface NodeWebhookDescription {
+  httpMethod: string;
+  path: string;
+  [key: string]: unknown;
+}
+
+/** A node type description as GET/POST /rest/node-types answers it (n8n's INodeTypeDescription). */
+export interface NodeTypeDescription {
+  name: string;
+  displayName: string;
+  description?: string;
+  group: string[];
+  version: number | number[];
+  defaultVersion?: number;
+  defaults: { name: string; color?: string };
+  inputs: string[];
+  outputs: string[];
+  inputNames?: string[];
+  outputNames?: string[];
+  icon?: string;
+  iconUrl?: string;
+  subtitle?: string;
+  hidden?: boolean;
+  polling?: boolean;
+  maxNodes?: number;
+  webhooks?: NodeWebhookDescription[];
+  credentials?: NodeCredentialDescription[];
+  properties?: NodeProperty[];
+  documentationUrl?: string;
+  eventTriggerDescription?: string;
+  codex?: { categories?: string[]; subcategories?: Record<string, string[]>; alias?: string[] };
+}
+
+export const STICKY_NOTE_TYPE = 'n8n-nodes-base.stickyNote';
+export const START_NODE_TYPE = 'n8n-nodes-base.start';
+export const MANUAL_TRIGGER_TYPE = 'n8n-nodes-base.manualTrigger';
+
+/** The highest version a description covers (`version` may be a list). */
+export function latestVersion(type: NodeTypeDescription): number {
+  if (type.defaultVersion !== undefined) return type.defaultVersion;
+  return Array.isArray(type.version) ? Math.max(...type.version) : type.version;
+}
+
+export function hasVersion(type: NodeTypeDescription, version: number): boolean {
+  return Array.isArray(type.version) ? type.version.includes(version) : type.version === version;
+}
+
+export function isTriggerType(type: NodeTypeDescription): boolean {
+  return type.group.includes('trigger');
+}
+
+/**
+ * Nodes that can run a workflow on their own once it is active: triggers, polling nodes and
+ * webhook nodes. The Manual Trigger only runs from the editor, so it does not count.
+ */
+export function canActivateWorkflow(type: NodeTypeDescription): boolean {
+  if (type.name === MANUAL_TRIGGER_TYPE) return false;
+  return isTriggerType(type) || type.polling === true || (type.webhooks?.length ?? 0) > 0;
+}
+
+/** Looks up node types by name and version. */
+export class NodeTypeIndex {
+  private readonly byName = new Map<string, NodeTypeDescription[]>();
+
+  constructor(types: readonly NodeTypeDescription[]) {
+    for (const type of types) {
+      const list = this.byName.get(type.name) ?? [];
+      list.push(type);
+      this.byName.set(type.name, list);
+    }
+  }
+
+  /** The description covering that version, else the latest one of the type, else undefined. */
+  get(name: string, version?: number): NodeTypeDescription | undefined {
+    const list = this.byName.get(name);
+    if (!list) return undefined;
+    if (version !== undefined) {
+      const exact = list.find((type) => hasVersion(type, version));
+      if (exact) return exact;
+    }
+    return list.reduce((best, type) => (latestVersion(type) > latestVersion(best) ? type : best));
+  }
+
+  forNode(node: WorkflowNode): NodeTypeDescription | undefined {
+    return this.get(node.type, node.typeVersion);
+  }
+
+  /** The highest version of each type. */
+  latest(): NodeTypeDescription[] {
+    return [...this.byName.keys()].map((name) => this.get(name)).filter((type): type is NodeTypeDescription => type !== undefined);
+  }
+}
+
+/** Default parameter values of a type: top-level properties with a default. */
+export function defaultParameters(type: NodeTypeDescription | undefined): JsonObject {
+  const out: JsonObject = {};
+  for (const property of type?.properties ?? []) {
+    if (property.default !== undefined && property.type !== 'notice') out[property.name] = property.default;
+  }
+  return out;
+}
