@@ -15,6 +15,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/trigger"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
@@ -32,6 +33,8 @@ type StartData struct {
 	RunData         workflow.RunData `json:"runData,omitempty"`
 	StartNode       string           `json:"startNode,omitempty"`
 	Input           []workflow.Item  `json:"input,omitempty"`
+	// Respond says how a webhook execution answers the caller waiting for it.
+	Respond *trigger.Response `json:"respond,omitempty"`
 }
 
 // New describes an execution to create.

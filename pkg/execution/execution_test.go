@@ -29,7 +29,7 @@ type env struct {
 }
 
 // setup opens a fresh Postgres schema and Redis database and starts a worker on them.
-func setup(t *testing.T, vars ...string) *env {
+func setup(t testing.TB, vars ...string) *env {
 	t.Helper()
 	_, redisURL := queuetest.Redis(t)
 	m := map[string]string{
@@ -66,7 +66,7 @@ type node struct {
 }
 
 // build makes a workflow whose nodes are connected in a line, in order.
-func build(t *testing.T, name string, settings string, nodes ...node) *workflow.Workflow {
+func build(t testing.TB, name string, settings string, nodes ...node) *workflow.Workflow {
 	t.Helper()
 	var ns, cs []string
 	for i, n := range nodes {
@@ -145,4 +145,8 @@ func nodeOutput(t *testing.T, state map[string]any, node string) []any {
 	runs := state["resultData"].(map[string]any)["runData"].(map[string]any)[node].([]any)
 	last := runs[len(runs)-1].(map[string]any)
 	return last["data"].(map[string]any)["main"].([]any)[0].([]any)
+}
+
+func execNew(wf *workflow.Workflow) execution.New {
+	return execution.New{Workflow: wf, Mode: "trigger"}
 }

@@ -66,11 +66,15 @@ func (r *Runner) fail(ctx context.Context, e *store.Execution, cause error) erro
 	}
 	state := &engine.State{ResultData: engine.ResultData{RunData: workflow.RunData{}, Error: ee}}
 	wf := &workflow.Workflow{}
+	var answer *answerer
 	if d, err := r.in.Store.GetExecutionData(ctx, e.ID); err == nil {
 		if parsed, err := workflow.Parse(d.WorkflowData); err == nil {
 			wf = parsed
 		}
+		answer = r.answererFor(e.ID, d.StartData)
 	}
 	res := &engine.Result{Status: engine.StatusError, Mode: e.Mode, State: state}
-	return r.finish(context.WithoutCancel(ctx), e, wf, res, r.hooks(e, wf))
+	h := r.hooks(e, wf)
+	h.answer = answer
+	return r.finish(context.WithoutCancel(ctx), e, wf, res, h)
 }

@@ -20,6 +20,8 @@ type hooks struct {
 	wf        *workflow.Workflow
 	id        string
 	startedAt time.Time
+	// answer sends a webhook execution's answer to the caller waiting for it; nil otherwise.
+	answer *answerer
 }
 
 func (r *Runner) hooks(e *store.Execution, wf *workflow.Workflow) *hooks {
@@ -53,8 +55,13 @@ func (h *hooks) NodeExecuteBefore(ctx context.Context, ev engine.NodeEvent) {
 }
 
 // NodeExecuteAfter checkpoints first, so what the editor is told has happened is also what a
-// worker taking over would continue from.
+// worker taking over would continue from. After the last node there is nothing to continue: the
+// result written when the run ends is the checkpoint.
 func (h *hooks) NodeExecuteAfter(ctx context.Context, ev engine.NodeEvent, task *workflow.TaskData, state *engine.State) error {
+	if len(state.ExecutionData.NodeExecutionStack) == 0 && state.ExecutionData.Waiting.Len() == 0 && task.Error == nil {
+		h.send(ctx, push.TypeNodeExecuteAfter, push.NodeExecuteAfter{ExecutionID: h.id, NodeName: ev.Node, Data: task})
+		return nil
+	}
 	b, err := json.Marshal(state)
 	if err != nil {
 		return fmt.Errorf("encode checkpoint: %w", err)
@@ -97,4 +104,5 @@ func (h *hooks) finished(ctx context.Context, res *engine.Result, status string)
 		msg.RetryOf = IDString(*h.e.RetryOf)
 	}
 	h.send(ctx, push.TypeExecutionFinished, msg)
+	h.answer.finished(ctx, res)
 }

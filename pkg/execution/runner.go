@@ -221,6 +221,7 @@ func (r *Runner) run(taskCtx context.Context, e *store.Execution) error {
 	defer stopLease()
 
 	hooks := r.hooks(e, wf)
+	hooks.answer = r.answererFor(id, d.StartData)
 	hooks.started(taskCtx)
 	res, err := r.execute(runCtx, e, d, wf, hooks)
 	if err != nil {
@@ -291,6 +292,9 @@ func (r *Runner) execute(ctx context.Context, e *store.Execution, d *store.Execu
 func (r *Runner) engineWith(h *hooks) (*engine.Engine, error) {
 	opts := r.base
 	opts.Hooks = []engine.Hook{h}
+	if h.answer != nil {
+		opts.Hooks = append(opts.Hooks, h.answer)
+	}
 	return engine.New(opts)
 }
 

@@ -1,0 +1,114 @@
+package execution
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/flowmill/flowmill/pkg/engine"
+	"github.com/flowmill/flowmill/pkg/expr"
+	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/scheduletrigger"
+	"github.com/flowmill/flowmill/pkg/queue"
+	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/trigger"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+// HandleTrigger is the trigger:fire task handler. It re-reads the workflow, which must still be
+// active with the node enabled, then starts one execution (mode trigger) at the node: for a
+// schedule tick at once, for a poll node only when its poll returned items.
+func (r *Runner) HandleTrigger(ctx context.Context, payload []byte) error {
+	var p queue.TriggerFire
+	if err := queue.Decode(queue.KindTriggerFire, payload, &p); err != nil {
+		return err
+	}
+	doc, err := r.in.Store.WorkflowDocument(ctx, p.WorkflowID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	wf, err := workflow.Parse(doc)
+	if err != nil {
+		return fmt.Errorf("workflow %s: %w", p.WorkflowID, err)
+	}
+	node, ok := wf.Node(p.Node)
+	if !wf.Active || !ok || node.Disabled {
+		return nil
+	}
+	t, ok := r.base.Registry.Get(node.Type, node.TypeVersion)
+	if !ok {
+		return nil
+	}
+	var input []workflow.Item
+	if t.Kind == nodes.KindPoll {
+		if input, err = r.poll(ctx, wf, node, t); err != nil {
+			r.log.Warn("poll failed", "workflow", wf.ID, "node", node.Name, "err", err)
+			return trigger.SetError(ctx, r.in.Redis, wf.ID, fmt.Sprintf("Node %q: %v", node.Name, err))
+		}
+		if len(input) == 0 {
+			return nil
+		}
+	} else if node.Type == "n8n-nodes-base.scheduleTrigger" {
+		loc, err := time.LoadLocation(cmpOr(wf.Settings.Timezone(), r.in.Config.Timezone))
+		if err != nil {
+			loc = time.UTC
+		}
+		input = []workflow.Item{{JSON: scheduletrigger.Output(time.Unix(p.FireTime, 0), loc)}}
+	}
+	_, err = NewService(r.in).Create(ctx, New{Workflow: wf, Mode: engine.ModeTrigger,
+		Start: StartData{StartNode: node.Name, Input: input}})
+	return err
+}
+
+// poll runs a poll node's poll with its static data (n8n's getWorkflowStaticData('node')) and
+// saves that data when the poll changed it, so the next poll continues from where this one
+// stopped.
+func (r *Runner) poll(ctx context.Context, wf *workflow.Workflow, node *workflow.Node, t *nodes.Type) ([]workflow.Item, error) {
+	resolved := *node
+	params, err := workflow.ResolveParameters(t.Description.Properties, node.Parameters, node.TypeVersion)
+	if err != nil {
+		return nil, err
+	}
+	resolved.Parameters = params
+	key := "node:" + node.Name
+	if wf.StaticData == nil {
+		wf.StaticData = map[string]any{}
+	}
+	static, _ := wf.StaticData[key].(map[string]any)
+	before, _ := workflow.DeepCopy(static).(map[string]any)
+	ex := nodes.NewExecution(nodes.ExecutionConfig{Node: &resolved, Type: t, Mode: engine.ModeTrigger,
+		Evaluator: r.base.Evaluator, StaticData: static, Logger: r.log.With("node", node.Name),
+		Expr: expr.Context{Workflow: expr.WorkflowInfo{ID: wf.ID, Name: wf.Name, Active: wf.Active},
+			Timezone: wf.Settings.Timezone(), Execution: expr.ExecutionInfo{Mode: engine.ModeTrigger}},
+		Flow: nodes.FlowConfig{Now: time.Now}})
+	out, err := t.Node.Execute(ctx, ex)
+	if err != nil {
+		return nil, err
+	}
+	if now, used := ex.StaticDataUsed(); used && !workflow.DeepEqual(now, before) {
+		wf.StaticData[key] = now
+		b, err := json.Marshal(wf.StaticData)
+		if err != nil {
+			return nil, fmt.Errorf("encode static data: %w", err)
+		}
+		if err := r.in.Store.SetWorkflowStaticData(ctx, wf.ID, b); err != nil {
+			return nil, err
+		}
+	}
+	if len(out) == 0 {
+		return nil, nil
+	}
+	return out[0], nil
+}
+
+func cmpOr(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}

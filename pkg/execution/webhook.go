@@ -1,0 +1,85 @@
+package execution
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/flowmill/flowmill/pkg/engine"
+	"github.com/flowmill/flowmill/pkg/nodes/respondtowebhook"
+	"github.com/flowmill/flowmill/pkg/queue"
+	"github.com/flowmill/flowmill/pkg/trigger"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+// AnswerKeep is how long a webhook answer stays readable in Redis after it was published, for an
+// api that missed the message.
+const AnswerKeep = time.Minute
+
+// WebhookAnswer is a webhook execution's answer as the api receives it.
+type WebhookAnswer struct {
+	ExecutionID int64          `json:"executionId"`
+	Answer      trigger.Answer `json:"answer"`
+}
+
+// answerer sends the answer of a webhook execution whose caller waits for it (response mode
+// lastNode or responseNode): the first Respond to Webhook answer as soon as that node ran,
+// otherwise the answer the finished run gives.
+type answerer struct {
+	r        *Runner
+	id       int64
+	respond  trigger.Response
+	answered bool
+	engine.HookFuncs
+}
+
+// answererFor returns the answerer of an execution, nil when nobody waits for its answer.
+func (r *Runner) answererFor(id int64, startData []byte) *answerer {
+	var sd struct {
+		Respond *trigger.Response `json:"respond"`
+	}
+	if len(startData) == 0 || json.Unmarshal(startData, &sd) != nil || sd.Respond == nil || !sd.Respond.WaitsForRun() {
+		return nil
+	}
+	a := &answerer{r: r, id: id, respond: *sd.Respond}
+	a.After = a.nodeRan
+	return a
+}
+
+func (a *answerer) nodeRan(ctx context.Context, ev engine.NodeEvent, _ *workflow.TaskData, state *engine.State) error {
+	if a.answered || a.respond.Mode != trigger.ModeResponseNode {
+		return nil
+	}
+	nodeCtx, _ := state.ExecutionData.ContextData["node:"+ev.Node].(map[string]any)
+	if resp, ok := respondtowebhook.ResponseFrom(nodeCtx); ok {
+		a.send(ctx, trigger.RespondNodeAnswer(resp))
+	}
+	return nil
+}
+
+// finished answers for a run that settled (finished, or put to wait) without answering.
+func (a *answerer) finished(ctx context.Context, res *engine.Result) {
+	if a != nil && !a.answered {
+		a.send(ctx, a.respond.Finished(res))
+	}
+}
+
+func (a *answerer) send(ctx context.Context, ans trigger.Answer) {
+	a.answered = true
+	b, err := json.Marshal(WebhookAnswer{ExecutionID: a.id, Answer: ans})
+	if err != nil {
+		a.r.log.Warn("encode webhook answer", "execution", a.id, "err", err)
+		return
+	}
+	ctx = context.WithoutCancel(ctx)
+	_, err = a.r.in.Redis.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Set(ctx, queue.KeyWebhookResponsePrefix+IDString(a.id), b, AnswerKeep)
+		p.Publish(ctx, queue.ChannelWebhookResponse, b)
+		return nil
+	})
+	if err != nil {
+		a.r.log.Warn("send webhook answer", "execution", a.id, "err", err)
+	}
+}
