@@ -63,7 +63,9 @@ func run(args []string) error {
 			return err
 		}
 		defer w.Stop()
-		sch = scheduler.New(in)
+		if sch, err = scheduler.New(in); err != nil {
+			return err
+		}
 		if err := sch.Start(ctx); err != nil {
 			return err
 		}

@@ -11,7 +11,7 @@ import (
 )
 
 func main() {
-	err := infra.RunProcess("scheduler", os.Args[1:], func(in *infra.Infra) (infra.Component, error) { return scheduler.New(in), nil })
+	err := infra.RunProcess("scheduler", os.Args[1:], func(in *infra.Infra) (infra.Component, error) { return scheduler.New(in) })
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "flowmill scheduler:", infra.OneLine(err))
 		os.Exit(1)

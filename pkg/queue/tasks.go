@@ -66,3 +66,35 @@ func Decode(kind string, payload []byte, v any) error {
 	}
 	return nil
 }
+
+// Trigger and webhook keys.
+const (
+	// KindTriggerFire fires one tick of a schedule or poll trigger of an active workflow.
+	KindTriggerFire = "trigger:fire"
+	// ChannelActivation carries the id of a workflow whose activation changed (activated,
+	// deactivated, updated while active, deleted), so schedulers and api caches reload it.
+	ChannelActivation = "flowmill:activation"
+	// KeyActivationErrors is a hash: workflow id → JSON {time, error: {message}} of the last
+	// failure to start its triggers.
+	KeyActivationErrors = "flowmill:activation:errors"
+	// ChannelWebhookResponse carries the answers of webhook executions to the api waiting for
+	// them; KeyWebhookResponsePrefix + execution id keeps a copy for a minute, for an api that
+	// missed the message.
+	ChannelWebhookResponse   = "flowmill:webhook:response"
+	KeyWebhookResponsePrefix = "flowmill:webhook:response:"
+	// KeyTestWebhookPrefix starts every key of test webhooks (see api/testwebhooks.go).
+	KeyTestWebhookPrefix = "flowmill:test-webhook:"
+)
+
+// TriggerFire asks a worker to start one execution of an active workflow for a schedule tick or
+// a poll. FireTime is the tick's time in Unix seconds.
+type TriggerFire struct {
+	WorkflowID string `json:"workflowId"`
+	Node       string `json:"node"`
+	FireTime   int64  `json:"fireTime"`
+}
+
+// TaskID is deterministic per tick, so any number of schedulers queue each tick once.
+func (p TriggerFire) TaskID() string {
+	return "trigger:" + p.WorkflowID + ":" + p.Node + ":" + strconv.FormatInt(p.FireTime, 10)
+}

@@ -107,6 +107,16 @@ func FromNode(node *workflow.Node) ([]Rule, error) {
 	return nil, fmt.Errorf("%w: %s", ErrNotSchedule, node.Type)
 }
 
+// PollRules reads the pollTimes of a poll node, which offer the Cron node's trigger times; a
+// node without them polls every minute, n8n's default.
+func PollRules(node *workflow.Node) ([]Rule, error) {
+	times, ok := node.Parameters["pollTimes"]
+	if !ok {
+		times = map[string]any{"item": []any{map[string]any{"mode": "everyMinute"}}}
+	}
+	return cronRules(node, map[string]any{"triggerTimes": times})
+}
+
 func cronRules(node *workflow.Node, p map[string]any) ([]Rule, error) {
 	times, _ := p["triggerTimes"].(map[string]any)
 	items, _ := times["item"].([]any)

@@ -1,6 +1,7 @@
 // Package scheduler runs Flowmill's timed background work: queueing orphaned executions again,
-// resuming waiting executions, pruning old ones, and (as they are added) schedules. Any number of replicas may
-// run; each piece of work is made idempotent by deterministic task ids.
+// resuming waiting executions, pruning old ones, and firing the schedule and poll triggers of
+// active workflows. Any number of replicas may run; each piece of work is made idempotent by
+// deterministic task ids.
 package scheduler
 
 import (
@@ -9,6 +10,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/queue"
+	"github.com/flowmill/flowmill/pkg/trigger"
 )
 
 // Scheduler owns the timed loops.
@@ -21,8 +23,12 @@ type Scheduler struct {
 }
 
 // New builds a scheduler on in.
-func New(in *infra.Infra) *Scheduler {
+func New(in *infra.Infra) (*Scheduler, error) {
 	id := infra.InstanceName()
+	triggers, err := trigger.NewScheduler(in)
+	if err != nil {
+		return nil, err
+	}
 	return &Scheduler{
 		in:        in,
 		ID:        id,
@@ -31,8 +37,9 @@ func New(in *infra.Infra) *Scheduler {
 			queue.NewReconciler(in.Store, in.Queue, in.Config.ReconcileInterval, in.Log),
 			execution.NewResumer(in),
 			execution.NewPruner(in),
+			triggers,
 		},
-	}
+	}, nil
 }
 
 // Start begins every loop.

@@ -49,6 +49,9 @@ type Workflow struct {
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
 	Tags        []Tag `gorm:"many2many:workflow_tags"`
+	// Webhooks, when not nil, replace the workflow's registered webhooks as UpdateWorkflow saves
+	// it active; an inactive workflow keeps none.
+	Webhooks []Webhook `gorm:"-"`
 }
 
 // Workflow sharing roles: the role a user holds on one workflow in shared_workflows.

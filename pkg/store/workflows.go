@@ -160,6 +160,9 @@ func (s *Store) UpdateWorkflow(ctx context.Context, u *User, id string, change f
 		if err != nil {
 			return workflowWriteError(err, w.Name)
 		}
+		if err := s.syncWebhooks(tx, &w); err != nil {
+			return err
+		}
 		saved = w
 		return nil
 	})

@@ -15,6 +15,9 @@ func (w *Worker) register() {
 	w.server.HandleTask(queue.KindExecutionRun, w.counted(func(ctx context.Context, t *asynq.Task) error {
 		return w.runner.Handle(ctx, t.Payload())
 	}))
+	w.server.HandleTask(queue.KindTriggerFire, w.counted(func(ctx context.Context, t *asynq.Task) error {
+		return w.runner.HandleTrigger(ctx, t.Payload())
+	}))
 }
 
 // counted records each task's result in flowmill_queue_tasks_total.

@@ -1,0 +1,282 @@
+package trigger
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/flowmill/flowmill/pkg/expr"
+	"github.com/flowmill/flowmill/pkg/infra"
+	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/core"
+	"github.com/flowmill/flowmill/pkg/queue"
+	"github.com/flowmill/flowmill/pkg/schedule"
+	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+// CheckInterval is how often the scheduler compares the active workflows with what it fires,
+// besides reacting to activation notices at once: a lost notice delays a change by at most this.
+const CheckInterval = time.Second
+
+// LateLimit is how late a tick may fire. The scheduler wakes for each tick; one it finds older
+// than this (the process was paused, or no scheduler ran) is skipped, and at most one tick per
+// trigger fires per wake, so missed ticks never fire in a burst.
+const LateLimit = 30 * time.Second
+
+// Scheduler fires the schedule and poll triggers of active workflows: at each tick it queues a
+// trigger:fire task whose id names the workflow, node and tick, so any number of schedulers
+// queue each tick once.
+type Scheduler struct {
+	in  *infra.Infra
+	reg *nodes.Registry
+	ev  *expr.Evaluator
+	log *slog.Logger
+	// Now is the clock; tests replace it before Start.
+	Now func() time.Time
+
+	mu       sync.Mutex
+	versions map[string]string // workflow id → version id loaded
+	ticks    map[string][]*tick
+
+	wake     chan struct{}
+	sub      *redis.PubSub
+	cancel   context.CancelFunc
+	done     chan struct{}
+	stopOnce sync.Once
+}
+
+// tick is one rule of one trigger node.
+type tick struct {
+	workflowID, node string
+	rule             schedule.Rule
+	loc              *time.Location
+	// anchor is when the workflow was activated: interval rules count from it.
+	anchor time.Time
+	next   time.Time
+	last   time.Time
+}
+
+// NewScheduler builds the trigger scheduler on in.
+func NewScheduler(in *infra.Infra) (*Scheduler, error) {
+	ev, err := expr.New(expr.Options{DefaultTimezone: in.Config.Timezone})
+	if err != nil {
+		return nil, err
+	}
+	return &Scheduler{in: in, reg: core.Registry().Without(in.Config.ExcludedNodes()...), ev: ev,
+		log: in.Log.With("component", "triggers"), Now: time.Now,
+		versions: map[string]string{}, ticks: map[string][]*tick{}, wake: make(chan struct{}, 1)}, nil
+}
+
+// Start subscribes to activation notices, loads the active workflows and starts firing.
+func (s *Scheduler) Start(ctx context.Context) error {
+	s.sub = s.in.Redis.Subscribe(ctx, queue.ChannelActivation)
+	if _, err := s.sub.Receive(ctx); err != nil {
+		_ = s.sub.Close()
+		return fmt.Errorf("subscribe to activation notices: %w", err)
+	}
+	ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	s.done = make(chan struct{})
+	notices := s.sub.Channel()
+	go func() {
+		for range notices {
+			select {
+			case s.wake <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	go s.loop(ctx)
+	return nil
+}
+
+// Stop ends firing. Safe to call twice, and before Start.
+func (s *Scheduler) Stop() {
+	s.stopOnce.Do(func() {
+		if s.cancel == nil {
+			return
+		}
+		s.cancel()
+		_ = s.sub.Close()
+		<-s.done
+	})
+}
+
+func (s *Scheduler) loop(ctx context.Context) {
+	defer close(s.done)
+	if err := s.reload(ctx); err != nil && ctx.Err() == nil {
+		s.log.Warn("load active workflows", "err", err)
+	}
+	lastCheck := s.Now()
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		now := s.Now()
+		timer.Reset(max(min(s.nextTick().Sub(now), lastCheck.Add(CheckInterval).Sub(now)), 0))
+		notified := false
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.wake:
+			notified = true
+		case <-timer.C:
+		}
+		if notified || s.Now().Sub(lastCheck) >= CheckInterval {
+			lastCheck = s.Now()
+			if err := s.reload(ctx); err != nil && ctx.Err() == nil {
+				s.log.Warn("load active workflows", "err", err)
+			}
+		}
+		s.fireDue(ctx)
+	}
+}
+
+// nextTick is the earliest time a trigger fires; far ahead when none is loaded.
+func (s *Scheduler) nextTick() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	next := s.Now().Add(time.Hour)
+	for _, ts := range s.ticks {
+		for _, t := range ts {
+			if t.next.Before(next) {
+				next = t.next
+			}
+		}
+	}
+	return next
+}
+
+// fireDue queues every tick that has come, then moves each past now.
+func (s *Scheduler) fireDue(ctx context.Context) {
+	now := s.Now()
+	var due []*tick
+	s.mu.Lock()
+	for _, ts := range s.ticks {
+		for _, t := range ts {
+			if !t.next.After(now) {
+				due = append(due, t)
+			}
+		}
+	}
+	s.mu.Unlock()
+	for _, t := range due {
+		at := t.next
+		if now.Sub(at) <= LateLimit && t.rule.WeekDue(t.last, at, t.loc) {
+			err := s.in.Queue.EnqueueTrigger(ctx, queue.TriggerFire{WorkflowID: t.workflowID, Node: t.node, FireTime: at.Unix()})
+			if err != nil {
+				s.log.Warn("queue trigger", "workflow", t.workflowID, "node", t.node, "err", err)
+			}
+			t.last = at
+		}
+		s.mu.Lock()
+		t.next = t.after(now)
+		s.mu.Unlock()
+	}
+}
+
+// after is the first firing time strictly after now.
+func (t *tick) after(now time.Time) time.Time {
+	if t.rule.Cron == "" {
+		// Interval rules count from the activation, so every scheduler agrees on the ticks.
+		if t.rule.Every <= 0 {
+			return now.Add(100 * 365 * 24 * time.Hour)
+		}
+		k := now.Sub(t.anchor)/t.rule.Every + 1
+		if now.Before(t.anchor) {
+			k = 1
+		}
+		return t.anchor.Add(k * t.rule.Every)
+	}
+	next := t.rule.Next(now, t.loc)
+	if next.IsZero() {
+		return now.Add(100 * 365 * 24 * time.Hour)
+	}
+	return next
+}
+
+// reload loads the active workflows that changed since the last look and drops the ones that are
+// no longer active.
+func (s *Scheduler) reload(ctx context.Context) error {
+	versions, err := s.in.Store.ActiveWorkflowVersions(ctx)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	for id := range s.versions {
+		if _, ok := versions[id]; !ok {
+			delete(s.versions, id)
+			delete(s.ticks, id)
+		}
+	}
+	var changed []string
+	for id, v := range versions {
+		if s.versions[id] != v {
+			changed = append(changed, id)
+		}
+	}
+	s.mu.Unlock()
+	slices.Sort(changed)
+	for _, id := range changed {
+		w, err := s.in.Store.GetWorkflow(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		ticks, err := s.load(w)
+		if err != nil {
+			s.log.Warn("triggers of an active workflow cannot start", "workflow", id, "err", err)
+			_ = SetError(ctx, s.in.Redis, id, err.Error())
+		} else {
+			_ = ClearError(ctx, s.in.Redis, id)
+		}
+		s.mu.Lock()
+		s.versions[id] = w.VersionID
+		s.ticks[id] = ticks
+		s.mu.Unlock()
+	}
+	return nil
+}
+
+// load reads a workflow's schedule and poll triggers. It also checks the whole workflow, so an
+// active workflow that can no longer start (a node type removed since) shows a warning.
+func (s *Scheduler) load(w *store.Workflow) ([]*tick, error) {
+	doc, err := s.in.Store.WorkflowDocument(context.Background(), w.ID)
+	if err != nil {
+		return nil, err
+	}
+	wf, err := workflow.Parse(doc)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := Check(wf, s.reg, s.ev); err != nil {
+		return nil, err
+	}
+	loc, err := time.LoadLocation(cmpOr(wf.Settings.Timezone(), s.in.Config.Timezone))
+	if err != nil {
+		return nil, fmt.Errorf("time zone of the workflow: %w", err)
+	}
+	now := s.Now()
+	var out []*tick
+	for i := range wf.Nodes {
+		n := &wf.Nodes[i]
+		if n.Disabled {
+			continue
+		}
+		t, _ := s.reg.Get(n.Type, n.TypeVersion)
+		rules, _ := Rules(n, t)
+		for _, r := range rules {
+			tk := &tick{workflowID: w.ID, node: n.Name, rule: r, loc: loc, anchor: w.UpdatedAt}
+			tk.next = tk.after(now)
+			out = append(out, tk)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,263 @@
+// Package trigger knows how workflows start by themselves: the webhooks their nodes register
+// (paths, methods, response settings), the checks a workflow passes before it is activated, the
+// schedules and polls the scheduler fires, and the activation notices and errors shared by every
+// process through Redis.
+package trigger
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/flowmill/flowmill/pkg/expr"
+	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+// Webhook is one webhook a node of a workflow registers.
+type Webhook struct {
+	// Method is the HTTP method in upper case.
+	Method string
+	// Path is the registered path without leading or trailing slashes. A dynamic path (with
+	// ":name" segments) starts with the node's webhookId, as its URL does.
+	Path string
+	Node string
+	// WebhookID is set for dynamic paths: the first segment of their URLs.
+	WebhookID string
+	// PathLength is the number of segments after WebhookID of a dynamic path.
+	PathLength int
+	// Restart marks the resume webhook of a Wait node (served under /webhook-waiting).
+	Restart bool
+	// Authentication is none, basicAuth or headerAuth (the credentials the node selected).
+	Authentication string
+	// IgnoreBots makes requests from link previewers and crawlers answer 403.
+	IgnoreBots bool
+	Response   Response
+}
+
+// Dynamic reports whether the path has ":name" segments.
+func (w Webhook) Dynamic() bool { return w.WebhookID != "" }
+
+// Response is how a webhook answers its caller, resolved from the node's description.
+type Response struct {
+	// Mode is onReceived (default), lastNode or responseNode.
+	Mode string `json:"mode"`
+	// Code is the status code of onReceived and lastNode answers. Default 200.
+	Code int `json:"code"`
+	// Data is, for lastNode, firstEntryJson (default), allEntries, firstEntryBinary or noData;
+	// noData also turns off the body of onReceived answers.
+	Data string `json:"data,omitempty"`
+	// Body is the custom body of onReceived answers (the node's options.responseData).
+	Body               string            `json:"body,omitempty"`
+	BinaryPropertyName string            `json:"binaryPropertyName,omitempty"`
+	ContentType        string            `json:"contentType,omitempty"`
+	PropertyName       string            `json:"propertyName,omitempty"`
+	Headers            map[string]string `json:"headers,omitempty"`
+}
+
+// Response modes.
+const (
+	ModeOnReceived   = "onReceived"
+	ModeLastNode     = "lastNode"
+	ModeResponseNode = "responseNode"
+)
+
+// Webhooks lists the webhooks of the workflow's enabled nodes whose types the registry knows,
+// with their expressions resolved against each node's parameters, in node order.
+func Webhooks(wf *workflow.Workflow, reg *nodes.Registry, ev *expr.Evaluator) ([]Webhook, error) {
+	var out []Webhook
+	for i := range wf.Nodes {
+		n := &wf.Nodes[i]
+		if n.Disabled {
+			continue
+		}
+		t, ok := reg.Get(n.Type, n.TypeVersion)
+		if !ok || len(t.Description.Webhooks) == 0 {
+			continue
+		}
+		hooks, err := NodeWebhooks(wf, n, t, ev)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, hooks...)
+	}
+	return out, nil
+}
+
+// NodeWebhooks resolves the webhooks one node registers.
+func NodeWebhooks(wf *workflow.Workflow, n *workflow.Node, t *nodes.Type, ev *expr.Evaluator) ([]Webhook, error) {
+	params, err := workflow.ResolveParameters(t.Description.Properties, n.Parameters, n.TypeVersion)
+	if err != nil {
+		return nil, fmt.Errorf("node %q: %w", n.Name, err)
+	}
+	c := &expr.Context{NodeName: n.Name, NodeType: n.Type, NodeParameters: params,
+		Workflow: expr.WorkflowInfo{ID: wf.ID, Name: wf.Name, Active: wf.Active}, Timezone: wf.Settings.Timezone()}
+	var out []Webhook
+	for _, d := range t.Description.Webhooks {
+		get := func(key string) (any, error) {
+			v, err := ev.Evaluate(d[key], c)
+			if err != nil {
+				return nil, fmt.Errorf("node %q: webhook %s: %w", n.Name, key, err)
+			}
+			return v, nil
+		}
+		str := func(key string) (string, error) {
+			v, err := get(key)
+			if v == nil || err != nil {
+				return "", err
+			}
+			if s, ok := v.(string); ok {
+				return s, nil
+			}
+			return fmt.Sprint(v), nil
+		}
+		var h Webhook
+		h.Node = n.Name
+		h.Restart, _ = d["restartWebhook"].(bool)
+		fullPath, _ := d["isFullPath"].(bool)
+		if h.Method, err = str("httpMethod"); err != nil {
+			return nil, err
+		}
+		h.Method = strings.ToUpper(cmpOr(h.Method, "GET"))
+		path, err := str("path")
+		if err != nil {
+			return nil, err
+		}
+		h.Path = nodePath(wf.ID, n, path, fullPath, h.Restart)
+		if strings.Contains(h.Path, ":") && !h.Restart && n.WebhookID != "" {
+			h.WebhookID = n.WebhookID
+			h.PathLength = len(strings.Split(h.Path, "/"))
+			h.Path = n.WebhookID + "/" + h.Path
+		}
+		r := &h.Response
+		if r.Mode, err = str("responseMode"); err != nil {
+			return nil, err
+		}
+		r.Mode = cmpOr(r.Mode, ModeOnReceived)
+		code, err := get("responseCode")
+		if err != nil {
+			return nil, err
+		}
+		r.Code = 200
+		if c, ok := statusCode(code); ok {
+			r.Code = c
+		}
+		for key, dst := range map[string]*string{"responseData": &r.Data, "responseBinaryPropertyName": &r.BinaryPropertyName,
+			"responseContentType": &r.ContentType, "responsePropertyName": &r.PropertyName} {
+			if *dst, err = str(key); err != nil {
+				return nil, err
+			}
+		}
+		headers, err := get("responseHeaders")
+		if err != nil {
+			return nil, err
+		}
+		r.Headers = headerEntries(headers)
+		opts, _ := params["options"].(map[string]any)
+		r.Body, _ = opts["responseData"].(string)
+		h.IgnoreBots, _ = opts["ignoreBots"].(bool)
+		h.Authentication, _ = params["authentication"].(string)
+		if a, ok := params["incomingAuthentication"].(string); ok {
+			h.Authentication = a
+		}
+		out = append(out, h)
+	}
+	return out, nil
+}
+
+// nodePath is n8n's getNodeWebhookPath, trimmed of slashes: the path of a node without a
+// webhookId is prefixed with the workflow id and the node name; a full path stands alone.
+func nodePath(workflowID string, n *workflow.Node, path string, fullPath, restart bool) string {
+	var p string
+	switch {
+	case restart:
+		p = path
+	case n.WebhookID == "":
+		p = workflowID + "/" + url.PathEscape(strings.ToLower(n.Name)) + "/" + path
+	case fullPath:
+		p = cmpOr(path, n.WebhookID)
+	default:
+		p = n.WebhookID + "/" + path
+	}
+	return strings.Trim(p, "/")
+}
+
+// headerEntries reads the responseHeaders option ({entries: [{name, value}]}).
+func headerEntries(v any) map[string]string {
+	m, _ := v.(map[string]any)
+	entries, _ := m["entries"].([]any)
+	if len(entries) == 0 {
+		return nil
+	}
+	out := map[string]string{}
+	for _, e := range entries {
+		h, _ := e.(map[string]any)
+		name, _ := h["name"].(string)
+		if name == "" {
+			continue
+		}
+		switch v := h["value"].(type) {
+		case string:
+			out[name] = v
+		case float64:
+			out[name] = strconv.FormatFloat(v, 'f', -1, 64)
+		case nil:
+			out[name] = ""
+		default:
+			out[name] = fmt.Sprint(v)
+		}
+	}
+	return out
+}
+
+// MatchDynamic tells whether a request path (without the webhookId segment) fits a dynamic
+// registered path (also without it), and returns its parameters and how many static segments
+// matched; n8n prefers the registered path with the most static segments.
+func MatchDynamic(registered, request []string) (map[string]string, int, bool) {
+	if len(registered) != len(request) {
+		return nil, 0, false
+	}
+	params := map[string]string{}
+	static := 0
+	for i, seg := range registered {
+		if name, ok := strings.CutPrefix(seg, ":"); ok {
+			params[name] = request[i]
+			continue
+		}
+		if seg != request[i] {
+			return nil, 0, false
+		}
+		static++
+	}
+	return params, static, true
+}
+
+func cmpOr(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+// statusCode reads a response code an expression gave as any kind of number.
+func statusCode(v any) (int, bool) {
+	var c int
+	switch x := v.(type) {
+	case float64:
+		c = int(x)
+	case int64:
+		c = int(x)
+	case int:
+		c = x
+	case string:
+		n, err := strconv.Atoi(x)
+		if err != nil {
+			return 0, false
+		}
+		c = n
+	default:
+		return 0, false
+	}
+	return c, c >= 100 && c < 600
+}
