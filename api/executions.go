@@ -115,10 +115,20 @@ func (s *server) checkRunnable(wf *workflow.Workflow, req runRequest) error {
 		if n.Disabled {
 			continue
 		}
-		if _, ok := s.nodeTypes.Get(n.Type, n.TypeVersion); !ok {
+		t, ok := s.nodeTypes.Get(n.Type, n.TypeVersion)
+		if !ok {
 			return &apiError{Status: fiber.StatusUnprocessableEntity,
 				Message: fmt.Sprintf("The node %q has an unknown type %q (version %g)", n.Name, n.Type, n.TypeVersion),
 				Hint:    "Install or replace the node, or disable it"}
+		}
+		issues, err := workflow.ParameterIssues(t.Description.Properties, n.Parameters, n.TypeVersion)
+		if err != nil {
+			return &apiError{Status: fiber.StatusUnprocessableEntity, Message: fmt.Sprintf("The node %q: %v", n.Name, err)}
+		}
+		if len(issues) > 0 {
+			return &apiError{Status: fiber.StatusUnprocessableEntity,
+				Message: fmt.Sprintf("The node %q has issues: %s", n.Name, strings.Join(issues, " ")),
+				Hint:    "Fix the node's parameters, or disable it"}
 		}
 	}
 	for _, name := range append(append([]string{}, req.StartNodes...), req.DestinationNode) {

@@ -31,6 +31,9 @@ func TestRunRejectsBadInputAndStoresNothing(t *testing.T) {
 		{`{"workflowData":{"nodes":[{"name":"A","type":"n8n-nodes-base.start","typeVersion":1,"position":[0,0],"parameters":{}},
 		  {"name":"Odd","type":"n8n-nodes-base.nope","typeVersion":1,"position":[0,0],"parameters":{}}],"connections":{}}}`, 422, `The node "Odd" has an unknown type`},
 		{`{"workflowData":` + startSetWorkflow + `,"destinationNode":"Nowhere"}`, 422, `The node "Nowhere" does not exist`},
+		{`{"workflowData":{"nodes":[{"name":"A","type":"n8n-nodes-base.start","typeVersion":1,"position":[0,0],"parameters":{}},
+		  {"name":"Fetch","type":"n8n-nodes-base.httpRequest","typeVersion":1,"position":[0,0],"parameters":{}}],"connections":{}}}`, 422,
+			`The node "Fetch" has issues: Parameter "URL" is required.`},
 		{`{"workflowData":{"nodes":"many","connections":{}}}`, 422, ""},
 	}
 	for _, tc := range cases {
