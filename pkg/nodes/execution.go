@@ -178,7 +178,7 @@ func (ex *Execution) ParamFloat(path string, itemIndex int) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	f, _ := toFloat(v)
+	f, _ := workflow.Number(v)
 	return f, nil
 }
 
@@ -315,20 +315,4 @@ func containsExpression(v any) bool {
 		}
 	}
 	return false
-}
-
-func toFloat(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case int32:
-		return float64(x), true
-	case float32:
-		return float64(x), true
-	}
-	return 0, false
 }

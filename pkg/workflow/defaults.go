@@ -52,9 +52,6 @@ func DisplayParameter(values map[string]any, p *Property, typeVersion float64, r
 	return true
 }
 
-// undefined marks a missing value, which JavaScript's includes tells apart from null.
-type undefined struct{}
-
 func ruleValues(values, root map[string]any, key string, version float64) []any {
 	var v any
 	var ok bool
@@ -67,9 +64,10 @@ func ruleValues(values, root map[string]any, key string, version float64) []any 
 		v, ok = LookupPath(values, key)
 	}
 	if !ok {
-		return []any{undefined{}}
+		// A missing value is undefined, which JavaScript's includes tells apart from null.
+		return []any{Undefined{}}
 	}
-	if m, isMap := v.(map[string]any); isMap && truthy(m["__rl"]) {
+	if m, isMap := v.(map[string]any); isMap && Truthy(m["__rl"]) {
 		v = m["value"]
 	}
 	if list, isList := v.([]any); isList {
@@ -90,8 +88,8 @@ func anyIncluded(want, have []any) bool {
 }
 
 func sameValueZero(a, b any) bool {
-	if fa, ok := toFloat(a); ok {
-		fb, ok := toFloat(b)
+	if fa, ok := Number(a); ok {
+		fb, ok := Number(b)
 		return ok && (fa == fb || (fa != fa && fb != fb))
 	}
 	switch x := a.(type) {
@@ -103,26 +101,11 @@ func sameValueZero(a, b any) bool {
 		return ok && x == y
 	case nil:
 		return b == nil
-	case undefined:
-		_, ok := b.(undefined)
+	case Undefined:
+		_, ok := b.(Undefined)
 		return ok
 	}
 	return false
-}
-
-func truthy(v any) bool {
-	switch x := v.(type) {
-	case nil, undefined:
-		return false
-	case bool:
-		return x
-	case string:
-		return x != ""
-	}
-	if f, ok := toFloat(v); ok {
-		return f != 0 && f == f
-	}
-	return true
 }
 
 func parameterDependencies(props []Property) map[string][]string {
@@ -235,7 +218,7 @@ func getNodeParameters(props []Property, nodeValues map[string]any, returnDefaul
 					if !has {
 						v = p.Default
 					}
-				case p.Type == "resourceLocator" && isObject(p.Default):
+				case p.Type == "resourceLocator" && IsObject(p.Default):
 					if !has {
 						rl := map[string]any{"__rl": true}
 						for k, dv := range p.Default.(map[string]any) {
@@ -252,7 +235,7 @@ func getNodeParameters(props []Property, nodeValues map[string]any, returnDefaul
 					params[p.Name] = v
 					full[p.Name] = v
 				}
-			} else if (isObject(v) && !DeepEqual(v, p.Default)) || (!isObject(v) && !DeepEqual(v, p.Default)) ||
+			} else if (IsObject(v) && !DeepEqual(v, p.Default)) || (!IsObject(v) && !DeepEqual(v, p.Default)) ||
 				(has && parentType == "collection") {
 				params[p.Name] = v
 				full[p.Name] = v
@@ -380,12 +363,4 @@ func findOption(opts []Property, name string) *Property {
 		}
 	}
 	return nil
-}
-
-func isObject(v any) bool {
-	switch v.(type) {
-	case map[string]any, []any:
-		return true
-	}
-	return false
 }

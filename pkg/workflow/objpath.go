@@ -115,6 +115,43 @@ func SetPath(obj map[string]any, path string, v any) {
 	setIn(obj, keys, v)
 }
 
+// UnsetPath removes the value at a lodash-style path, as lodash's unset does: a key that exists
+// as written is deleted as is; an array element is set to null, as lodash leaves a hole there
+// and JSON writes a hole as null. A path that does not lead anywhere changes nothing.
+func UnsetPath(obj any, path string) {
+	if m, ok := obj.(map[string]any); ok {
+		if _, ok := m[path]; ok {
+			delete(m, path)
+			return
+		}
+	}
+	keys := SplitPath(path)
+	cur := obj
+	for i, k := range keys {
+		last := i == len(keys)-1
+		switch c := cur.(type) {
+		case map[string]any:
+			if last {
+				delete(c, k)
+				return
+			}
+			cur = c[k]
+		case []any:
+			idx, err := strconv.Atoi(k)
+			if err != nil || idx < 0 || idx >= len(c) {
+				return
+			}
+			if last {
+				c[idx] = nil
+				return
+			}
+			cur = c[idx]
+		default:
+			return
+		}
+	}
+}
+
 func setIn(container any, keys []string, v any) any {
 	k := keys[0]
 	if len(keys) > 1 {

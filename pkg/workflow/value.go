@@ -8,8 +8,8 @@ import (
 // DeepEqual compares JSON-like values as lodash's isEqual does for data: numbers by value
 // whatever their Go type, maps by keys, slices element-wise.
 func DeepEqual(a, b any) bool {
-	if fa, ok := toFloat(a); ok {
-		fb, ok := toFloat(b)
+	if fa, ok := Number(a); ok {
+		fb, ok := Number(b)
 		return ok && (fa == fb || (math.IsNaN(fa) && math.IsNaN(fb)))
 	}
 	switch x := a.(type) {
@@ -75,7 +75,13 @@ func CopyJSON(m map[string]any) map[string]any {
 	return DeepCopy(m).(map[string]any)
 }
 
-func toFloat(v any) (float64, bool) {
+// Undefined is JavaScript's undefined: a value that is missing rather than null. Node code and
+// displayOptions rules tell the two apart, as n8n does.
+type Undefined struct{}
+
+// Number returns v as a float64 when it is a Go number type or a json.Number; strings and other
+// values are not numbers (ok is false).
+func Number(v any) (float64, bool) {
 	switch x := v.(type) {
 	case float64:
 		return x, true
@@ -94,4 +100,31 @@ func toFloat(v any) (float64, bool) {
 		return f, err == nil
 	}
 	return 0, false
+}
+
+// IsObject reports whether v is an object or an array: JavaScript's
+// `typeof v === 'object' && v !== null` for JSON-like values.
+func IsObject(v any) bool {
+	switch v.(type) {
+	case map[string]any, []any:
+		return true
+	}
+	return false
+}
+
+// Truthy reports JavaScript truthiness: null, Undefined, false, "", 0 and NaN are false; every
+// object and array, even an empty one, is true.
+func Truthy(v any) bool {
+	switch x := v.(type) {
+	case nil, Undefined:
+		return false
+	case bool:
+		return x
+	case string:
+		return x != ""
+	}
+	if f, ok := Number(v); ok {
+		return f != 0 && !math.IsNaN(f)
+	}
+	return true
 }

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/flowmill/flowmill/pkg/nodes/internal/jsv"
 	"github.com/flowmill/flowmill/pkg/nodes/internal/script"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -137,7 +136,7 @@ func normalizeEach(res any, itemIndex int) (item workflow.Item, ok bool, err err
 	if err := checkItem(m, itemIndex); err != nil {
 		return workflow.Item{}, false, err
 	}
-	if !jsv.Truthy(m["json"]) {
+	if !workflow.Truthy(m["json"]) {
 		m = map[string]any{"json": m}
 	}
 	if err := checkTopLevelKeys(m, itemIndex); err != nil {
@@ -185,7 +184,7 @@ func normalizeItems(res any) ([]map[string]any, error) {
 	var list []any
 	switch x := res.(type) {
 	case map[string]any:
-		if jsv.Truthy(x["json"]) {
+		if workflow.Truthy(x["json"]) {
 			return []map[string]any{x}, nil
 		}
 		return []map[string]any{{"json": x}}, nil

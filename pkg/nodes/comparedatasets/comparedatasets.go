@@ -18,6 +18,7 @@ import (
 	"fmt"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/internal/jsv"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
@@ -130,12 +131,12 @@ func checkPresent(items []workflow.Item, pairs []pair, field func(pair) string, 
 	if len(items) == 0 {
 		return nil
 	}
-	get := valueGetter(disableDot)
+	get := jsv.FieldGetter(disableDot)
 	for _, p := range pairs {
 		f := field(p)
 		present := false
 		for _, it := range items {
-			if !isUndefined(get(it.JSON, f)) {
+			if !jsv.IsUndefined(get(it.JSON, f)) {
 				present = true
 				break
 			}

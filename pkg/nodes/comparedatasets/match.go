@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/internal/jsv"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
@@ -21,7 +22,7 @@ type entryMatches struct {
 // findMatches pairs the inputs and sorts the items into the four outputs, as n8n's findMatches.
 func findMatches(in1, in2 []workflow.Item, pairs []pair, s settings) ([][]workflow.Item, error) {
 	equal := fuzzyCompare(s.fuzzy, s.version)
-	get := valueGetter(s.disableDot)
+	get := jsv.FieldGetter(s.disableDot)
 	if s.disableDot {
 		for _, f := range s.skipFields {
 			if strings.Contains(f, ".") {
@@ -48,7 +49,7 @@ entries:
 			}
 		}
 		for _, l := range lookup {
-			if isUndefined(l.value) {
+			if jsv.IsUndefined(l.value) {
 				unmatched1 = append(unmatched1, entry)
 				continue entries
 			}
@@ -94,7 +95,7 @@ entries:
 			if s.disableDot || !dotted {
 				delete(c, f)
 			} else {
-				unset(c, f)
+				workflow.UnsetPath(c, f)
 			}
 		}
 		return c
@@ -106,7 +107,7 @@ entries:
 			a, b := withoutSkipped(em.entry.JSON), withoutSkipped(match.JSON)
 			itemsEqual := true
 			if s.fuzzy {
-				for _, k := range keysOf(a) {
+				for _, k := range jsv.Keys(a) {
 					if !equal(a[k], key(b, k)) {
 						itemsEqual = false
 						break
@@ -161,13 +162,13 @@ func combine(item1, item2 workflow.Item, s settings) workflow.Item {
 		json = map[string]any{}
 	}
 	for _, f := range except {
-		if v := key(match.JSON, f); !isUndefined(v) {
+		if v := key(match.JSON, f); !jsv.IsUndefined(v) {
 			json[f] = workflow.DeepCopy(v)
 		} else {
 			delete(json, f)
 		}
 		if !s.disableDot {
-			v := valueGetter(false)(match.JSON, f)
+			v := jsv.FieldGetter(false)(match.JSON, f)
 			workflow.SetPath(json, f, workflow.DeepCopy(orNull(v)))
 		}
 	}
@@ -179,11 +180,11 @@ func combine(item1, item2 workflow.Item, s settings) workflow.Item {
 func compareItems(item1, item2 workflow.Item, pairs []pair, s settings, equal equalFunc) (workflow.Item, error) {
 	keys := map[string]any{}
 	for _, p := range pairs {
-		if v := key(item1.JSON, p.field1); !isUndefined(v) {
+		if v := key(item1.JSON, p.field1); !jsv.IsUndefined(v) {
 			keys[p.field1] = workflow.DeepCopy(v)
 		}
 	}
-	keys1, keys2 := keysOf(item1.JSON), keysOf(item2.JSON)
+	keys1, keys2 := jsv.Keys(item1.JSON), jsv.Keys(item2.JSON)
 	all := append(slices.Clone(keys1), slices.DeleteFunc(slices.Clone(keys2), func(k string) bool { return slices.Contains(keys1, k) })...)
 	toCompare := all
 	if !(s.fuzzy && s.version >= 2.1) {
@@ -194,7 +195,7 @@ func compareItems(item1, item2 workflow.Item, pairs []pair, s settings, equal eq
 	for _, k := range toCompare {
 		if equal(key(item1.JSON, k), key(item2.JSON, k)) {
 			sameKeys[k] = true
-			if v := key(item1.JSON, k); !isUndefined(v) {
+			if v := key(item1.JSON, k); !jsv.IsUndefined(v) {
 				same[k] = workflow.DeepCopy(v)
 			}
 		}
@@ -222,7 +223,7 @@ func compareItems(item1, item2 workflow.Item, pairs []pair, s settings, equal eq
 					nested = append(nested, f)
 				}
 			}
-			if len(nested) > 0 && (typeOf(in1) != "object" || typeOf(in2) != "object") {
+			if len(nested) > 0 && (jsv.TypeOf(in1) != "object" || jsv.TypeOf(in2) != "object") {
 				return workflow.Item{}, nodes.Errorf(-1, "The field '%s' in item %d is not an object. It is not possible to use dot notation.", k, i)
 			}
 			if len(nested) > 0 {
@@ -231,13 +232,13 @@ func compareItems(item1, item2 workflow.Item, pairs []pair, s settings, equal eq
 					sa, _ = prev[nameA].(map[string]any)
 					sb, _ = prev[nameB].(map[string]any)
 				}
-				get := valueGetter(false)
+				get := jsv.FieldGetter(false)
 				for _, f := range nested {
 					path := strings.Replace(f, k+".", "", 1)
 					set(sa, path, workflow.DeepCopy(get(in1, path)))
 					set(sb, path, workflow.DeepCopy(get(in2, path)))
-					unset(in1, path)
-					unset(in2, path)
+					workflow.UnsetPath(in1, path)
+					workflow.UnsetPath(in2, path)
 				}
 				skipped[k] = map[string]any{nameA: sa, nameB: sb}
 			}

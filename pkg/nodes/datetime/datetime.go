@@ -227,7 +227,7 @@ func jsDate(v any) (time.Time, bool) {
 	if s, ok := v.(string); ok {
 		return jsv.ParseDate(s)
 	}
-	if n, ok := jsv.Number(v); ok && !math.IsNaN(n) && math.Abs(n) <= 8.64e15 {
+	if n, ok := workflow.Number(v); ok && !math.IsNaN(n) && math.Abs(n) <= 8.64e15 {
 		return time.UnixMilli(int64(n)), true
 	}
 	return time.Time{}, false

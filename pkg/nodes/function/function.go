@@ -9,7 +9,6 @@ import (
 	_ "embed"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
-	"github.com/flowmill/flowmill/pkg/nodes/internal/jsv"
 	"github.com/flowmill/flowmill/pkg/nodes/internal/script"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -67,7 +66,7 @@ func toItems(res any) ([]workflow.Item, error) {
 		}
 		return nil, nodes.Errorf(-1, "Always an Array of items has to be returned!")
 	case map[string]any:
-		if jsv.Truthy(x["json"]) {
+		if workflow.Truthy(x["json"]) {
 			list = []any{x}
 		} else {
 			list = []any{map[string]any{"json": x}}

@@ -83,5 +83,5 @@ func value(c map[string]any, key string) any {
 	if v, ok := c[key]; ok {
 		return v
 	}
-	return jsv.Undefined{}
+	return workflow.Undefined{}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/internal/jsv"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
@@ -26,7 +27,7 @@ func aggregateFields(ex *nodes.Execution, items []workflow.Item) ([]workflow.Ite
 	disableDot := opts["disableDotNotation"] == true
 	mergeLists := opts["mergeLists"] == true
 	keepMissing := opts["keepMissing"] == true
-	get := valueGetter(disableDot)
+	get := jsv.FieldGetter(disableDot)
 	fields, err := ex.ParamList("fieldsToAggregate.fieldToAggregate", 0)
 	if err != nil {
 		return nil, err
@@ -45,7 +46,7 @@ func aggregateFields(ex *nodes.Execution, items []workflow.Item) ([]workflow.Ite
 				if disableDot {
 					_, found = it.JSON[name]
 				} else {
-					found = !isUndefined(get(it.JSON, name))
+					found = !jsv.IsUndefined(get(it.JSON, name))
 				}
 				if found {
 					break
@@ -102,7 +103,7 @@ func aggregateFields(ex *nodes.Execution, items []workflow.Item) ([]workflow.Ite
 						}
 					}
 					v = kept
-				} else if v == nil || isUndefined(v) {
+				} else if v == nil || jsv.IsUndefined(v) {
 					continue
 				}
 			}

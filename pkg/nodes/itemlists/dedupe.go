@@ -26,10 +26,10 @@ func removeDuplicates(ex *nodes.Execution, items []workflow.Item) ([]workflow.It
 	}
 	disableDot := opts["disableDotNotation"] == true
 	removeOther := opts["removeOtherFields"] == true
-	get := valueGetter(disableDot)
+	get := jsv.FieldGetter(disableDot)
 	keysOf := func(obj map[string]any) []string {
 		if disableDot {
-			return sortedKeys(obj)
+			return jsv.Keys(obj)
 		}
 		return flattenKeys(obj)
 	}
@@ -77,7 +77,7 @@ func removeDuplicates(ex *nodes.Execution, items []workflow.Item) ([]workflow.It
 		a, b := items[order[x]].JSON, items[order[y]].JSON
 		for _, k := range keys {
 			va, vb := get(a, k), get(b, k)
-			if !equalValues(va, vb) {
+			if !jsv.Equal(va, vb) {
 				return jsv.Less(va, vb)
 			}
 		}
@@ -91,18 +91,18 @@ func removeDuplicates(ex *nodes.Execution, items []workflow.Item) ([]workflow.It
 				return nil, nodes.Errorf(-1, "Name of field to compare is blank")
 			}
 			v := get(items[i].JSON, k)
-			if isUndefined(v) {
+			if jsv.IsUndefined(v) {
 				e := &nodes.Error{Message: "'" + k + "' field is missing from some input items", ItemIndex: -1}
 				if disableDot && strings.Contains(k, ".") {
 					e.Description = nestedHint
 				}
 				return nil, e
 			}
-			if typ != "" && typ != typeOf(v) {
+			if typ != "" && typ != jsv.TypeOf(v) {
 				return nil, &nodes.Error{Message: "'" + k + "' isn't always the same type",
 					Description: "The type of this field varies between items", ItemIndex: -1}
 			}
-			typ = typeOf(v)
+			typ = jsv.TypeOf(v)
 		}
 	}
 
@@ -111,7 +111,7 @@ func removeDuplicates(ex *nodes.Execution, items []workflow.Item) ([]workflow.It
 	for _, i := range order[1:] {
 		same := true
 		for _, k := range keys {
-			if !equalValues(get(items[i].JSON, k), get(items[last].JSON, k)) {
+			if !jsv.Equal(get(items[i].JSON, k), get(items[last].JSON, k)) {
 				same = false
 				break
 			}
@@ -134,13 +134,4 @@ func removeDuplicates(ex *nodes.Execution, items []workflow.Item) ([]workflow.It
 		out = append(out, it)
 	}
 	return out, nil
-}
-
-// equalValues is lodash's isEqual for field values, undefined included.
-func equalValues(a, b any) bool {
-	ua, ub := isUndefined(a), isUndefined(b)
-	if ua || ub {
-		return ua && ub
-	}
-	return workflow.DeepEqual(a, b)
 }

@@ -34,7 +34,7 @@ func sortSimple(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, er
 		return nil, err
 	}
 	disableDot := opts["disableDotNotation"] == true
-	get := valueGetter(disableDot)
+	get := jsv.FieldGetter(disableDot)
 	fields, err := ex.ParamList("sortFieldsUi.sortField", 0)
 	if err != nil {
 		return nil, err
@@ -54,7 +54,7 @@ func sortSimple(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, er
 			if disableDot {
 				_, found = it.JSON[name]
 			} else {
-				found = !isUndefined(get(it.JSON, name))
+				found = !jsv.IsUndefined(get(it.JSON, name))
 			}
 			if found {
 				break
@@ -81,7 +81,7 @@ func sortSimple(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, er
 	sort.SliceStable(items, func(x, y int) bool {
 		for _, f := range by {
 			a, b := lower(get(items[x].JSON, f.name)), lower(get(items[y].JSON, f.name))
-			if equalValues(a, b) {
+			if jsv.Equal(a, b) {
 				continue
 			}
 			result := f.dir
@@ -146,7 +146,7 @@ func sortByCode(ctx context.Context, ex *nodes.Execution, items []workflow.Item)
 	}
 	out := make([]workflow.Item, len(items))
 	for i, v := range order {
-		idx, ok := jsv.Number(v)
+		idx, ok := workflow.Number(v)
 		if !ok || int(idx) < 0 || int(idx) >= len(items) {
 			return nil, nodes.Errorf(-1, "Sort code did not sort the items")
 		}

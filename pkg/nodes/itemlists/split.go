@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/internal/jsv"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
@@ -14,7 +15,7 @@ func splitOut(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, erro
 		return nil, err
 	}
 	disableDot := opts["disableDotNotation"] == true
-	get := valueGetter(disableDot)
+	get := jsv.FieldGetter(disableDot)
 	var out []workflow.Item
 	for i, item := range items {
 		field, err := ex.ParamString("fieldToSplitOut", i)
@@ -56,9 +57,9 @@ func missingField(field string, disableDot bool, itemIndex int) error {
 	return nodes.Errorf(itemIndex, "%s", msg)
 }
 
-func splitV1(ex *nodes.Execution, json map[string]any, i int, field, destination, include string, get getter, disableDot bool) ([]map[string]any, error) {
+func splitV1(ex *nodes.Execution, json map[string]any, i int, field, destination, include string, get jsv.Getter, disableDot bool) ([]map[string]any, error) {
 	list := get(json, field)
-	if isUndefined(list) {
+	if jsv.IsUndefined(list) {
 		return nil, missingField(field, disableDot, i)
 	}
 	elements, ok := list.([]any)
@@ -79,7 +80,7 @@ func splitV1(ex *nodes.Execution, json map[string]any, i int, field, destination
 			}
 			for _, f := range fields {
 				// An undefined value leaves no key in JSON.
-				if v := get(json, f); f != field && !isUndefined(v) {
+				if v := get(json, f); f != field && !jsv.IsUndefined(v) {
 					entry[f] = workflow.DeepCopy(v)
 				}
 			}
@@ -87,9 +88,9 @@ func splitV1(ex *nodes.Execution, json map[string]any, i int, field, destination
 			for k := range json {
 				entry[k] = workflow.DeepCopy(defined(get(json, k)))
 			}
-			unset(entry, field)
+			workflow.UnsetPath(entry, field)
 		}
-		if isObject(element) || element == nil {
+		if workflow.IsObject(element) || element == nil {
 			if include == "noOtherFields" && destination == "" {
 				spread(entry, workflow.DeepCopy(element))
 				entries = append(entries, entry)
@@ -106,7 +107,7 @@ func splitV1(ex *nodes.Execution, json map[string]any, i int, field, destination
 	return entries, nil
 }
 
-func splitV2(ex *nodes.Execution, json map[string]any, i int, fieldParam, destinationParam, include string, get getter, disableDot bool) ([]map[string]any, error) {
+func splitV2(ex *nodes.Execution, json map[string]any, i int, fieldParam, destinationParam, include string, get jsv.Getter, disableDot bool) ([]map[string]any, error) {
 	var fields []string
 	for _, f := range strings.Split(fieldParam, ",") {
 		fields = append(fields, strings.TrimSpace(f))
@@ -135,9 +136,9 @@ func splitV2(ex *nodes.Execution, json map[string]any, i int, fieldParam, destin
 			elements = values(list)
 		default:
 			switch {
-			case isUndefined(list) && ex.TypeVersion() < 2.1:
+			case jsv.IsUndefined(list) && ex.TypeVersion() < 2.1:
 				return nil, missingField(field, disableDot, i)
-			case isUndefined(list):
+			case jsv.IsUndefined(list):
 			case ex.TypeVersion() < 2.2:
 				return nil, nodes.Errorf(i, "The provided field '%s' is not an array or object", field)
 			default:
@@ -153,7 +154,7 @@ func splitV2(ex *nodes.Execution, json map[string]any, i int, fieldParam, destin
 				name = field
 			}
 			element = workflow.DeepCopy(element)
-			if isObject(element) && include == "noOtherFields" && destination == "" && !multi {
+			if workflow.IsObject(element) && include == "noOtherFields" && destination == "" && !multi {
 				spread(split[ei], element)
 			} else {
 				split[ei][name] = element
@@ -178,7 +179,7 @@ func splitV2(ex *nodes.Execution, json map[string]any, i int, fieldParam, destin
 				if disableDot {
 					delete(rest, f)
 				} else {
-					unset(rest, f)
+					workflow.UnsetPath(rest, f)
 				}
 			}
 			for k, v := range entry {
@@ -187,7 +188,7 @@ func splitV2(ex *nodes.Execution, json map[string]any, i int, fieldParam, destin
 			split[ei] = rest
 		case "selectedOtherFields":
 			for _, f := range included {
-				if v := get(json, f); !isUndefined(v) {
+				if v := get(json, f); !jsv.IsUndefined(v) {
 					entry[f] = workflow.DeepCopy(v)
 				}
 			}

@@ -71,7 +71,7 @@ func summarize(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, err
 	if !named {
 		return nil, nodes.Errorf(-1, "You need to add at least one aggregation to 'Fields to Summarize' with non empty 'Field'")
 	}
-	get := valueGetter(opts["disableDotNotation"] == true)
+	get := jsv.FieldGetter(opts["disableDotNotation"] == true)
 	rows := make([]row, len(items))
 	for i, it := range items {
 		rows[i] = row{json: it.JSON, index: i}
@@ -82,7 +82,7 @@ func summarize(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, err
 			if a.field == "" {
 				continue
 			}
-			exists := slices.ContainsFunc(rows, func(r row) bool { return !isUndefined(get(r.json, a.field)) })
+			exists := slices.ContainsFunc(rows, func(r row) bool { return !jsv.IsUndefined(get(r.json, a.field)) })
 			if !exists {
 				return nil, nodes.Errorf(-1, "The field '%s' does not exist in any items", a.field)
 			}
@@ -159,7 +159,7 @@ func summarize(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, err
 
 // split groups rows by the values of the split fields, as object keys: numbers and booleans as
 // their strings, objects (and null) as JSON, a missing field as "undefined".
-func split(rows []row, fields []string, get getter, skipEmpty bool) *group {
+func split(rows []row, fields []string, get jsv.Getter, skipEmpty bool) *group {
 	if len(fields) == 0 {
 		return &group{rows: rows}
 	}
@@ -173,8 +173,8 @@ func split(rows []row, fields []string, get getter, skipEmpty bool) *group {
 		case map[string]any, []any, nil:
 			key = stringify(x)
 		default:
-			_, isNumber := jsv.Number(v)
-			if skipEmpty && !isNumber && !jsv.Truthy(v) {
+			_, isNumber := workflow.Number(v)
+			if skipEmpty && !isNumber && !workflow.Truthy(v) {
 				continue
 			}
 			key = jsv.ToString(v)
@@ -193,11 +193,11 @@ func split(rows []row, fields []string, get getter, skipEmpty bool) *group {
 
 var numeric = map[string]bool{"average": true, "max": true, "min": true, "sum": true}
 
-func aggregate1(rows []row, a aggregation, get getter) any {
+func aggregate1(rows []row, a aggregation, get jsv.Getter) any {
 	var vals []any
 	for _, r := range rows {
 		v := get(r.json, a.field)
-		if numeric[a.kind] && typeOf(v) != "number" {
+		if numeric[a.kind] && jsv.TypeOf(v) != "number" {
 			continue
 		}
 		vals = append(vals, v)
@@ -228,9 +228,9 @@ func aggregate1(rows []row, a aggregation, get getter) any {
 		parts := make([]string, len(vals))
 		for i, v := range vals {
 			switch {
-			case isUndefined(v):
+			case jsv.IsUndefined(v):
 				parts[i] = "undefined"
-			case isObject(v) || v == nil:
+			case workflow.IsObject(v) || v == nil:
 				parts[i] = stringify(v)
 			default:
 				parts[i] = jsv.ToString(v)
@@ -240,7 +240,7 @@ func aggregate1(rows []row, a aggregation, get getter) any {
 	case "average", "sum":
 		sum := 0.0
 		for _, v := range vals {
-			f, _ := jsv.Number(v)
+			f, _ := workflow.Number(v)
 			sum += f
 		}
 		if a.kind == "sum" {
@@ -253,7 +253,7 @@ func aggregate1(rows []row, a aggregation, get getter) any {
 			res = math.Inf(-1)
 		}
 		for _, v := range vals {
-			f, _ := jsv.Number(v)
+			f, _ := workflow.Number(v)
 			if a.kind == "min" {
 				res = math.Min(res, f)
 			} else {
@@ -265,12 +265,12 @@ func aggregate1(rows []row, a aggregation, get getter) any {
 		seen := map[string]bool{}
 		n := 0
 		for _, v := range nonEmpty() {
-			if isObject(v) {
+			if workflow.IsObject(v) {
 				// A Set holds objects by identity: each one counts.
 				n++
 				continue
 			}
-			k := typeOf(v) + ":" + jsv.ToString(v)
+			k := jsv.TypeOf(v) + ":" + jsv.ToString(v)
 			if !seen[k] {
 				seen[k] = true
 				n++

@@ -1,9 +1,7 @@
 package merge
 
 import (
-	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/flowmill/flowmill/pkg/nodes/internal/jsv"
 	"github.com/flowmill/flowmill/pkg/workflow"
@@ -150,26 +148,13 @@ func or(v any) any {
 	return v
 }
 
-func fieldValue(json map[string]any, field string, noDots bool) any {
-	var v any
-	var ok bool
-	if noDots {
-		v, ok = json[field]
-	} else {
-		v, ok = workflow.LookupPath(json, field)
-	}
-	if !ok {
-		return jsv.Undefined{}
-	}
-	return v
-}
-
 // checkInput fails when a match field is in none of the items (Merge 2.0 behaviour).
 func checkInput(items []workflow.Item, fields []string, noDots bool, label string) error {
+	get := jsv.FieldGetter(noDots)
 	for _, f := range fields {
 		present := false
 		for _, it := range items {
-			if _, missing := fieldValue(it.JSON, f, noDots).(jsv.Undefined); !missing {
+			if !jsv.IsUndefined(get(it.JSON, f)) {
 				present = true
 				break
 			}
@@ -203,7 +188,11 @@ func findMatches(in1, in2 []workflow.Item, pairs []fieldPair, o matchOptions) ma
 	if o.joinMode == "enrichInput2" {
 		data1, data2 = in2, in1
 	}
-	equal := func(a, b any) bool { return fuzzyEqual(a, b, o.fuzzy) }
+	get := jsv.FieldGetter(o.noDots)
+	equal := jsv.Equal
+	if o.fuzzy {
+		equal = jsv.FuzzyEqual
+	}
 	var res matchResult
 	matchedIn2 := map[int]bool{}
 	for _, e1 := range data1 {
@@ -213,8 +202,8 @@ func findMatches(in1, in2 []workflow.Item, pairs []fieldPair, o matchOptions) ma
 		}, 0, len(pairs))
 		missing := false
 		for _, p := range pairs {
-			v := fieldValue(e1.JSON, p.field1, o.noDots)
-			if _, u := v.(jsv.Undefined); u {
+			v := get(e1.JSON, p.field1)
+			if jsv.IsUndefined(v) {
 				missing = true
 			}
 			lookup = append(lookup, struct {
@@ -230,7 +219,7 @@ func findMatches(in1, in2 []workflow.Item, pairs []fieldPair, o matchOptions) ma
 		for j, e2 := range data2 {
 			ok := true
 			for _, l := range lookup {
-				if !equal(l.value, fieldValue(e2.JSON, l.field, o.noDots)) {
+				if !equal(l.value, get(e2.JSON, l.field)) {
 					ok = false
 					break
 				}
@@ -317,107 +306,4 @@ func mergeInto(clash clashOptions, first workflow.Item, rest []workflow.Item) wo
 		bins = append(bins, r.Binary)
 	}
 	return workflow.Item{JSON: clash.mergeObjects(objs...), Binary: mergeBinaries(bins...)}
-}
-
-// fuzzyEqual is the Merge node's field comparison: deep equality, or with fuzzy compare,
-// equality across number/string/boolean representations and empty values.
-func fuzzyEqual(a, b any, fuzzy bool) bool {
-	if !fuzzy {
-		return workflow.DeepEqual(undef(a), undef(b)) && sameUndefined(a, b)
-	}
-	ta, tb := typeOf(a), typeOf(b)
-	if !isNull(a) && !isNull(b) && ta == tb {
-		return workflow.DeepEqual(a, b)
-	}
-	if isFalsy(a) && isFalsy(b) {
-		return true
-	}
-	if isFalsy(a) && ta == "undefined" || ta == "undefined" && isFalsy(b) {
-		return true
-	}
-	switch {
-	case ta == "number" && tb == "string":
-		return jsv.ToString(a) == b.(string)
-	case ta == "string" && tb == "number":
-		return a.(string) == jsv.ToString(b)
-	case ta == "object" && !isNull(a) && tb == "string":
-		return jsonEquals(b.(string), a)
-	case tb == "object" && !isNull(b) && ta == "string":
-		return jsonEquals(a.(string), b)
-	case ta == "boolean" && tb == "string":
-		return boolString(a.(bool), b.(string))
-	case tb == "boolean" && ta == "string":
-		return boolString(b.(bool), a.(string))
-	case ta == "boolean" && tb == "number":
-		return boolNumber(a.(bool), b)
-	case tb == "boolean" && ta == "number":
-		return boolNumber(b.(bool), a)
-	}
-	return workflow.DeepEqual(undef(a), undef(b))
-}
-
-func boolString(b bool, s string) bool {
-	l := strings.ToLower(s)
-	return (b && (l == "true" || s == "1")) || (!b && (l == "false" || s == "0"))
-}
-
-func boolNumber(b bool, n any) bool {
-	f, _ := jsv.Number(n)
-	return (b && f == 1) || (!b && f == 0)
-}
-
-func jsonEquals(s string, v any) bool {
-	var parsed any
-	if err := json.Unmarshal([]byte(s), &parsed); err != nil {
-		return false
-	}
-	return workflow.DeepEqual(parsed, v)
-}
-
-func undef(v any) any {
-	if _, ok := v.(jsv.Undefined); ok {
-		return nil
-	}
-	return v
-}
-
-func sameUndefined(a, b any) bool {
-	_, ua := a.(jsv.Undefined)
-	_, ub := b.(jsv.Undefined)
-	return ua == ub
-}
-
-func isNull(v any) bool {
-	if v == nil {
-		return true
-	}
-	_, ok := v.(jsv.Undefined)
-	return ok
-}
-
-func isFalsy(v any) bool {
-	switch x := v.(type) {
-	case string:
-		return x == ""
-	case []any:
-		return len(x) == 0
-	}
-	return isNull(v)
-}
-
-func typeOf(v any) string {
-	switch v.(type) {
-	case jsv.Undefined:
-		return "undefined"
-	case string:
-		return "string"
-	case bool:
-		return "boolean"
-	case nil, map[string]any, []any:
-		return "object"
-	}
-	if _, ok := jsv.Number(v); ok {
-		return "number"
-	}
-	return "object"
 }

@@ -154,7 +154,7 @@ func byKey(ex *nodes.Execution, mode string, in1, in2 []workflow.Item) ([][]work
 	copyData := map[string]workflow.Item{}
 	for _, e := range in2 {
 		key, ok := workflow.LookupPath(e.JSON, p2)
-		if !ok || !jsv.Truthy(key) {
+		if !ok || !workflow.Truthy(key) {
 			continue
 		}
 		copyData[jsv.ToString(key)] = e
@@ -175,7 +175,7 @@ func byKey(ex *nodes.Execution, mode string, in1, in2 []workflow.Item) ([][]work
 		case nil:
 			key = "null"
 		default:
-			f, isNum := jsv.Number(x)
+			f, isNum := workflow.Number(x)
 			if !isNum || math.IsNaN(f) {
 				if mode == "removeKeyMatches" {
 					out = append(out, e)

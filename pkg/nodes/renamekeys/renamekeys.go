@@ -97,7 +97,7 @@ func or(v any) any {
 func replaceKeys(obj map[string]any, r map[string]any) error {
 	options, _ := r["options"].(map[string]any)
 	flags := regexp2.ECMAScript
-	if jsv.Truthy(options["caseInsensitive"]) {
+	if workflow.Truthy(options["caseInsensitive"]) {
 		flags |= regexp2.IgnoreCase
 	}
 	search := jsv.ToString(or(r["searchRegex"]))
@@ -107,7 +107,7 @@ func replaceKeys(obj map[string]any, r map[string]any) error {
 	}
 	re.MatchTimeout = time.Second
 	depth := -1 // unlimited, as n8n's default -1 and a missing depth both are
-	if d, ok := jsv.Number(options["depth"]); ok && d >= 0 {
+	if d, ok := workflow.Number(options["depth"]); ok && d >= 0 {
 		depth = int(d)
 	}
 	return renameObjectKeys(obj, re, jsv.ToString(or(r["replaceRegex"])), depth)

@@ -84,7 +84,7 @@ func setItem(ex *nodes.Execution, item workflow.Item, i int) (workflow.Item, err
 			v := e["value"]
 			switch kind {
 			case "boolean":
-				v = jsv.Truthy(v)
+				v = workflow.Truthy(v)
 			case "number":
 				if ex.TypeVersion() >= 2 {
 					v = numericString(v)
@@ -100,7 +100,7 @@ func nameOf(e map[string]any) any {
 	if n, ok := e["name"]; ok {
 		return n
 	}
-	return jsv.Undefined{}
+	return workflow.Undefined{}
 }
 
 // numericString converts a string that JavaScript's Number() reads as a number.

@@ -66,7 +66,7 @@ func route(ex *nodes.Execution, i int) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		v1, err := ex.ParamOr("value1", i, jsv.Undefined{})
+		v1, err := ex.ParamOr("value1", i, workflow.Undefined{})
 		if err != nil {
 			return 0, err
 		}
@@ -82,7 +82,7 @@ func route(ex *nodes.Execution, i int) (int, error) {
 		for _, r := range rules {
 			v2, ok := r["value2"]
 			if !ok {
-				v2 = jsv.Undefined{}
+				v2 = workflow.Undefined{}
 			}
 			if dataType == "dateTime" {
 				if v2, err = jsv.DateTimeValue(v2); err != nil {
@@ -102,7 +102,7 @@ func route(ex *nodes.Execution, i int) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if f, ok := jsv.Number(fb); ok && f == -1 {
+		if f, ok := workflow.Number(fb); ok && f == -1 {
 			return -1, nil
 		}
 		return checkIndex(i, fb)

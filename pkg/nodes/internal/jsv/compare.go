@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/dlclark/regexp2/v2"
+
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // Compare applies one of the comparison operations of n8n's IF and Switch (v1) nodes with the
@@ -73,7 +75,7 @@ func stringReceiver(v any, method string) (string, error) {
 		return x, nil
 	case nil:
 		return "", fmt.Errorf("Cannot read properties of null (reading '%s')", method)
-	case Undefined:
+	case workflow.Undefined:
 		return "", fmt.Errorf("Cannot read properties of undefined (reading '%s')", method)
 	}
 	return "", fmt.Errorf("value1.%s is not a function", method)
@@ -83,7 +85,7 @@ func stringReceiver(v any, method string) (string, error) {
 // invalid date.
 func IsEmpty(v any) bool {
 	switch x := v.(type) {
-	case nil, Undefined:
+	case nil, workflow.Undefined:
 		return true
 	case string:
 		return x == ""
@@ -94,7 +96,7 @@ func IsEmpty(v any) bool {
 	case time.Time:
 		return x.IsZero()
 	}
-	if f, ok := Number(v); ok {
+	if f, ok := workflow.Number(v); ok {
 		return math.IsNaN(f)
 	}
 	return false
@@ -143,7 +145,7 @@ func DateTimeValue(v any) (float64, error) {
 	case time.Time:
 		return float64(x.UnixMilli()), nil
 	default:
-		if f, ok := Number(v); ok && !math.IsNaN(f) {
+		if f, ok := workflow.Number(v); ok && !math.IsNaN(f) {
 			return f, nil
 		}
 	}

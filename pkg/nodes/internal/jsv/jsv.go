@@ -1,5 +1,6 @@
 // Package jsv gives Go values JavaScript's semantics where n8n's nodes rely on them: truthiness,
 // `||`, strict equality, relational comparison with its type coercion, String() and Number().
+// Undefined, Number and Truthy themselves live in pkg/workflow, which needs them as well.
 // Values are JSON-like: nil (null), bool, numbers, string, []any, map[string]any, time.Time.
 package jsv
 
@@ -9,52 +10,38 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
-// Undefined is JavaScript's undefined, for values that are missing rather than null.
-type Undefined struct{}
+// IsUndefined reports whether v is undefined (a missing value), not null.
+func IsUndefined(v any) bool { _, ok := v.(workflow.Undefined); return ok }
 
-// Truthy reports JavaScript truthiness.
-func Truthy(v any) bool {
-	switch x := v.(type) {
-	case nil, Undefined:
-		return false
-	case bool:
-		return x
+// TypeOf is JavaScript's typeof for JSON-like values: "undefined", "string", "boolean",
+// "number", or "object" for null, objects, arrays, dates and anything else.
+func TypeOf(v any) string {
+	switch v.(type) {
+	case workflow.Undefined:
+		return "undefined"
 	case string:
-		return x != ""
+		return "string"
+	case bool:
+		return "boolean"
+	case nil, map[string]any, []any:
+		return "object"
 	}
-	if f, ok := Number(v); ok {
-		return f != 0 && !math.IsNaN(f)
+	if _, ok := workflow.Number(v); ok {
+		return "number"
 	}
-	return true
+	return "object"
 }
 
 // Or is JavaScript's `v || fallback`.
 func Or(v, fallback any) any {
-	if Truthy(v) {
+	if workflow.Truthy(v) {
 		return v
 	}
 	return fallback
-}
-
-// Number returns v as a float64 when it is a Go number type.
-func Number(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case float32:
-		return float64(x), true
-	case int:
-		return float64(x), true
-	case int64:
-		return float64(x), true
-	case int32:
-		return float64(x), true
-	case uint64:
-		return float64(x), true
-	}
-	return 0, false
 }
 
 // ToPrimitive converts objects as JavaScript does with the number hint: arrays to their joined
@@ -71,15 +58,15 @@ func ToPrimitive(v any) any {
 	return v
 }
 
-// ToNumber is JavaScript's Number(v).
+// ToNumber is JavaScript's workflow.Number(v).
 func ToNumber(v any) float64 {
-	if f, ok := Number(v); ok {
+	if f, ok := workflow.Number(v); ok {
 		return f
 	}
 	switch x := ToPrimitive(v).(type) {
 	case nil:
 		return 0
-	case Undefined:
+	case workflow.Undefined:
 		return math.NaN()
 	case bool:
 		if x {
@@ -133,7 +120,7 @@ func ToString(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "null"
-	case Undefined:
+	case workflow.Undefined:
 		return "undefined"
 	case string:
 		return x
@@ -148,7 +135,7 @@ func ToString(v any) string {
 			if e == nil {
 				continue
 			}
-			if _, ok := e.(Undefined); ok {
+			if _, ok := e.(workflow.Undefined); ok {
 				continue
 			}
 			parts[i] = ToString(e)
@@ -159,7 +146,7 @@ func ToString(v any) string {
 	case time.Time:
 		return x.Format("Mon Jan 02 2006 15:04:05 GMT-0700 (MST)")
 	}
-	if f, ok := Number(v); ok {
+	if f, ok := workflow.Number(v); ok {
 		return FormatNumber(f)
 	}
 	return "[object Object]"
@@ -217,15 +204,15 @@ func abs(i int) int {
 
 // StrictEqual is JavaScript's `a === b`: objects are equal only to themselves.
 func StrictEqual(a, b any) bool {
-	if fa, ok := Number(a); ok {
-		fb, ok := Number(b)
+	if fa, ok := workflow.Number(a); ok {
+		fb, ok := workflow.Number(b)
 		return ok && fa == fb
 	}
 	switch x := a.(type) {
 	case nil:
 		return b == nil
-	case Undefined:
-		_, ok := b.(Undefined)
+	case workflow.Undefined:
+		_, ok := b.(workflow.Undefined)
 		return ok
 	case string:
 		y, ok := b.(string)

@@ -117,14 +117,14 @@ func toPairedItems(v any) *workflow.PairedItems {
 	one := func(x any) (workflow.PairedItem, bool) {
 		switch x := x.(type) {
 		case map[string]any:
-			item, ok := jsv.Number(x["item"])
+			item, ok := workflow.Number(x["item"])
 			if !ok {
 				return workflow.PairedItem{}, false
 			}
-			input, _ := jsv.Number(x["input"])
+			input, _ := workflow.Number(x["input"])
 			return workflow.PairedItem{Item: int(item), Input: int(input)}, true
 		default:
-			if f, ok := jsv.Number(x); ok {
+			if f, ok := workflow.Number(x); ok {
 				return workflow.PairedItem{Item: int(f)}, true
 			}
 		}
@@ -173,7 +173,7 @@ func NodeParameterFunc(ex *nodes.Execution) expr.ScriptFunc {
 		}
 		index := 0
 		if len(args) > 1 {
-			if f, ok := jsv.Number(args[1]); ok {
+			if f, ok := workflow.Number(args[1]); ok {
 				index = int(f)
 			}
 		}
