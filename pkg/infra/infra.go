@@ -40,7 +40,9 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*Infra, er
 		return nil, err
 	}
 	var err error
-	in.Store, err = store.Open(ctx, store.Options{DatabaseURL: cfg.DatabaseURL, SQLitePath: cfg.SQLitePath(), Logger: log})
+	// Every running execution holds a connection at times; leave room for the api's requests.
+	in.Store, err = store.Open(ctx, store.Options{DatabaseURL: cfg.DatabaseURL, SQLitePath: cfg.SQLitePath(),
+		MaxOpenConns: max(20, cfg.WorkerConcurrency+10), Logger: log})
 	if err != nil {
 		return nil, err
 	}

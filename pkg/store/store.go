@@ -62,7 +62,10 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	gcfg := &gorm.Config{Logger: logger.Discard, TranslateError: true, NowFunc: func() time.Time { return time.Now().UTC() }}
+	// Single statements need no transaction of their own: that would add a BEGIN and a COMMIT
+	// round trip to every write. Multi-statement writes use Transaction explicitly.
+	gcfg := &gorm.Config{Logger: logger.Discard, TranslateError: true, SkipDefaultTransaction: true,
+		NowFunc: func() time.Time { return time.Now().UTC() }}
 	var (
 		db      *gorm.DB
 		err     error
