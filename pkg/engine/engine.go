@@ -29,7 +29,7 @@ type Options struct {
 	// Now defaults to time.Now; tests inject a clock.
 	Now func() time.Time
 	// Sleep waits between retries (waitBetweenTries); it must return early with ctx's error
-	// when ctx ends. Defaults to a timer.
+	// when ctx ends. Defaults to nodes.SleepContext.
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Env is what $env shows; EnvBlocked makes reading $env an error.
 	Env        map[string]string
@@ -69,20 +69,9 @@ func New(opts Options) (*Engine, error) {
 		opts.Now = time.Now
 	}
 	if opts.Sleep == nil {
-		opts.Sleep = sleepCtx
+		opts.Sleep = nodes.SleepContext
 	}
 	return &Engine{opts: opts}, nil
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // Mode names of executions.

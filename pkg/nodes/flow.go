@@ -14,7 +14,7 @@ type FlowConfig struct {
 	// Now is the engine's clock; nil means time.Now.
 	Now func() time.Time
 	// Sleep waits in-process (short Wait node waits), returning early with ctx's error; nil
-	// uses a timer.
+	// means SleepContext.
 	Sleep func(ctx context.Context, d time.Duration) error
 	// PutToWait records that the execution should stop after this node and wait until the
 	// given time; nil makes PutExecutionToWait fail.
@@ -48,6 +48,12 @@ func (ex *Execution) Sleep(ctx context.Context, d time.Duration) error {
 	if ex.cfg.Flow.Sleep != nil {
 		return ex.cfg.Flow.Sleep(ctx, d)
 	}
+	return SleepContext(ctx, d)
+}
+
+// SleepContext waits for d on a timer and returns nil, or returns ctx's error as soon as ctx is
+// done. It is the default for FlowConfig.Sleep and the engine's wait between tries.
+func SleepContext(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
