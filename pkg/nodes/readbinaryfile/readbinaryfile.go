@@ -7,11 +7,9 @@ import (
 	_ "embed"
 	"errors"
 	"io/fs"
-	"os"
-	"path/filepath"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
-	"github.com/flowmill/flowmill/pkg/nodes/internal/filetype"
+	"github.com/flowmill/flowmill/pkg/nodes/internal/binaryfile"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
@@ -24,23 +22,7 @@ func Type() nodes.Type {
 }
 
 func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
-	items := ex.InputData(0)
-	out := make([]workflow.Item, 0, len(items))
-	for i, item := range items {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		newItem, err := readItem(ex, item, i)
-		if err != nil {
-			if !ex.ContinueOnFail() {
-				return nil, err
-			}
-			out = append(out, ex.ErrorItem(err, i))
-			continue
-		}
-		out = append(out, newItem)
-	}
-	return [][]workflow.Item{out}, nil
+	return binaryfile.EachItem(ctx, ex, readItem)
 }
 
 func readItem(ex *nodes.Execution, item workflow.Item, i int) (workflow.Item, error) {
@@ -52,28 +34,14 @@ func readItem(ex *nodes.Execution, item workflow.Item, i int) (workflow.Item, er
 	if err != nil {
 		return workflow.Item{}, err
 	}
-	data, err := os.ReadFile(path)
+	b, err := binaryfile.Read(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return workflow.Item{}, nodes.Errorf(i, "The file %q could not be found.", path)
 	}
 	if err != nil {
 		return workflow.Item{}, nodes.Errorf(i, "%v", err)
 	}
-	return withFile(item, prop, path, data, i), nil
-}
-
-// withFile copies the item and adds the file as binary property prop.
-func withFile(item workflow.Item, prop, path string, data []byte, i int) workflow.Item {
-	newItem := workflow.Item{JSON: workflow.CopyJSON(item.JSON), Binary: map[string]workflow.BinaryData{},
-		PairedItem: &workflow.PairedItems{{Item: i}}}
-	if newItem.JSON == nil {
-		newItem.JSON = map[string]any{}
-	}
-	for k, v := range item.Binary {
-		newItem.Binary[k] = v
-	}
-	b := nodes.NewBinary(data, filepath.Base(path), filetype.Detect(path, data))
-	b.Directory = filepath.Dir(path)
+	newItem := binaryfile.CopyItem(item, i)
 	newItem.Binary[prop] = b
-	return newItem
+	return newItem, nil
 }

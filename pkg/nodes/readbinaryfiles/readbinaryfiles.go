@@ -5,11 +5,9 @@ package readbinaryfiles
 import (
 	"context"
 	_ "embed"
-	"os"
-	"path/filepath"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
-	"github.com/flowmill/flowmill/pkg/nodes/internal/filetype"
+	"github.com/flowmill/flowmill/pkg/nodes/internal/binaryfile"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
@@ -37,12 +35,10 @@ func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 	}
 	out := make([]workflow.Item, 0, len(files))
 	for _, path := range files {
-		data, err := os.ReadFile(path)
+		b, err := binaryfile.Read(path)
 		if err != nil {
 			return nil, nodes.Errorf(0, "%v", err)
 		}
-		b := nodes.NewBinary(data, filepath.Base(path), filetype.Detect(path, data))
-		b.Directory = filepath.Dir(path)
 		out = append(out, workflow.Item{JSON: map[string]any{}, Binary: map[string]workflow.BinaryData{prop: b},
 			PairedItem: &workflow.PairedItems{{Item: 0}}})
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/internal/binaryfile"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
@@ -21,23 +22,7 @@ func Type() nodes.Type {
 }
 
 func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
-	items := ex.InputData(0)
-	out := make([]workflow.Item, 0, len(items))
-	for i, item := range items {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		newItem, err := writeItem(ex, item, i)
-		if err != nil {
-			if !ex.ContinueOnFail() {
-				return nil, err
-			}
-			out = append(out, ex.ErrorItem(err, i))
-			continue
-		}
-		out = append(out, newItem)
-	}
-	return [][]workflow.Item{out}, nil
+	return binaryfile.EachItem(ctx, ex, writeItem)
 }
 
 func writeItem(ex *nodes.Execution, item workflow.Item, i int) (workflow.Item, error) {
@@ -71,14 +56,7 @@ func writeItem(ex *nodes.Execution, item workflow.Item, i int) (workflow.Item, e
 	if err := writeFile(fileName, data, flags); err != nil {
 		return workflow.Item{}, nodes.Errorf(i, "%v", err)
 	}
-	newItem := workflow.Item{JSON: workflow.CopyJSON(item.JSON), PairedItem: &workflow.PairedItems{{Item: i}},
-		Binary: make(map[string]workflow.BinaryData, len(item.Binary))}
-	if newItem.JSON == nil {
-		newItem.JSON = map[string]any{}
-	}
-	for k, v := range item.Binary {
-		newItem.Binary[k] = v
-	}
+	newItem := binaryfile.CopyItem(item, i)
 	newItem.JSON["fileName"] = fileName
 	return newItem, nil
 }
