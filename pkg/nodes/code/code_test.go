@@ -103,11 +103,7 @@ func TestCode(t *testing.T) {
 			}
 			require.NoError(t, err)
 			require.Len(t, out, 1)
-			got := nodetest.JSONs(out[0])
-			require.Len(t, got, len(tc.want), "got %v", got)
-			for i := range tc.want {
-				require.True(t, workflow.DeepEqual(tc.want[i], got[i]), "item %d: want %v got %v", i, tc.want[i], got[i])
-			}
+			nodetest.RequireJSONs(t, tc.want, out[0])
 		})
 	}
 }
@@ -115,13 +111,12 @@ func TestCode(t *testing.T) {
 func TestCodeErrorDetails(t *testing.T) {
 	t.Parallel()
 	_, err := nodetest.Run(t, code.Type(), nodetest.Node{Parameters: params("", "\nnull.x")}, nodetest.Items(m{}))
-	var ne *nodes.Error
-	require.ErrorAs(t, err, &ne)
+	ne := nodetest.NodeError(t, err)
 	require.Equal(t, "TypeError", ne.Description)
 	require.Contains(t, ne.Message, "[line 2]")
 
 	_, err = nodetest.Run(t, code.Type(), nodetest.Node{Parameters: params("", "return [{json: 1}]")}, nodetest.Items(m{}))
-	require.ErrorAs(t, err, &ne)
+	ne = nodetest.NodeError(t, err)
 	require.Equal(t, "In the returned data, every key named 'json' must point to an object", ne.Description)
 }
 

@@ -50,11 +50,7 @@ func TestFunctionItem(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
-			got := nodetest.JSONs(out[0])
-			require.Len(t, got, len(tc.want), "got %v", got)
-			for i := range tc.want {
-				require.True(t, workflow.DeepEqual(tc.want[i], got[i]), "item %d: want %v got %v", i, tc.want[i], got[i])
-			}
+			nodetest.RequireJSONs(t, tc.want, out[0])
 		})
 	}
 }

@@ -181,8 +181,7 @@ func TestAuthenticationFailures(t *testing.T) {
 	// A node without a credential of the chosen type sends the request as it is, as n8n does.
 	_, err = nodetest.Run(t, httprequest.TypeV1(), nodetest.Node{Version: 1,
 		Parameters: m{"url": srv.URL, "authentication": "basicAuth"}}, nodetest.Items(m{}))
-	var ne *nodes.Error
-	require.ErrorAs(t, err, &ne)
+	ne := nodetest.NodeError(t, err)
 	require.Equal(t, "401", ne.HTTPCode)
 	require.Equal(t, "Unauthorized", ne.Description)
 

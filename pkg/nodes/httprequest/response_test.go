@@ -11,7 +11,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/httprequest"
 	"github.com/flowmill/flowmill/pkg/nodes/nodetest"
 	"github.com/flowmill/flowmill/pkg/workflow"
@@ -160,8 +159,7 @@ func TestErrors(t *testing.T) {
 				params["requestMethod"] = "POST"
 			}
 			_, err := run(t, 1, params)
-			var ne *nodes.Error
-			require.ErrorAs(t, err, &ne)
+			ne := nodetest.NodeError(t, err)
 			require.Equal(t, tc.message, ne.Message)
 			require.Equal(t, tc.description, ne.Description)
 			require.Equal(t, tc.httpCode, ne.HTTPCode)

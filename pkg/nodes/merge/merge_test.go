@@ -35,11 +35,7 @@ func run(t *testing.T, typ nodes.Type, tests []mergeCase) {
 			}
 			require.NoError(t, err)
 			require.Len(t, out, 1)
-			got := nodetest.JSONs(out[0])
-			require.Len(t, got, len(tc.want), "got %v", got)
-			for i := range tc.want {
-				require.True(t, workflow.DeepEqual(tc.want[i], got[i]), "item %d: want %v got %v", i, tc.want[i], got[i])
-			}
+			nodetest.RequireJSONs(t, tc.want, out[0])
 		})
 	}
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/nodetest"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfile"
 	"github.com/flowmill/flowmill/pkg/workflow"
@@ -59,9 +58,7 @@ func TestReadBinaryFile(t *testing.T) {
 			t.Parallel()
 			out, err := nodetest.Run(t, readbinaryfile.Type(), nodetest.Node{Parameters: tc.params, ContinueOnFail: tc.cof}, tc.in)
 			if tc.errorMsg != "" {
-				var ne *nodes.Error
-				require.ErrorAs(t, err, &ne)
-				require.Equal(t, tc.errorMsg, ne.Message)
+				require.Equal(t, tc.errorMsg, nodetest.NodeError(t, err).Message)
 				return
 			}
 			require.NoError(t, err)

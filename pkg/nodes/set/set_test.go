@@ -79,11 +79,7 @@ func TestSet(t *testing.T) {
 			out, err := nodetest.Run(t, set.Type(), nodetest.Node{Version: tc.version, Parameters: tc.params}, tc.input)
 			require.NoError(t, err)
 			require.Len(t, out, 1)
-			got := nodetest.JSONs(out[0])
-			require.Len(t, got, len(tc.want))
-			for i := range tc.want {
-				require.True(t, workflow.DeepEqual(tc.want[i], got[i]), "item %d: want %v got %v", i, tc.want[i], got[i])
-			}
+			nodetest.RequireJSONs(t, tc.want, out[0])
 		})
 	}
 }

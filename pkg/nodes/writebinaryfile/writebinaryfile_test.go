@@ -44,9 +44,7 @@ func TestWriteBinaryFile(t *testing.T) {
 			t.Parallel()
 			out, err := nodetest.Run(t, writebinaryfile.Type(), nodetest.Node{Parameters: tc.params, ContinueOnFail: tc.cof}, tc.in)
 			if tc.errorMsg != "" {
-				var ne *nodes.Error
-				require.ErrorAs(t, err, &ne)
-				require.Equal(t, tc.errorMsg, ne.Message)
+				require.Equal(t, tc.errorMsg, nodetest.NodeError(t, err).Message)
 				return
 			}
 			require.NoError(t, err)
