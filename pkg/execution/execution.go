@@ -47,6 +47,9 @@ type New struct {
 	// RetryOf and State make a retry: the run continues from State.
 	RetryOf *int64
 	State   *engine.State
+	// Stored, when set, is called once the execution is stored and before it is queued: what it
+	// sends reaches the editor before any message of the run.
+	Stored func(e *store.Execution)
 }
 
 // Service is the api side of executions.
@@ -83,6 +86,9 @@ func (s *Service) Create(ctx context.Context, n New) (*store.Execution, error) {
 	}
 	if err := s.in.Store.CreateExecution(ctx, e, data); err != nil {
 		return nil, err
+	}
+	if n.Stored != nil {
+		n.Stored(e)
 	}
 	if err := s.in.Queue.EnqueueExecution(ctx, queue.QueueFor(e.Mode), queue.ExecutionRun{ExecutionID: e.ID}); err != nil {
 		return nil, err
@@ -132,7 +138,12 @@ func (s *Service) Stop(ctx context.Context, id int64, timeout time.Duration) (*s
 			return nil, err
 		}
 	}
-	return done.wait(ctx, s.in.Store, id, timeout)
+	stopped, err := done.wait(ctx, s.in.Store, id, timeout)
+	if err == nil && stopped.Status == store.StatusWaiting {
+		// The run reached a Wait node before the worker heard the request: cancel the wait.
+		return s.Stop(ctx, id, timeout)
+	}
+	return stopped, err
 }
 
 // Wait returns the execution once it has finished (or is waiting), or after timeout.
