@@ -13,10 +13,11 @@
 //     Files | Data Transformation | Helpers]}). A node with versions that differ in
 //     parameters gets one file per version group (see merge).
 //     - <name>.go: embed the description and return it from a Type() function:
-//     nodes.Type{Description: nodes.MustParseDescription(descriptionJSON), Kind: ...,
-//     Node: nodes.NodeFunc(execute)}. Kind is KindAction for nodes that work on their
-//     input, KindTrigger/KindPoll for triggers (Execute gives the manual-mode output),
-//     KindWebhook for webhook starters.
+//     nodes.Define(descriptionJSON, kind, execute), then set LoadOptions or IconSVG on the
+//     result if the node has them. Kind is KindAction for nodes that work on their input,
+//     KindTrigger/KindPoll for triggers (Execute gives the manual-mode output), KindWebhook
+//     for webhook starters. A node that hands its input on unchanged uses
+//     nodes.PassThrough as execute.
 //     - <name>_test.go: table tests through pkg/nodes/nodetest.
 //  2. Add one line to pkg/nodes/core/core.go: r.MustRegister(<name>.Type()).
 //

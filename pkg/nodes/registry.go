@@ -52,6 +52,19 @@ type Type struct {
 	IconSVG []byte
 }
 
+// Define returns the type of a node from its embedded description JSON (parsed with
+// MustParseDescription, so a bad file panics at registration and in the node's tests), its kind
+// and its execute function. Set LoadOptions or IconSVG on the result where the node has them.
+func Define(descriptionJSON []byte, kind Kind, execute NodeFunc) Type {
+	return Type{Description: MustParseDescription(descriptionJSON), Kind: kind, Node: execute}
+}
+
+// PassThrough is the execute function of nodes that hand their first input on unchanged (No
+// Operation, Start, Sticky Note).
+func PassThrough(_ context.Context, ex *Execution) ([][]workflow.Item, error) {
+	return [][]workflow.Item{ex.InputData(0)}, nil
+}
+
 // Registry holds the node types the engine and the editor know. Build it once at start and share
 // it; it is not safe to register while other goroutines read.
 type Registry struct {

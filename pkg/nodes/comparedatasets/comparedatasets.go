@@ -31,8 +31,9 @@ var (
 
 // Type returns the node type for registration.
 func Type() nodes.Type {
-	return nodes.Type{Description: nodes.MustParseDescription(descriptionJSON), Kind: nodes.KindAction,
-		Node: nodes.NodeFunc(execute), IconSVG: iconSVG}
+	t := nodes.Define(descriptionJSON, nodes.KindAction, execute)
+	t.IconSVG = iconSVG
+	return t
 }
 
 type pair struct{ field1, field2 string }

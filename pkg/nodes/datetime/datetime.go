@@ -23,12 +23,9 @@ var descriptionJSON []byte
 
 // Type returns the node type for registration.
 func Type() nodes.Type {
-	return nodes.Type{
-		Description: nodes.MustParseDescription(descriptionJSON),
-		Kind:        nodes.KindAction,
-		Node:        nodes.NodeFunc(execute),
-		LoadOptions: map[string]nodes.LoadOptionsFunc{"getTimezones": timezones},
-	}
+	t := nodes.Define(descriptionJSON, nodes.KindAction, execute)
+	t.LoadOptions = map[string]nodes.LoadOptionsFunc{"getTimezones": timezones}
+	return t
 }
 
 // defaultTimezone is n8n's GENERIC_TIMEZONE default, used when the workflow sets none.

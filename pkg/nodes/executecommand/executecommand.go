@@ -26,11 +26,7 @@ const Name = "n8n-nodes-base.executeCommand"
 
 // Type returns the node type for registration.
 func Type() nodes.Type {
-	return nodes.Type{
-		Description: nodes.MustParseDescription(descriptionJSON),
-		Kind:        nodes.KindAction,
-		Node:        nodes.NodeFunc(execute),
-	}
+	return nodes.Define(descriptionJSON, nodes.KindAction, execute)
 }
 
 func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {

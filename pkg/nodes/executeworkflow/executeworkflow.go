@@ -27,7 +27,7 @@ const maxWorkflowSize = 16 << 20
 
 // Type returns the node type for registration.
 func Type() nodes.Type {
-	return nodes.Type{Description: nodes.MustParseDescription(descriptionJSON), Kind: nodes.KindAction, Node: nodes.NodeFunc(execute)}
+	return nodes.Define(descriptionJSON, nodes.KindAction, execute)
 }
 
 func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {

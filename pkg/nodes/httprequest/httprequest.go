@@ -24,12 +24,12 @@ var v2JSON []byte
 
 // TypeV1 returns version 1 for registration.
 func TypeV1() nodes.Type {
-	return nodes.Type{Description: nodes.MustParseDescription(v1JSON), Kind: nodes.KindAction, Node: nodes.NodeFunc(execute)}
+	return nodes.Define(v1JSON, nodes.KindAction, execute)
 }
 
 // TypeV2 returns version 2 for registration.
 func TypeV2() nodes.Type {
-	return nodes.Type{Description: nodes.MustParseDescription(v2JSON), Kind: nodes.KindAction, Node: nodes.NodeFunc(execute)}
+	return nodes.Define(v2JSON, nodes.KindAction, execute)
 }
 
 // defaultTimeout applies when the timeout option is not set, as in n8n.

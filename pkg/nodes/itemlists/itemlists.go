@@ -29,14 +29,16 @@ var (
 
 // TypeV1 returns version 1 for registration.
 func TypeV1() nodes.Type {
-	return nodes.Type{Description: nodes.MustParseDescription(v1JSON), Kind: nodes.KindAction,
-		Node: nodes.NodeFunc(execute), IconSVG: iconSVG}
+	t := nodes.Define(v1JSON, nodes.KindAction, execute)
+	t.IconSVG = iconSVG
+	return t
 }
 
 // TypeV2 returns versions 2, 2.1 and 2.2 for registration.
 func TypeV2() nodes.Type {
-	return nodes.Type{Description: nodes.MustParseDescription(v2JSON), Kind: nodes.KindAction,
-		Node: nodes.NodeFunc(execute), IconSVG: iconSVG}
+	t := nodes.Define(v2JSON, nodes.KindAction, execute)
+	t.IconSVG = iconSVG
+	return t
 }
 
 func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {

@@ -14,11 +14,7 @@ var descriptionJSON []byte
 
 // Type returns the node type for registration.
 func Type() nodes.Type {
-	return nodes.Type{
-		Description: nodes.MustParseDescription(descriptionJSON),
-		Kind:        nodes.KindTrigger,
-		Node:        nodes.NodeFunc(execute),
-	}
+	return nodes.Define(descriptionJSON, nodes.KindTrigger, execute)
 }
 
 // execute is the trigger's manual output; in other modes the engine passes the start input on.

@@ -21,12 +21,12 @@ var v2JSON []byte
 
 // TypeV1 returns Merge version 1 for registration.
 func TypeV1() nodes.Type {
-	return nodes.Type{Description: nodes.MustParseDescription(v1JSON), Kind: nodes.KindAction, Node: nodes.NodeFunc(executeV1)}
+	return nodes.Define(v1JSON, nodes.KindAction, executeV1)
 }
 
 // TypeV2 returns Merge versions 2 and 2.1 for registration.
 func TypeV2() nodes.Type {
-	return nodes.Type{Description: nodes.MustParseDescription(v2JSON), Kind: nodes.KindAction, Node: nodes.NodeFunc(executeV2)}
+	return nodes.Define(v2JSON, nodes.KindAction, executeV2)
 }
 
 func executeV1(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {

@@ -18,7 +18,7 @@ var descriptionJSON []byte
 
 // Type returns the node type for registration.
 func Type() nodes.Type {
-	return nodes.Type{Description: nodes.MustParseDescription(descriptionJSON), Kind: nodes.KindAction, Node: nodes.NodeFunc(execute)}
+	return nodes.Define(descriptionJSON, nodes.KindAction, execute)
 }
 
 func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {

@@ -26,12 +26,12 @@ var (
 
 // TypeV1 returns version 1 (one output) for registration.
 func TypeV1() nodes.Type {
-	return nodes.Type{Description: nodes.MustParseDescription(v1JSON), Kind: nodes.KindAction, Node: nodes.NodeFunc(execute)}
+	return nodes.Define(v1JSON, nodes.KindAction, execute)
 }
 
 // TypeV2 returns version 2 (outputs "loop" and "done") for registration.
 func TypeV2() nodes.Type {
-	return nodes.Type{Description: nodes.MustParseDescription(v2JSON), Kind: nodes.KindAction, Node: nodes.NodeFunc(execute)}
+	return nodes.Define(v2JSON, nodes.KindAction, execute)
 }
 
 func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {

@@ -3,11 +3,9 @@
 package start
 
 import (
-	"context"
 	_ "embed"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
-	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 //go:embed description.json
@@ -15,13 +13,5 @@ var descriptionJSON []byte
 
 // Type returns the node type for registration.
 func Type() nodes.Type {
-	return nodes.Type{
-		Description: nodes.MustParseDescription(descriptionJSON),
-		Kind:        nodes.KindAction,
-		Node:        nodes.NodeFunc(execute),
-	}
-}
-
-func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
-	return [][]workflow.Item{ex.InputData(0)}, nil
+	return nodes.Define(descriptionJSON, nodes.KindAction, nodes.PassThrough)
 }
