@@ -175,27 +175,14 @@ func (s *Store) DueWaitingExecutions(ctx context.Context, until time.Time, limit
 
 // SaveExecutionState writes the run data and resumable state of a running execution, as long as
 // owner still holds its lease; false means the lease was lost and the caller must stop. It runs
-// after every node, so it is one statement, and on Postgres it does not wait for the disk flush:
-// a checkpoint lost with a database crash only means a node runs again, while the execution's
-// creation and its final result are always flushed.
+// after every node, so it is one statement.
 func (s *Store) SaveExecutionState(ctx context.Context, id int64, owner string, data JSON) (bool, error) {
-	const q = `UPDATE execution_data SET data = ? WHERE execution_id = ? AND EXISTS
-		(SELECT 1 FROM executions WHERE id = ? AND status = ? AND lease_owner = ?)`
-	var rows int64
-	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		if s.Dialect == Postgres {
-			if err := tx.Exec("SET LOCAL synchronous_commit TO OFF").Error; err != nil {
-				return err
-			}
-		}
-		res := tx.Exec(q, data, id, id, StatusRunning, owner)
-		rows = res.RowsAffected
-		return res.Error
-	})
-	if err != nil {
-		return false, fmt.Errorf("checkpoint execution %d: %w", id, err)
+	res := s.DB.WithContext(ctx).Exec(`UPDATE execution_data SET data = ? WHERE execution_id = ? AND EXISTS
+		(SELECT 1 FROM executions WHERE id = ? AND status = ? AND lease_owner = ?)`, data, id, id, StatusRunning, owner)
+	if res.Error != nil {
+		return false, fmt.Errorf("checkpoint execution %d: %w", id, res.Error)
 	}
-	return rows == 1, nil
+	return res.RowsAffected == 1, nil
 }
 
 // FinishExecution records the outcome of a run by owner: the final status (or waiting with
