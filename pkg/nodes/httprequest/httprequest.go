@@ -90,14 +90,7 @@ func batchPause(ctx context.Context, ex *nodes.Execution, i int) error {
 	if i%int(size) != 0 {
 		return nil
 	}
-	t := time.NewTimer(time.Duration(interval * float64(time.Millisecond)))
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return nodes.SleepContext(ctx, time.Duration(interval*float64(time.Millisecond)))
 }
 
 // doItem builds and sends the request of one item.
