@@ -96,6 +96,9 @@ func (s *server) postWorkflowRun(c fiber.Ctx) error {
 	if err := s.checkRunnable(wf, req); err != nil {
 		return err
 	}
+	if err := s.checkRunAllowed(c, wf.ID); err != nil {
+		return err
+	}
 	if len(req.RunData) == 0 && s.startsWithWebhook(wf, req.DestinationNode) {
 		return respond(c, runResponse{WaitingForWebhook: true})
 	}
@@ -207,6 +210,7 @@ func (s *server) getExecutions(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	f.SharedWith = sharedWith(c)
 	limit := defaultExecutionsLimit
 	if v := c.Query("limit"); v != "" {
 		if limit, err = strconv.Atoi(v); err != nil || limit < 1 {
@@ -255,6 +259,9 @@ func (s *server) getExecution(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	if err := s.checkExecutionVisible(c, id); err != nil {
+		return err
+	}
 	e, err := s.in.Store.GetExecution(c.Context(), id)
 	if err != nil {
 		return executionNotFound(id, err)
@@ -276,6 +283,7 @@ func (s *server) getCurrentExecutions(c fiber.Ctx) error {
 		return err
 	}
 	f.Statuses = store.PendingStatuses
+	f.SharedWith = sharedWith(c)
 	list, err := s.in.Store.ListExecutions(c.Context(), f, maxExecutionsLimit)
 	if err != nil {
 		return err
@@ -290,6 +298,9 @@ func (s *server) getCurrentExecutions(c fiber.Ctx) error {
 func (s *server) postStopExecution(c fiber.Ctx) error {
 	id, err := pathID(c)
 	if err != nil {
+		return err
+	}
+	if err := s.checkExecutionVisible(c, id); err != nil {
 		return err
 	}
 	e, err := s.executions.Stop(c.Context(), id, stopWait)
@@ -314,6 +325,9 @@ type retryRequest struct {
 func (s *server) postRetryExecution(c fiber.Ctx) error {
 	id, err := pathID(c)
 	if err != nil {
+		return err
+	}
+	if err := s.checkExecutionVisible(c, id); err != nil {
 		return err
 	}
 	var req retryRequest
@@ -378,6 +392,7 @@ func (s *server) postDeleteExecutions(c fiber.Ctx) error {
 	default:
 		return badRequest("Either ids or deleteBefore is required")
 	}
+	f.SharedWith = sharedWith(c)
 	if _, err := s.in.Store.DeleteExecutions(c.Context(), f); err != nil {
 		return err
 	}

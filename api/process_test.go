@@ -99,6 +99,7 @@ func waitReady(t *testing.T, base string) {
 		res.Body.Close()
 		return res.StatusCode == 200
 	}, 30*time.Second, 50*time.Millisecond, "%s never became ready", base)
+	signInDefault(t, base)
 }
 
 func post(t *testing.T, url, body string, headers ...string) (int, string) {

@@ -17,6 +17,10 @@ const (
 	signedIn
 	// ownerOnly routes need the instance owner.
 	ownerOnly
+	// accountOnly routes need a signed-in user with a finished account: not the default user.
+	accountOnly
+	// apiKey routes are the public API: an API key in X-FLOWMILL-API-KEY, while it is enabled.
+	apiKey
 )
 
 // route is one row of the route table.
@@ -36,7 +40,26 @@ func (s *server) routes() []route {
 
 		{http.MethodGet, "/rest/settings", public, s.getSettings},
 		{http.MethodGet, "/rest/login", public, s.getLogin},
+		{http.MethodPost, "/rest/login", public, s.postLogin},
+		{http.MethodPost, "/rest/logout", public, s.postLogout},
+		{http.MethodGet, "/rest/me", signedIn, s.getMe},
+		{http.MethodPatch, "/rest/me", accountOnly, s.patchMe},
+		{http.MethodPatch, "/rest/me/password", accountOnly, s.patchMyPassword},
+		{http.MethodPost, "/rest/me/survey", signedIn, s.postSurvey},
+		{http.MethodGet, "/rest/me/api-key", signedIn, s.getMyAPIKey},
+		{http.MethodPost, "/rest/me/api-key", signedIn, s.postMyAPIKey},
+		{http.MethodDelete, "/rest/me/api-key", signedIn, s.deleteMyAPIKey},
+		{http.MethodPost, "/rest/owner", ownerOnly, s.postOwner},
 		{http.MethodPost, "/rest/owner/skip-setup", ownerOnly, s.postSkipOwnerSetup},
+		{http.MethodGet, "/rest/resolve-signup-token", public, s.getResolveSignupToken},
+		{http.MethodGet, "/rest/users", ownerOnly, s.getUsers},
+		{http.MethodPost, "/rest/users", ownerOnly, s.postUsers},
+		{http.MethodPost, "/rest/users/:id", public, s.postSignUp},
+		{http.MethodDelete, "/rest/users/:id", ownerOnly, s.deleteUser},
+		{http.MethodPost, "/rest/users/:id/reinvite", ownerOnly, s.postReinvite},
+		{http.MethodPost, "/rest/forgot-password", public, s.postForgotPassword},
+		{http.MethodGet, "/rest/resolve-password-token", public, s.getResolvePasswordToken},
+		{http.MethodPost, "/rest/change-password", public, s.postChangePassword},
 		{http.MethodGet, "/rest/push", signedIn, s.pushStream},
 		{http.MethodPost, "/rest/debug/ping", ownerOnly, s.postDebugPing},
 		{http.MethodGet, "/rest/debug/ping/:id", ownerOnly, s.getDebugPing},

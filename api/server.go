@@ -5,13 +5,16 @@ import (
 	"io/fs"
 	"log/slog"
 	"net"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
 
+	"github.com/flowmill/flowmill/pkg/auth"
 	"github.com/flowmill/flowmill/pkg/config"
 	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/infra"
+	"github.com/flowmill/flowmill/pkg/mail"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/core"
 	"github.com/flowmill/flowmill/pkg/push"
@@ -31,6 +34,14 @@ type server struct {
 	promHandler fiber.Handler
 	executions  *execution.Service
 	nodeTypes   *nodes.Registry
+	sessions    *auth.Sessions
+	limiter     *auth.Limiter
+	limits      accountLimits
+	mailer      *mail.Mailer
+	// clock is the time for expiring tokens; nil means time.Now.
+	clock func() time.Time
+	// background runs work that outlives its request (mails sent after the answer).
+	background sync.WaitGroup
 }
 
 // newServer builds the Fiber app with every route; dist is the built web app.
@@ -46,6 +57,13 @@ func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
 		executions: execution.NewService(in),
 		nodeTypes:  core.Registry().Without(cfg.ExcludedNodes()...),
 	}
+	if s.mailer, err = mail.New(mail.Config{Host: cfg.SMTPHost, Port: cfg.SMTPPort, User: cfg.SMTPUser,
+		Pass: cfg.SMTPPass, Sender: cfg.SMTPSender, SSL: cfg.SMTPSSL}); err != nil {
+		return nil, err
+	}
+	s.sessions = auth.NewSessions(cfg.EncryptionKey, s.now)
+	s.limiter = auth.NewLimiter(in.Redis)
+	s.limits = defaultAccountLimits
 	s.promHandler = newPromHandler(s)
 	s.app = fiber.New(fiber.Config{
 		AppName:      "Flowmill",
@@ -75,5 +93,7 @@ func (s *server) start(ctx context.Context, ln net.Listener) (<-chan error, erro
 // then in-flight requests get until the timeout to finish.
 func (s *server) shutdown(timeout time.Duration) error {
 	s.hub.Stop()
-	return s.app.ShutdownWithTimeout(timeout)
+	err := s.app.ShutdownWithTimeout(timeout)
+	s.background.Wait()
+	return err
 }

@@ -76,8 +76,10 @@ func startServerWith(t *testing.T, env map[string]string) *testEnv {
 		require.NoError(t, srv.shutdown(5*time.Second))
 		<-done
 	})
-	return &testEnv{cfg: cfg, in: in, srv: srv, base: "http://" + ln.Addr().String() + cfg.BasePath,
+	e := &testEnv{cfg: cfg, in: in, srv: srv, base: "http://" + ln.Addr().String() + cfg.BasePath,
 		redisURL: env["FLOWMILL_REDIS_URL"], dbURL: env["FLOWMILL_DATABASE_URL"]}
+	signInDefault(t, e.base)
+	return e
 }
 
 func (e *testEnv) do(t *testing.T, method, path string, body string, headers ...string) (*http.Response, []byte) {
@@ -162,10 +164,16 @@ func TestLoginBeforeAndAfterOwnerSetup(t *testing.T) {
 	require.NotContains(t, string(b), "password")
 
 	require.NoError(t, e.in.Store.SetSetting(context.Background(), store.SettingOwnerSetUp, "true"))
-	res, b = e.do(t, "GET", "rest/login", "")
+	anonymous := &http.Client{}
+	res, err := anonymous.Get(e.base + "rest/login")
+	require.NoError(t, err)
+	b, _ = io.ReadAll(res.Body)
+	res.Body.Close()
 	require.Equal(t, 401, res.StatusCode)
 	require.JSONEq(t, `{"code":401,"message":"Unauthorized"}`, string(b))
-	res, _ = e.do(t, "GET", "rest/push?sessionId=x", "")
+	res, err = anonymous.Get(e.base + "rest/push?sessionId=x")
+	require.NoError(t, err)
+	res.Body.Close()
 	require.Equal(t, 401, res.StatusCode, "push needs a signed-in user")
 }
 

@@ -104,7 +104,7 @@ func (s *server) getSettings(c fiber.Ctx) error {
 		InstanceID:                   s.in.InstanceID(),
 		PersonalizationSurveyEnabled: cfg.PersonalizationEnabled,
 		DefaultLocale:                cfg.DefaultLocale,
-		UserManagement:               userManagement{Enabled: umEnabled, ShowSetupOnFirstLoad: showSetup},
+		UserManagement:               userManagement{Enabled: umEnabled, ShowSetupOnFirstLoad: showSetup, SMTPSetup: cfg.SMTPSetUp()},
 		WorkflowTagsDisabled:         cfg.WorkflowTagsDisabled,
 		LogLevel:                     cfg.LogLevel,
 		Templates:                    templates{Enabled: cfg.TemplatesEnabled, Host: cfg.TemplatesHost},

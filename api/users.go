@@ -2,27 +2,35 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"time"
 
 	"github.com/gofiber/fiber/v3"
 
+	"github.com/flowmill/flowmill/pkg/auth"
 	"github.com/flowmill/flowmill/pkg/store"
 )
 
-// userResponse is a user as the editor sees it; never the password.
+// userResponse is a user as the editor sees it (n8n's PublicUser); never the password.
 type userResponse struct {
-	ID                     string          `json:"id"`
-	Email                  *string         `json:"email"`
-	FirstName              *string         `json:"firstName"`
-	LastName               *string         `json:"lastName"`
-	IsPending              bool            `json:"isPending"`
-	GlobalRole             roleResponse    `json:"globalRole"`
-	PersonalizationAnswers json.RawMessage `json:"personalizationAnswers"`
+	ID         string       `json:"id"`
+	Email      *string      `json:"email"`
+	FirstName  *string      `json:"firstName"`
+	LastName   *string      `json:"lastName"`
+	IsPending  bool         `json:"isPending"`
+	GlobalRole roleResponse `json:"globalRole"`
+	// PersonalizationAnswers is null until answered, and left out of user lists.
+	PersonalizationAnswers json.RawMessage `json:"personalizationAnswers,omitempty"`
 }
 
 type roleResponse struct {
+	ID    int    `json:"id"`
 	Name  string `json:"name"`
 	Scope string `json:"scope"`
 }
+
+// roleIDs are n8n's ids of the global roles.
+var roleIDs = map[string]int{store.RoleOwner: 1, store.RoleMember: 2}
 
 func toUserResponse(u *store.User) userResponse {
 	answers := json.RawMessage("null")
@@ -32,18 +40,190 @@ func toUserResponse(u *store.User) userResponse {
 	return userResponse{
 		ID: u.ID, Email: u.Email, FirstName: u.FirstName, LastName: u.LastName,
 		IsPending:              u.IsPending(),
-		GlobalRole:             roleResponse{Name: u.GlobalRole, Scope: "global"},
+		GlobalRole:             roleResponse{ID: roleIDs[u.GlobalRole], Name: u.GlobalRole, Scope: "global"},
 		PersonalizationAnswers: answers,
 	}
 }
 
-// getLogin answers who the browser is signed in as (the default owner before setup).
+// decodeBody reads a JSON object body into v.
+func decodeBody(c fiber.Ctx, v any) error {
+	if err := json.Unmarshal(c.Body(), v); err != nil {
+		return badRequest("The body must be a JSON object: " + err.Error())
+	}
+	return nil
+}
+
+// policyError turns an account rule violation into a 400 with its message.
+func policyError(err error) error {
+	var pe *auth.PolicyError
+	if errors.As(err, &pe) {
+		return badRequest(pe.Message)
+	}
+	return err
+}
+
+func (s *server) requireUserManagement() error {
+	if s.cfg.UserManagementDisabled {
+		return badRequest("User management is disabled on this instance")
+	}
+	return nil
+}
+
+// getLogin answers who the browser is signed in as. Until an owner is set up, a browser without
+// a valid session is signed in as the password-less default owner.
 func (s *server) getLogin(c fiber.Ctx) error {
-	u, err := s.currentUser(c.Context())
+	u, err := s.currentUser(c)
+	if err == nil {
+		return respond(c, toUserResponse(u))
+	}
+	if !errors.Is(err, errUnauthorized) {
+		return err
+	}
+	if c.Cookies(auth.CookieName) != "" {
+		s.signOut(c)
+	}
+	setUp, err := s.flag(c, store.SettingOwnerSetUp)
 	if err != nil {
 		return err
 	}
+	if setUp {
+		return errUnauthorized
+	}
+	u, err = s.in.Store.EnsureDefaultOwner(c.Context())
+	if err != nil {
+		return err
+	}
+	if err := s.signIn(c, u); err != nil {
+		return err
+	}
 	return respond(c, toUserResponse(u))
+}
+
+type loginRequest struct {
+	Email    string `json:"email"`
+	Password string `json:"password"`
+}
+
+// postLogin signs in with e-mail and password, within the per-IP and per-account limits.
+func (s *server) postLogin(c fiber.Ctx) error {
+	if err := s.requireUserManagement(); err != nil {
+		return err
+	}
+	var req loginRequest
+	if err := decodeBody(c, &req); err != nil {
+		return err
+	}
+	if req.Email == "" || req.Password == "" {
+		return badRequest("Email and password are both required")
+	}
+	email, _ := auth.NormalizeEmail(req.Email)
+	if email == "" {
+		email = req.Email
+	}
+	if err := s.limit(c, s.limits.loginIP, c.IP()); err != nil {
+		return err
+	}
+	if err := s.limit(c, s.limits.loginAccount, email); err != nil {
+		return err
+	}
+	u, err := s.in.Store.GetUserByEmail(c.Context(), email)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	var hash string
+	if u != nil && !u.Disabled {
+		hash = deref(u.Password)
+	}
+	// Unknown accounts cost a full comparison too, so timing does not reveal which exist.
+	if !auth.CheckPassword(hash, req.Password) {
+		return unauthorized("Wrong username or password. Do you have caps lock on?")
+	}
+	if err := s.limiter.Reset(c.Context(), s.limits.loginAccount, email); err != nil {
+		return err
+	}
+	if err := s.signIn(c, u); err != nil {
+		return err
+	}
+	return respond(c, toUserResponse(u))
+}
+
+// postLogout removes the session cookie.
+func (s *server) postLogout(c fiber.Ctx) error {
+	s.signOut(c)
+	return respond(c, fiber.Map{"loggedOut": true})
+}
+
+func (s *server) getMe(c fiber.Ctx) error { return respond(c, toUserResponse(sessionUser(c))) }
+
+type accountRequest struct {
+	Email     string `json:"email"`
+	FirstName string `json:"firstName"`
+	LastName  string `json:"lastName"`
+	Password  string `json:"password"`
+}
+
+// fields validates the profile part of a request: e-mail, first and last name.
+func (r accountRequest) fields() (store.AccountFields, error) {
+	if r.Email == "" {
+		return store.AccountFields{}, badRequest("Email is mandatory")
+	}
+	email, err := auth.NormalizeEmail(r.Email)
+	if err != nil {
+		return store.AccountFields{}, policyError(err)
+	}
+	first, err := auth.ValidateName("firstName", r.FirstName)
+	if err != nil {
+		return store.AccountFields{}, policyError(err)
+	}
+	last, err := auth.ValidateName("lastName", r.LastName)
+	if err != nil {
+		return store.AccountFields{}, policyError(err)
+	}
+	return store.AccountFields{Email: email, FirstName: first, LastName: last}, nil
+}
+
+func emailTaken(err error) error {
+	if errors.Is(err, store.ErrConflict) {
+		return &apiError{Status: fiber.StatusConflict, Message: "This email is already in use", cause: err}
+	}
+	return err
+}
+
+// postOwner turns the default owner into the instance owner (once) and signs the browser in as it.
+func (s *server) postOwner(c fiber.Ctx) error {
+	if err := s.requireUserManagement(); err != nil {
+		return err
+	}
+	var req accountRequest
+	if err := decodeBody(c, &req); err != nil {
+		return err
+	}
+	me := sessionUser(c)
+	if !isDefaultUser(me) {
+		return &apiError{Status: fiber.StatusConflict, Message: "The instance owner is already set up"}
+	}
+	f, err := req.fields()
+	if err != nil {
+		return err
+	}
+	if err := auth.ValidatePassword(req.Password); err != nil {
+		return policyError(err)
+	}
+	hash, err := auth.HashPassword(req.Password)
+	if err != nil {
+		return err
+	}
+	owner, err := s.in.Store.SetUpOwner(c.Context(), me.ID, f, hash)
+	if errors.Is(err, store.ErrAlreadySetUp) {
+		return &apiError{Status: fiber.StatusConflict, Message: "The instance owner is already set up", cause: err}
+	}
+	if err != nil {
+		return emailTaken(err)
+	}
+	if err := s.signIn(c, owner); err != nil {
+		return err
+	}
+	return respond(c, toUserResponse(owner))
 }
 
 // postSkipOwnerSetup stops offering owner setup; the instance keeps running as the default
@@ -53,4 +233,119 @@ func (s *server) postSkipOwnerSetup(c fiber.Ctx) error {
 		return err
 	}
 	return respond(c, fiber.Map{"success": true})
+}
+
+// patchMe updates the caller's names and e-mail.
+func (s *server) patchMe(c fiber.Ctx) error {
+	var req accountRequest
+	if err := decodeBody(c, &req); err != nil {
+		return err
+	}
+	f, err := req.fields()
+	if err != nil {
+		return err
+	}
+	u, err := s.in.Store.UpdateProfile(c.Context(), sessionUser(c).ID, f)
+	if err != nil {
+		return emailTaken(err)
+	}
+	return respond(c, toUserResponse(u))
+}
+
+type passwordChange struct {
+	CurrentPassword *string `json:"currentPassword"`
+	NewPassword     *string `json:"newPassword"`
+}
+
+// patchMyPassword changes the caller's password after checking the current one; every other
+// session of the user ends, this browser gets a new cookie.
+func (s *server) patchMyPassword(c fiber.Ctx) error {
+	var req passwordChange
+	if err := decodeBody(c, &req); err != nil {
+		return err
+	}
+	if req.CurrentPassword == nil || req.NewPassword == nil {
+		return badRequest("currentPassword and newPassword are both required")
+	}
+	me := sessionUser(c)
+	if err := s.limit(c, s.limits.loginAccount, deref(me.Email)); err != nil {
+		return err
+	}
+	if !auth.CheckPassword(deref(me.Password), *req.CurrentPassword) {
+		return badRequest("Provided current password is incorrect.")
+	}
+	if err := auth.ValidatePassword(*req.NewPassword); err != nil {
+		return policyError(err)
+	}
+	hash, err := auth.HashPassword(*req.NewPassword)
+	if err != nil {
+		return err
+	}
+	if err := s.in.Store.SetPassword(c.Context(), me.ID, hash); err != nil {
+		return err
+	}
+	if err := s.limiter.Reset(c.Context(), s.limits.loginAccount, deref(me.Email)); err != nil {
+		return err
+	}
+	me.Password = &hash
+	if err := s.signIn(c, me); err != nil {
+		return err
+	}
+	return respond(c, fiber.Map{"success": true})
+}
+
+// surveyMaxBytes bounds stored personalization answers.
+const surveyMaxBytes = 8 << 10
+
+// surveyVersion is the version of the personalization survey the editor asks.
+const surveyVersion = "v2"
+
+// postSurvey stores the caller's personalization answers (an object of strings and string
+// lists, tagged with the survey version).
+func (s *server) postSurvey(c fiber.Ctx) error {
+	if len(c.Body()) > surveyMaxBytes {
+		return badRequest("Personalization answers may be at most 8 KiB")
+	}
+	var answers map[string]any
+	if err := json.Unmarshal(c.Body(), &answers); err != nil || answers == nil {
+		return badRequest("Personalization answers are mandatory: send a JSON object")
+	}
+	if v, ok := answers["version"]; !ok {
+		answers["version"] = surveyVersion
+	} else if v != surveyVersion {
+		return badRequest("Unsupported survey version: want \"" + surveyVersion + "\"")
+	}
+	for k, v := range answers {
+		if !isAnswer(v) {
+			return badRequest("Answer " + k + " must be a string, a list of strings or null")
+		}
+	}
+	b, _ := json.Marshal(answers)
+	if err := s.in.Store.SaveSurvey(c.Context(), sessionUser(c).ID, store.JSON(b)); err != nil {
+		return err
+	}
+	return respond(c, fiber.Map{"success": true})
+}
+
+func isAnswer(v any) bool {
+	switch t := v.(type) {
+	case nil, string:
+		return true
+	case []any:
+		for _, e := range t {
+			if _, ok := e.(string); !ok {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// now is the server's clock, for token expiry.
+func (s *server) now() time.Time {
+	if s.clock != nil {
+		return s.clock()
+	}
+	return time.Now()
 }

@@ -58,10 +58,15 @@ func run(bin string, clients, messages int, interval time.Duration) error {
 
 	// Clients connect to the second api; nothing publishes through it.
 	latencies := make(chan time.Duration, messages)
+	jar, err := info.SignIn()
+	if err != nil {
+		return err
+	}
+	client := &http.Client{Jar: jar}
 	var ready sync.WaitGroup
 	for i := range clients {
 		ready.Add(1)
-		go listen(ctx, info.URLs[1], fmt.Sprintf("bench-%d", i), &ready, latencies)
+		go listen(ctx, client, info.URLs[1], fmt.Sprintf("bench-%d", i), &ready, latencies)
 	}
 	ready.Wait()
 
@@ -112,9 +117,9 @@ collect:
 }
 
 // listen reads one session's SSE stream and reports each message's latency.
-func listen(ctx context.Context, base, session string, ready *sync.WaitGroup, out chan<- time.Duration) {
+func listen(ctx context.Context, client *http.Client, base, session string, ready *sync.WaitGroup, out chan<- time.Duration) {
 	req, _ := http.NewRequestWithContext(ctx, "GET", base+"rest/push?sessionId="+session, nil)
-	res, err := http.DefaultClient.Do(req)
+	res, err := client.Do(req)
 	if err != nil {
 		ready.Done()
 		return

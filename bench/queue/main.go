@@ -85,7 +85,11 @@ func scenario(bin string, workers, n, clients, concurrency int) (result, error) 
 	defer db.Close()
 
 	body := []byte(`{"workflowData":` + workflow + `}`)
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}}
+	jar, err := st.SignIn()
+	if err != nil {
+		return result{}, err
+	}
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}, Jar: jar}
 	var next atomic.Int64
 	var failures atomic.Int64
 	var wg sync.WaitGroup

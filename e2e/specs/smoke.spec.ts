@@ -25,9 +25,10 @@ test('the app loads its settings, opens the push connection and shows no errors'
 
 test('after skipping owner setup, the editor frame loads and an unknown path shows the not-found view', async ({
   page,
-  request,
 }) => {
-  expect((await request.post('/rest/owner/skip-setup')).status()).toBe(200);
+  // The browser context signs in as the default owner, as the editor does on load.
+  expect((await page.request.get('/rest/login')).status()).toBe(200);
+  expect((await page.request.post('/rest/owner/skip-setup')).status()).toBe(200);
   await page.goto('/');
   await expect(page).toHaveURL(/\/workflow$/);
   await expect(page.getByTestId('main-sidebar')).toBeVisible();
@@ -41,14 +42,14 @@ test('after skipping owner setup, the editor frame loads and an unknown path sho
   await expect(page).toHaveURL(/\/workflow$/);
 });
 
-test('the push stream delivers a worker message to the page', async ({ page, request }) => {
+test('the push stream delivers a worker message to the page', async ({ page }) => {
   const pushRequest = page.waitForRequest((req) => req.url().includes('/rest/push?sessionId='));
   await page.goto('/');
   const sessionId = new URL((await pushRequest).url()).searchParams.get('sessionId');
   expect(sessionId).toBeTruthy();
   await expect(page.locator('body')).toHaveAttribute('data-push-connected', 'true');
   const logged = page.waitForEvent('console', (msg) => msg.text().includes('pong from-e2e'));
-  const res = await request.post('/rest/debug/ping', {
+  const res = await page.request.post('/rest/debug/ping', {
     data: { message: 'from-e2e' },
     headers: { sessionid: sessionId! },
   });

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/mail"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -112,7 +113,24 @@ type Config struct {
 	// comma-separated list (or a JSON array) such as n8n-nodes-base.executeCommand. Default
 	// empty: every node type is available.
 	NodesExclude string
+
+	// SMTPHost is the outgoing mail server for invitations and password resets; empty means
+	// e-mail is not set up (inviting and password reset are then unavailable).
+	SMTPHost string
+	// SMTPPort is the mail server's port. Default 465.
+	SMTPPort int
+	// SMTPUser and SMTPPass sign in to the mail server (PLAIN); empty user means no sign-in.
+	SMTPUser string
+	SMTPPass string
+	// SMTPSender is the From address, such as "Flowmill <flowmill@example.com>".
+	SMTPSender string
+	// SMTPSSL uses TLS from the first byte (port 465); false starts in plain text and upgrades
+	// with STARTTLS when the server offers it. Default true.
+	SMTPSSL bool
 }
+
+// SMTPSetUp reports whether outgoing e-mail is configured.
+func (c *Config) SMTPSetUp() bool { return c.SMTPHost != "" }
 
 // Embedded reports whether the process runs in the embedded default (no external Redis): the
 // api then also runs the worker and the scheduler.
@@ -279,6 +297,14 @@ func (c *Config) finish() error {
 	}
 	if c.PruneMaxCount < 0 {
 		errs = append(errs, errors.New("FLOWMILL_EXECUTIONS_DATA_PRUNE_MAX_COUNT: must be 0 (no limit) or more"))
+	}
+	if c.SMTPHost != "" {
+		if c.SMTPPort < 1 || c.SMTPPort > 65535 {
+			errs = append(errs, fmt.Errorf("FLOWMILL_SMTP_PORT: %d is not a port (1–65535)", c.SMTPPort))
+		}
+		if _, err := mail.ParseAddress(c.SMTPSender); err != nil {
+			errs = append(errs, fmt.Errorf("FLOWMILL_SMTP_SENDER: %q is not an address such as \"Flowmill <flowmill@example.com>\"", c.SMTPSender))
+		}
 	}
 	if c.ExecutionsTimeoutMax < 1 {
 		errs = append(errs, errors.New("FLOWMILL_EXECUTIONS_TIMEOUT_MAX: must be a positive number of seconds"))

@@ -164,6 +164,18 @@ var registry = []Setting{
 		field: func(c *Config) any { return &c.MetricsEnabled }},
 	{Env: "FLOWMILL_NODES_EXCLUDE", Flag: "nodes-exclude", Default: "", Help: "Node types to leave out, comma-separated (for example n8n-nodes-base.executeCommand).",
 		field: func(c *Config) any { return &c.NodesExclude }},
+	{Env: "FLOWMILL_SMTP_HOST", Flag: "smtp-host", Default: "", Help: "Mail server for invitations and password resets; empty means e-mail is not set up.",
+		field: func(c *Config) any { return &c.SMTPHost }},
+	{Env: "FLOWMILL_SMTP_PORT", Flag: "smtp-port", Default: "465", Help: "Port of the mail server.",
+		field: func(c *Config) any { return &c.SMTPPort }},
+	{Env: "FLOWMILL_SMTP_USER", Flag: "smtp-user", Default: "", Help: "User name at the mail server; empty means no sign-in.",
+		field: func(c *Config) any { return &c.SMTPUser }},
+	{Env: "FLOWMILL_SMTP_PASS", Flag: "smtp-pass", Default: "", Help: "Password at the mail server.", Secret: true,
+		field: func(c *Config) any { return &c.SMTPPass }},
+	{Env: "FLOWMILL_SMTP_SENDER", Flag: "smtp-sender", Default: "", Help: "From address of the mails, such as Flowmill <flowmill@example.com> (required with a mail server).",
+		field: func(c *Config) any { return &c.SMTPSender }},
+	{Env: "FLOWMILL_SMTP_SSL", Flag: "smtp-ssl", Default: "true", Help: "TLS from the first byte (port 465); false starts in plain text and upgrades with STARTTLS when offered.",
+		field: func(c *Config) any { return &c.SMTPSSL }},
 }
 
 // Redacted lists every setting as NAME=value with secrets hidden, for logs and diagnostics.

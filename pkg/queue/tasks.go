@@ -38,6 +38,8 @@ const (
 	// ChannelFinished carries ids of executions that just finished (or started waiting), for
 	// api processes waiting on them.
 	ChannelFinished = "flowmill:execution:finished"
+	// KeyRateLimitPrefix + rule + ":" + subject counts attempts within a rate-limit window.
+	KeyRateLimitPrefix = "flowmill:ratelimit:"
 )
 
 // ExecutionRun asks a worker to run (or resume) a stored execution.

@@ -5,6 +5,8 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/cookiejar"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,4 +49,22 @@ func Start(bin string, args ...string) (*Stack, error) {
 func (s *Stack) Stop() {
 	_ = s.cmd.Process.Signal(os.Interrupt)
 	_ = s.cmd.Wait()
+}
+
+// SignIn returns a cookie jar signed in as the default owner (the stack has no owner set up),
+// valid on every api of the stack: they share one database and one encryption key.
+func (s *Stack) SignIn() (http.CookieJar, error) {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		return nil, err
+	}
+	res, err := (&http.Client{Jar: jar}).Get(s.URLs[0] + "rest/login")
+	if err != nil {
+		return nil, err
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("sign in: status %d", res.StatusCode)
+	}
+	return jar, nil
 }

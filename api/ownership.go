@@ -1,0 +1,56 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/gofiber/fiber/v3"
+
+	"github.com/flowmill/flowmill/pkg/store"
+)
+
+// sharedWith is the execution filter that limits the caller to what they may see: nothing for the
+// owner (who sees everything), else the executions of workflows shared with them.
+func sharedWith(c fiber.Ctx) string {
+	if u := sessionUser(c); u.GlobalRole != store.RoleOwner {
+		return u.ID
+	}
+	return ""
+}
+
+// checkExecutionVisible answers 404 for an execution the caller may not see, as for one that
+// does not exist.
+func (s *server) checkExecutionVisible(c fiber.Ctx, id int64) error {
+	owner := sharedWith(c)
+	if owner == "" {
+		return nil
+	}
+	list, err := s.in.Store.ListExecutions(c.Context(), store.ExecutionFilter{IDs: []int64{id}, SharedWith: owner}, 1)
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		return executionNotFound(id, store.ErrNotFound)
+	}
+	return nil
+}
+
+// checkRunAllowed refuses a member's run of a saved workflow that is not shared with them. A
+// workflow id that is not saved (yet) runs as an unsaved workflow.
+func (s *server) checkRunAllowed(c fiber.Ctx, workflowID string) error {
+	if workflowID == "" || sharedWith(c) == "" {
+		return nil
+	}
+	if _, err := s.in.Store.GetWorkflow(c.Context(), workflowID); errors.Is(err, store.ErrNotFound) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	if _, err := s.in.Store.GetWorkflowFor(c.Context(), sessionUser(c), workflowID); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return notFound(fmt.Sprintf("Workflow with ID %s could not be found", workflowID))
+		}
+		return err
+	}
+	return nil
+}
