@@ -5,8 +5,11 @@ import {
   IconKey,
   IconListDetails,
   IconLogout,
+  IconBook,
+  IconMessages,
+  IconPlayerPlay,
+  IconSchool,
   IconSettings,
-  IconSitemap,
   IconTemplate,
   type Icon,
 } from '@tabler/icons-react';
@@ -16,9 +19,23 @@ import { Link } from 'react-router';
 import type { RouteName } from '../core/routes';
 import { fullName, type User } from '../core/user';
 import { Logo } from './Logo';
+import { WorkflowsMenu } from './WorkflowsMenu';
 import classes from './MainSidebar.module.css';
 
 const WORKFLOW_ROUTES: ReadonlySet<RouteName> = new Set(['NodeViewNew', 'NodeViewExisting', 'ExecutionById', 'WorkflowTemplate']);
+/** Help menu destinations (spec 001 §2: quickstart video, docs, forum, course). */
+const HELP_LINKS = {
+  quickstart: 'https://www.youtube.com/watch?v=RpjQTGKm-ok',
+  docs: 'https://docs.n8n.io',
+  forum: 'https://community.n8n.io',
+  course: 'https://www.youtube.com/watch?v=UIf-SlmMMUA',
+} as const;
+const HELP_ITEMS: ReadonlyArray<{ key: keyof typeof HELP_LINKS; icon: Icon }> = [
+  { key: 'quickstart', icon: IconPlayerPlay },
+  { key: 'docs', icon: IconBook },
+  { key: 'forum', icon: IconMessages },
+  { key: 'course', icon: IconSchool },
+];
 const TEMPLATE_ROUTES: ReadonlySet<RouteName> = new Set(['TemplatesSearchView', 'TemplatesWorkflowView', 'TemplatesCollectionView']);
 
 export interface MainSidebarProps {
@@ -97,7 +114,7 @@ export function MainSidebar({
       </Link>
 
       <div className={classes.entries}>
-        <Entry id="workflows" label={t('mainSidebar.workflows')} icon={IconSitemap} to="/workflow" active={WORKFLOW_ROUTES.has(activeRoute)} />
+        <WorkflowsMenu active={WORKFLOW_ROUTES.has(activeRoute)} templatesEnabled={templatesEnabled} />
         {templatesEnabled ? (
           <Entry id="templates" label={t('mainSidebar.templates')} icon={IconTemplate} to="/templates/" active={TEMPLATE_ROUTES.has(activeRoute)} />
         ) : null}
@@ -116,6 +133,11 @@ export function MainSidebar({
         </Menu.Target>
         <Menu.Dropdown>
           <Menu.Label>{t('mainSidebar.help')}</Menu.Label>
+          {HELP_ITEMS.map(({ key, icon: ItemIcon }) => (
+            <Menu.Item key={key} component="a" href={HELP_LINKS[key]} target="_blank" rel="noreferrer" leftSection={<ItemIcon size={16} />}>
+              {t(`mainSidebar.helpMenu.${key}`)}
+            </Menu.Item>
+          ))}
           <Menu.Item leftSection={<IconInfoCircle size={16} />} onClick={onOpenAbout}>
             {t('mainSidebar.helpMenu.about')}
           </Menu.Item>

@@ -72,7 +72,7 @@ describe('app startup and route guard', () => {
     const { router } = renderApp('/signin?redirect=%2Fworkflow%2F42');
     await screen.findByTestId('main-sidebar');
     expect(currentUrl(router)).toBe('/workflow/42');
-    expect(screen.getByRole('heading', { name: 'Workflow' })).toBeInTheDocument();
+    expect(screen.getByTestId('workflow-menu')).toHaveAttribute('data-active', 'true');
   });
 
   it('refuses a protocol-relative redirect target', async () => {

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import { getRoute, type RouteName } from '../core/routes';
+import { NodeViewScreen } from '../views/nodeView/NodeViewScreen';
 import { NotFoundView } from '../views/NotFoundView';
 import { PendingScreen } from '../views/pending/PendingScreen';
 
@@ -13,10 +14,10 @@ function redirectOf(name: RouteName): ReactNode {
 /** What each route renders. Screens still pending point at PendingScreen until they are built. */
 export const SCREENS: Record<RouteName, ReactNode> = {
   Homepage: redirectOf('Homepage'),
-  NodeViewNew: <PendingScreen name="NodeViewNew" />,
-  NodeViewExisting: <PendingScreen name="NodeViewExisting" />,
-  ExecutionById: <PendingScreen name="ExecutionById" />,
-  WorkflowDemo: <PendingScreen name="WorkflowDemo" />,
+  NodeViewNew: <NodeViewScreen mode="new" />,
+  NodeViewExisting: <NodeViewScreen mode="existing" />,
+  ExecutionById: <NodeViewScreen mode="execution" />,
+  WorkflowDemo: <NodeViewScreen mode="demo" />,
   WorkflowTemplate: <PendingScreen name="WorkflowTemplate" />,
   TemplatesSearchView: <PendingScreen name="TemplatesSearchView" />,
   TemplatesWorkflowView: <PendingScreen name="TemplatesWorkflowView" />,

@@ -158,3 +158,37 @@ describe('execution state', () => {
 it('connection helper builds main connections', () => {
   expect(mainConnection('A', 1, 'B', 0)).toEqual({ source: 'A', sourceIndex: 1, target: 'B', targetIndex: 0, type: 'main' });
 });
+
+describe('workflow commands', () => {
+  it('enables operations by page and saved state and routes them to the editor', async () => {
+    const { CommandBus, isCommandEnabled, formatUpdateCount } = await import('./commands');
+    expect(isCommandEnabled('open', { onWorkflowPage: false, hasWorkflow: false })).toBe(true);
+    expect(isCommandEnabled('download', { onWorkflowPage: false, hasWorkflow: false })).toBe(false);
+    expect(isCommandEnabled('download', { onWorkflowPage: true, hasWorkflow: false })).toBe(true);
+    expect(isCommandEnabled('delete', { onWorkflowPage: true, hasWorkflow: false })).toBe(false);
+    const bus = new CommandBus();
+    const seen: string[] = [];
+    expect(bus.dispatch('save')).toBe(false);
+    const off = bus.register((c) => seen.push(c), { onWorkflowPage: true, hasWorkflow: false });
+    expect(bus.dispatch('save')).toBe(true);
+    expect(bus.dispatch('settings')).toBe(false);
+    off();
+    expect(bus.getAvailability()).toEqual({ onWorkflowPage: false, hasWorkflow: false });
+    expect(seen).toEqual(['save']);
+    expect(formatUpdateCount(99)).toBe('99');
+    expect(formatUpdateCount(100)).toBe('99+');
+  });
+});
+
+describe('demo frame commands', () => {
+  it('reads openWorkflow commands and refuses workflows without nodes or connections', async () => {
+    const { readFrameCommand, InvalidWorkflowError } = await import('./frame');
+    const workflow = { name: 'W', nodes: [{ name: 'A', type: 't', typeVersion: 1, position: [0, 0], parameters: {} }], connections: {} };
+    expect(readFrameCommand(JSON.stringify({ command: 'openWorkflow', workflow }))?.name).toBe('W');
+    expect(readFrameCommand({ command: 'openWorkflow', workflow })?.nodes).toHaveLength(1);
+    expect(readFrameCommand({ command: 'other' })).toBeNull();
+    expect(readFrameCommand('not json')).toBeNull();
+    expect(() => readFrameCommand({ command: 'openWorkflow', workflow: { nodes: [] } })).toThrow(InvalidWorkflowError);
+    expect(() => readFrameCommand({ command: 'openWorkflow', workflow: { nodes: [] } })).toThrow('Invalid workflow object');
+  });
+});

@@ -1,0 +1,239 @@
+import { Center, Loader } from '@mantine/core';
+import '@xyflow/react/dist/style.css';
+import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useBlocker, useLocation, useNavigate } from 'react-router';
+import { workflowCommands, type WorkflowCommand } from '../../core/editor/commands';
+import { EditorStore } from '../../core/editor/store';
+import { STICKY_NOTE_TYPE } from '../../core/workflow/nodeTypes';
+import { useNodeTypes } from '../../api/nodeTypes';
+import { useSettings } from '../../api/settings';
+import { showToast } from '../../components/toast';
+import { Canvas } from './canvas/Canvas';
+import { CanvasControls } from './canvas/CanvasControls';
+import { NodeCreator } from './creator/NodeCreator';
+import { DuplicateWorkflowModal } from './dialogs/DuplicateWorkflowModal';
+import { ImportFromUrlModal } from './dialogs/ImportFromUrlModal';
+import { RenameNodeModal } from './dialogs/RenameNodeModal';
+import { WorkflowOpenModal } from './dialogs/WorkflowOpenModal';
+import { WorkflowSettingsModal } from './dialogs/WorkflowSettingsModal';
+import { EditorContext, type EditorContextValue, type EditorMode } from './EditorContext';
+import { showReadOnlyError } from './editorToasts';
+import { WorkflowHeader, type ExecutionInfo } from './header/WorkflowHeader';
+import { NodeDetailsPlaceholder } from './ndv/NodeDetailsPlaceholder';
+import { useDemoFrame } from './useDemoFrame';
+import { useEditorActions, type EditorUi, type InsertContext } from './useEditorActions';
+import { useKeyboardShortcuts } from './useKeyboardShortcuts';
+import { usePageTitle } from './usePageTitle';
+import { useRunWorkflow } from './useRunWorkflow';
+import { useWorkflowLoader } from './useWorkflowLoader';
+import { useWorkflowOps } from './useWorkflowOps';
+import { workflowBody } from './workflowData';
+import classes from './NodeView.module.css';
+
+type Dialog = 'open' | 'duplicate' | 'importUrl' | 'settings' | null;
+
+/** The workflow editor screen: header, canvas, node creator and the workflow dialogs. */
+export function NodeView({ mode }: { mode: EditorMode }) {
+  return (
+    <ReactFlowProvider>
+      <NodeViewInner mode={mode} />
+    </ReactFlowProvider>
+  );
+}
+
+function executionInfo(execution: ReturnType<typeof useWorkflowLoader>['execution']): ExecutionInfo | undefined {
+  if (!execution) return undefined;
+  const status = execution.waitTill ? 'waiting' : !execution.stoppedAt ? 'running' : execution.finished ? 'success' : 'error';
+  return { id: execution.id, status };
+}
+
+function NodeViewInner({ mode }: { mode: EditorMode }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const flow = useReactFlow();
+  const { types, index, isLoaded } = useNodeTypes();
+  const { settings } = useSettings();
+  const store = useMemo(() => new EditorStore(), []);
+  const readOnly = mode === 'execution' || mode === 'demo';
+  const [creator, setCreator] = useState<InsertContext | null>(null);
+  const [ndvNode, setNdvNode] = useState<string | null>(null);
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const location = useLocation();
+  // The sidebar's Open, used away from the editor, lands here with the dialog requested.
+  const [dialog, setDialog] = useState<Dialog>(() => ((location.state as { openDialog?: boolean } | null)?.openDialog ? 'open' : null));
+  const fileInput = useRef<HTMLInputElement>(null);
+  const run = useRunWorkflow(store, !readOnly);
+
+  const ui: EditorUi = {
+    openCreator: (context) => (readOnly ? showReadOnlyError() : setCreator(context ?? {})),
+    closeCreator: () => setCreator(null),
+    openNode: setNdvNode,
+    startRename: (name) => (readOnly ? showReadOnlyError() : setRenaming(name)),
+    runWorkflow: (destination) => void run.run(destination),
+  };
+  const actions = useEditorActions(store, index, readOnly, ui);
+  const ops = useWorkflowOps(store, actions);
+  const editor: EditorContextValue = useMemo(() => ({ store, types, index, mode, readOnly, actions }), [store, types, index, mode, readOnly, actions]);
+  const loader = useWorkflowLoader(mode, store, index, isLoaded);
+  usePageTitle(store);
+  useDemoFrame(mode === 'demo', store, settings.versionCli, ndvNode, () => void flow.fitView({ padding: 0.2, maxZoom: 1 }));
+
+  useEffect(() => {
+    if (!loader.loading) void flow.fitView({ padding: 0.2, maxZoom: 1 });
+  }, [loader.loading, flow]);
+
+  const openWorkflow = useCallback(
+    (id: string) => {
+      if (id === store.getState().meta.id) {
+        showToast({ type: 'error', title: t('workflowOpen.alreadyOpen'), message: t('workflowOpen.alreadyOpenMessage'), autoClose: 1500 });
+        return;
+      }
+      setDialog(null);
+      void navigate(`/workflow/${id}`);
+    },
+    [navigate, store, t],
+  );
+
+  const newWorkflow = useCallback(() => void navigate('/workflow', { state: { newToast: true } }), [navigate]);
+
+  const onCommand = useCallback(
+    (command: WorkflowCommand) => {
+      switch (command) {
+        case 'new':
+          newWorkflow();
+          break;
+        case 'open':
+          setDialog('open');
+          break;
+        case 'save':
+          void ops.save();
+          break;
+        case 'duplicate':
+        case 'importUrl':
+        case 'settings':
+          setDialog(command);
+          break;
+        case 'delete':
+          void ops.remove();
+          break;
+        case 'download':
+          ops.download();
+          break;
+        case 'importFile':
+          fileInput.current?.click();
+          break;
+      }
+    },
+    [newWorkflow, ops],
+  );
+
+  const hasWorkflow = useSyncedMeta(store);
+  useEffect(() => {
+    if (mode === 'demo') return undefined;
+    return workflowCommands.register(onCommand, { onWorkflowPage: !readOnly, hasWorkflow });
+  }, [onCommand, mode, readOnly, hasWorkflow]);
+
+  useUnsavedChangesGuard(store, ops.confirmLeave);
+
+  useKeyboardShortcuts(editor, {
+    save: () => void ops.save(),
+    open: () => setDialog('open'),
+    newWorkflow,
+    toggleCreator: () => setCreator((current) => (current ? null : {})),
+    closePanels: () => {
+      setCreator(null);
+      setNdvNode(null);
+    },
+    ndvOpen: () => ndvNode !== null,
+  });
+
+  const addSticky = () => {
+    const bounds = document.querySelector('[data-test-id="node-view"]')?.getBoundingClientRect();
+    const center = bounds ? flow.screenToFlowPosition({ x: bounds.left + bounds.width / 2, y: bounds.top + bounds.height / 2 }) : { x: 0, y: 0 };
+    actions.addNode(STICKY_NOTE_TYPE, { position: [center.x - 190, center.y - 150] });
+  };
+
+  return (
+    <EditorContext.Provider value={editor}>
+      <div className={classes.view} data-mode={mode}>
+        {mode !== 'demo' ? <WorkflowHeader ops={ops} execution={executionInfo(loader.execution)} /> : null}
+        <Canvas />
+        <CanvasControls onAddSticky={addSticky} onStop={() => void run.stop()} onClearExecution={run.clear} />
+        {loader.loading || !isLoaded ? (
+          <Center className={classes.loading}>
+            <Loader />
+          </Center>
+        ) : null}
+        {creator && !readOnly ? (
+          <NodeCreator
+            onClose={() => setCreator(null)}
+            onSelect={(type) => {
+              if (actions.addNode(type.name, creator)) setCreator(null);
+            }}
+          />
+        ) : null}
+        {ndvNode !== null ? <NodeDetailsPlaceholder nodeName={ndvNode} onClose={() => setNdvNode(null)} /> : null}
+        {renaming !== null ? <RenameNodeModal name={renaming} onRename={(name) => actions.rename(renaming, name)} onClose={() => setRenaming(null)} /> : null}
+        {dialog === 'open' ? <WorkflowOpenModal onOpen={openWorkflow} onClose={() => setDialog(null)} /> : null}
+        {dialog === 'duplicate' ? <DuplicateWorkflowModal name={store.getState().meta.name} body={() => workflowBody(store.getState())} onClose={() => setDialog(null)} /> : null}
+        {dialog === 'importUrl' ? <ImportFromUrlModal onImport={ops.importFromUrl} onClose={() => setDialog(null)} /> : null}
+        {dialog === 'settings' && store.getState().meta.id !== null ? (
+          <WorkflowSettingsModal
+            workflowId={store.getState().meta.id ?? ''}
+            workflowName={store.getState().meta.name}
+            settings={store.getState().meta.settings}
+            onSave={async (next) => {
+              const ok = await ops.patch({ settings: next });
+              if (ok) store.setMeta({ settings: next }, false);
+              return ok;
+            }}
+            onClose={() => setDialog(null)}
+          />
+        ) : null}
+        <input
+          ref={fileInput}
+          type="file"
+          accept=".json,application/json"
+          hidden
+          data-test-id="workflow-import-input"
+          aria-label={t('workflow.import.file')}
+          onChange={(event) => {
+            const file = event.currentTarget.files?.[0];
+            event.currentTarget.value = '';
+            if (file) void ops.importFromFile(file);
+          }}
+        />
+      </div>
+    </EditorContext.Provider>
+  );
+}
+
+/** Whether the open workflow is saved, re-rendering when that changes. */
+function useSyncedMeta(store: EditorStore): boolean {
+  const [saved, setSaved] = useState(store.getState().meta.id !== null);
+  useEffect(() => store.subscribe(() => setSaved(store.getState().meta.id !== null)), [store]);
+  return saved;
+}
+
+/** Asks before leaving with unsaved changes: in-app navigation through a dialog, reloads through the browser. */
+function useUnsavedChangesGuard(store: EditorStore, confirmLeave: () => Promise<boolean>): void {
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => {
+    if (!store.getState().dirty) return false;
+    return currentLocation.pathname !== nextLocation.pathname || currentLocation.key !== nextLocation.key;
+  });
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    void confirmLeave().then((go) => (go ? blocker.proceed() : blocker.reset()));
+  }, [blocker, confirmLeave]);
+  useEffect(() => {
+    const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      if (!store.getState().dirty) return;
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', onBeforeUnload);
+    return () => window.removeEventListener('beforeunload', onBeforeUnload);
+  }, [store]);
+}

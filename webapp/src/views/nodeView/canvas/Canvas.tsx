@@ -1,0 +1,176 @@
+import {
+  Background,
+  BackgroundVariant,
+  ConnectionLineType,
+  ReactFlow,
+  SelectionMode,
+  useReactFlow,
+  type Connection as RfConnection,
+  type FinalConnectionState,
+  type NodeChange,
+  type OnSelectionChangeParams,
+} from '@xyflow/react';
+import { useCallback, useMemo, useState, type DragEvent, type MouseEvent as ReactMouseEvent } from 'react';
+import { GRID_SIZE, MAX_ZOOM, MIN_ZOOM, NODE_SIZE } from '../../../core/workflow/canvas';
+import { mainConnection } from '../../../core/workflow/connections';
+import { dropTargetInput } from '../../../core/workflow/edits';
+import { useEditor, useEditorState } from '../EditorContext';
+import { CanvasEdgeComponent } from './CanvasEdge';
+import { CanvasNodeComponent } from './CanvasNode';
+import { applyLocalChanges, CanvasModel, EMPTY_LOCAL, type CanvasEdge, type CanvasNode, type LocalNodeState } from './model';
+import { StickyNodeComponent } from './StickyNode';
+import classes from './canvas.module.css';
+
+/** Declared at module scope so React Flow never sees new component types. */
+const NODE_TYPES = { canvasNode: CanvasNodeComponent, stickyNote: StickyNodeComponent };
+const EDGE_TYPES = { canvasEdge: CanvasEdgeComponent };
+const SNAP_GRID: [number, number] = [GRID_SIZE, GRID_SIZE];
+const MODIFIER_KEYS = ['Control', 'Meta'];
+const PAN_BUTTONS = [1];
+const FIT_VIEW_OPTIONS = { padding: 0.2, maxZoom: 1 };
+
+/** Drag payload of node types dragged out of the creator. */
+export const NODE_TYPE_DRAG_FORMAT = 'application/x-flowmill-node-type';
+
+function handleIndex(handle: string | null | undefined): number {
+  const index = Number.parseInt((handle ?? '').split('-')[1] ?? '0', 10);
+  return Number.isNaN(index) ? 0 : index;
+}
+
+/**
+ * The workflow canvas on React Flow. Wheel pans (Shift swaps axes), Ctrl/Cmd with the wheel zooms
+ * and Ctrl/Cmd with a drag pans; a plain drag on the background draws the selection rectangle.
+ */
+export function Canvas() {
+  const { store, index, readOnly, actions } = useEditor();
+  const graph = useEditorState((s) => s.graph);
+  const selected = useEditorState((s) => s.selected);
+  const execution = useEditorState((s) => s.execution);
+  const flow = useReactFlow();
+  const [model] = useState(() => new CanvasModel());
+  // React Flow needs every drag frame and its measurements; the store only gets the final
+  // positions on drag end, so those live here until then.
+  const [local, setLocal] = useState<LocalNodeState>(EMPTY_LOCAL);
+
+  const derivedNodes = useMemo(() => model.nodes(graph, index, selected, execution), [model, graph, index, selected, execution]);
+  const nodes = useMemo(() => model.withLocal(derivedNodes, local), [model, derivedNodes, local]);
+  const edges = useMemo(() => model.edges(graph, execution), [model, graph, execution]);
+
+  const onNodesChange = useCallback((changes: NodeChange<CanvasNode>[]) => {
+    setLocal((current) => applyLocalChanges(current, changes));
+  }, []);
+
+  const onSelectionChange = useCallback(
+    ({ nodes: picked }: OnSelectionChangeParams) => {
+      const names = picked.map((node) => node.id);
+      const previous = store.getState().selected;
+      // Keep the order of earlier picks so the last selected node stays last.
+      const ordered = [...previous.filter((name) => names.includes(name)), ...names.filter((name) => !previous.includes(name))];
+      store.select(ordered);
+    },
+    [store],
+  );
+
+  const onNodeDragStop = useCallback(
+    (_event: unknown, _node: CanvasNode, dragged: CanvasNode[]) => {
+      actions.moveNodes(dragged.map((node) => ({ name: node.id, position: [node.position.x, node.position.y] })));
+      setLocal((current) => ({ ...current, positions: new Map() }));
+    },
+    [actions],
+  );
+
+  const onConnect = useCallback(
+    (connection: RfConnection) => {
+      actions.connect(mainConnection(connection.source, handleIndex(connection.sourceHandle), connection.target, handleIndex(connection.targetHandle)));
+    },
+    [actions],
+  );
+
+  const onConnectEnd = useCallback(
+    (event: MouseEvent | TouchEvent, state: FinalConnectionState) => {
+      if (state.isValid || !state.fromNode || state.fromHandle?.type !== 'source') return;
+      const point = 'changedTouches' in event ? event.changedTouches[0] : event;
+      if (!point) return;
+      const source = { node: state.fromNode.id, outputIndex: handleIndex(state.fromHandle.id) };
+      const overNode = document.elementFromPoint(point.clientX, point.clientY)?.closest('.react-flow__node')?.getAttribute('data-id');
+      if (overNode) {
+        // Dropped on a node body: connect to its input when it has exactly one.
+        const target = store.getState().graph.nodes.find((node) => node.name === overNode);
+        const input = dropTargetInput(target ? index.forNode(target) : undefined);
+        if (target && input !== null) actions.connect(mainConnection(source.node, source.outputIndex, target.name, input));
+        return;
+      }
+      const position = flow.screenToFlowPosition({ x: point.clientX, y: point.clientY });
+      actions.ui.openCreator({ source, position: [position.x, position.y - NODE_SIZE / 2] });
+    },
+    [actions, flow, index, store],
+  );
+
+  const onPaneClick = useCallback(
+    (event: ReactMouseEvent) => {
+      const position = flow.screenToFlowPosition({ x: event.clientX, y: event.clientY });
+      actions.setLastClick([position.x, position.y]);
+      actions.ui.closeCreator();
+    },
+    [actions, flow],
+  );
+
+  const onDrop = useCallback(
+    (event: DragEvent) => {
+      const typeName = event.dataTransfer.getData(NODE_TYPE_DRAG_FORMAT);
+      if (!typeName) return;
+      event.preventDefault();
+      const position = flow.screenToFlowPosition({ x: event.clientX, y: event.clientY });
+      actions.addNode(typeName, { position: [position.x - NODE_SIZE / 2, position.y - NODE_SIZE / 2] });
+    },
+    [actions, flow],
+  );
+
+  return (
+    <div className={classes.canvas} data-test-id="node-view" data-read-only={readOnly || undefined} onDragOver={(event) => event.preventDefault()} onDrop={onDrop}>
+      <ReactFlow<CanvasNode, CanvasEdge>
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={NODE_TYPES}
+        edgeTypes={EDGE_TYPES}
+        onNodesChange={onNodesChange}
+        onSelectionChange={onSelectionChange}
+        onNodeDragStop={onNodeDragStop}
+        onSelectionDragStop={(event, dragged) => onNodeDragStop(event, dragged[0] as CanvasNode, dragged)}
+        onConnect={onConnect}
+        onConnectEnd={onConnectEnd}
+        onPaneClick={onPaneClick}
+        onNodeDoubleClick={(_event, node) => {
+          if (node.type !== 'stickyNote') actions.ui.openNode(node.id);
+        }}
+        nodesDraggable={!readOnly}
+        nodesConnectable={!readOnly}
+        elementsSelectable
+        connectOnClick={false}
+        snapToGrid
+        snapGrid={SNAP_GRID}
+        panOnScroll
+        zoomOnScroll={false}
+        zoomActivationKeyCode={MODIFIER_KEYS}
+        panActivationKeyCode={MODIFIER_KEYS}
+        panOnDrag={PAN_BUTTONS}
+        selectionOnDrag
+        selectionMode={SelectionMode.Partial}
+        multiSelectionKeyCode={['Shift', 'Control', 'Meta']}
+        deleteKeyCode={null}
+        selectionKeyCode={null}
+        zoomOnDoubleClick={false}
+        minZoom={MIN_ZOOM}
+        maxZoom={MAX_ZOOM}
+        fitView
+        fitViewOptions={FIT_VIEW_OPTIONS}
+        onlyRenderVisibleElements
+        connectionLineType={ConnectionLineType.Bezier}
+        connectionRadius={30}
+        proOptions={{ hideAttribution: true }}
+      >
+        <Background variant={BackgroundVariant.Dots} gap={GRID_SIZE} size={1.2} color="#c9ced8" />
+      </ReactFlow>
+    </div>
+  );
+}

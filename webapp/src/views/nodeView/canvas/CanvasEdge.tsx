@@ -1,0 +1,65 @@
+import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyflow/react';
+import { memo, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useEditor } from '../EditorContext';
+import type { CanvasEdgeData } from './model';
+import classes from './canvas.module.css';
+
+/** Hover actions show 150 ms after the pointer arrives and hide 500 ms after it leaves (spec 001 §2). */
+export const EDGE_ACTIONS_SHOW_DELAY = 150;
+export const EDGE_ACTIONS_HIDE_DELAY = 500;
+
+type Props = EdgeProps & { data?: CanvasEdgeData };
+
+function CanvasEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data, selected, markerEnd }: Props) {
+  const { t } = useTranslation();
+  const { readOnly, actions } = useEditor();
+  const [hovered, setHovered] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  // Edges that run backwards get a wider curve so they stay readable.
+  const [path, labelX, labelY] = getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition, curvature: targetX < sourceX ? 0.6 : 0.3 });
+
+  useEffect(() => () => {
+    if (timer.current) clearTimeout(timer.current);
+  }, []);
+
+  const schedule = (value: boolean) => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => setHovered(value), value ? EDGE_ACTIONS_SHOW_DELAY : EDGE_ACTIONS_HIDE_DELAY);
+  };
+  const items = data?.items ?? null;
+  const connection = data?.connection;
+  const ran = items !== null && items > 0;
+
+  return (
+    <>
+      <BaseEdge id={id} path={path} markerEnd={markerEnd} className={classes.edgePath} data-selected={selected || undefined} data-ran={ran || undefined} interactionWidth={0} />
+      <path d={path} fill="none" stroke="transparent" strokeWidth={22} style={{ pointerEvents: 'stroke' }} onMouseEnter={() => schedule(true)} onMouseLeave={() => schedule(false)} />
+      <EdgeLabelRenderer>
+        <div
+          className={`${classes.edgeLabel} nodrag nopan`}
+          style={{ transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
+          onMouseEnter={() => schedule(true)}
+          onMouseLeave={() => schedule(false)}
+          data-test-id="edge-label"
+        >
+          {hovered && !readOnly && connection ? (
+            <div className={classes.edgeActions} data-test-id="edge-actions">
+              <button type="button" className={classes.edgeButton} aria-label={t('edge.add')} title={t('edge.add')} data-test-id="edge-add-button" onClick={() => actions.ui.openCreator({ splitConnection: connection })}>
+                <IconPlus size={14} />
+              </button>
+              <button type="button" className={classes.edgeButton} aria-label={t('edge.delete')} title={t('edge.delete')} data-test-id="edge-delete-button" onClick={() => actions.removeConnection(connection)}>
+                <IconTrash size={14} />
+              </button>
+            </div>
+          ) : items !== null ? (
+            <span className={classes.edgeItems} data-test-id="edge-items">{t('edge.items', { count: items })}</span>
+          ) : null}
+        </div>
+      </EdgeLabelRenderer>
+    </>
+  );
+}
+
+export const CanvasEdgeComponent = memo(CanvasEdgeView);

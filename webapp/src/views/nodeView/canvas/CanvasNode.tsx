@@ -1,0 +1,128 @@
+import { Tooltip } from '@mantine/core';
+import { IconAlertTriangle, IconCheck, IconClock, IconCopy, IconPlayerPlayFilled, IconPlus, IconPower, IconTrash } from '@tabler/icons-react';
+import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { memo, type CSSProperties } from 'react';
+import { useTranslation } from 'react-i18next';
+import { NodeIcon } from '../../../components/NodeIcon';
+import { useEditor } from '../EditorContext';
+import type { CanvasNodeData } from './model';
+import classes from './canvas.module.css';
+
+type Props = NodeProps & { data: CanvasNodeData };
+
+/** Spreads n handles along the card's side, as percentages. */
+function handleTop(index: number, count: number): CSSProperties {
+  return { top: `${((index + 1) * 100) / (count + 1)}%` };
+}
+
+function issueText(issue: string, t: (key: string, options?: Record<string, unknown>) => string): string {
+  if (issue === 'typeUnknown') return t('node.issues.typeUnknown');
+  if (issue.startsWith('execution:')) return t('node.issues.execution', { message: issue.slice('execution:'.length) });
+  return issue;
+}
+
+function CanvasNodeView({ data, selected }: Props) {
+  const { t } = useTranslation();
+  const { index, readOnly, actions } = useEditor();
+  const type = index.get(data.typeName, data.typeVersion);
+  const name = data.name;
+  const status = data.executing ? 'executing' : data.issues.length > 0 ? 'issues' : data.success ? 'success' : undefined;
+
+  return (
+    <div className={classes.nodeWrapper} data-test-id="canvas-node" data-name={name} data-status={status} data-disabled={data.disabled || undefined}>
+      {!readOnly ? (
+        <div className={`${classes.nodeToolbar} nodrag`} data-test-id="node-toolbar">
+          {!data.trigger || data.inputs === 0 ? (
+            <button type="button" className={classes.toolbarButton} aria-label={t('node.toolbar.execute')} title={t('node.toolbar.execute')} data-test-id="node-toolbar-execute" onClick={() => actions.ui.runWorkflow(name)}>
+              <IconPlayerPlayFilled size={14} />
+            </button>
+          ) : null}
+          <button type="button" className={classes.toolbarButton} aria-label={data.disabled ? t('node.toolbar.activate') : t('node.toolbar.deactivate')} title={data.disabled ? t('node.toolbar.activate') : t('node.toolbar.deactivate')} data-test-id="node-toolbar-disable" onClick={() => actions.toggleDisabled([name])}>
+            <IconPower size={14} />
+          </button>
+          <button type="button" className={classes.toolbarButton} aria-label={t('node.toolbar.duplicate')} title={t('node.toolbar.duplicate')} data-test-id="node-toolbar-duplicate" onClick={() => actions.duplicate([name])}>
+            <IconCopy size={14} />
+          </button>
+          <button type="button" className={classes.toolbarButton} aria-label={t('node.toolbar.delete')} title={t('node.toolbar.delete')} data-test-id="node-toolbar-delete" onClick={() => actions.deleteNodes([name])}>
+            <IconTrash size={14} />
+          </button>
+        </div>
+      ) : null}
+
+      <div
+        className={classes.nodeCard}
+        data-selected={selected || undefined}
+        data-trigger={data.trigger || undefined}
+        data-disabled={data.disabled || undefined}
+        data-executing={data.executing || undefined}
+        data-success={(data.success && data.issues.length === 0) || undefined}
+        data-error={data.issues.length > 0 || undefined}
+      >
+        {data.executing ? <div className={classes.spinner} data-test-id="node-executing" aria-label={t('node.status.executing')} /> : null}
+        <div className={classes.nodeIcon} style={{ opacity: data.disabled ? 0.45 : 1 }}>
+          <NodeIcon type={type} size={40} fallbackLabel={name} />
+        </div>
+        {data.disabled ? <div className={classes.disabledStrike} aria-hidden="true" /> : null}
+        <div className={classes.nodeBadges}>
+          {data.issues.length > 0 ? (
+            <Tooltip label={data.issues.map((issue) => issueText(issue, t)).join('\n')} multiline maw={280} withArrow style={{ whiteSpace: 'pre-line' }}>
+              <span className={classes.badgeIssue} data-test-id="node-issues" aria-label={t('node.issues.label')} tabIndex={0}>
+                <IconAlertTriangle size={16} />
+              </span>
+            </Tooltip>
+          ) : data.waiting ? (
+            <span className={classes.badgeWaiting} data-test-id="node-waiting" aria-label={t('node.status.waiting')}>
+              <IconClock size={16} />
+            </span>
+          ) : data.success ? (
+            <span className={classes.badgeSuccess} data-test-id="node-success" aria-label={t('node.status.success', { count: data.itemCount })}>
+              <IconCheck size={16} stroke={3} />
+              {data.itemCount > 1 ? <span className={classes.itemCount}>{data.itemCount}</span> : null}
+            </span>
+          ) : null}
+        </div>
+
+        {Array.from({ length: data.inputs }, (_, i) => (
+          <Handle key={`in-${i}`} id={`in-${i}`} type="target" position={Position.Left} className={classes.inputHandle} style={handleTop(i, data.inputs)} isConnectable={!readOnly} />
+        ))}
+        {Array.from({ length: data.outputs }, (_, i) => {
+          const label = data.outputNames[i];
+          const open = !data.connectedOutputs[i] && !readOnly;
+          return (
+            <Handle key={`out-${i}`} id={`out-${i}`} type="source" position={Position.Right} className={classes.outputHandle} style={handleTop(i, data.outputs)} isConnectable={!readOnly}>
+              {label ? <span className={classes.outputLabel}>{label}</span> : null}
+              {open ? (
+                <span className={classes.plusEndpoint}>
+                  <span className={classes.plusLine} />
+                  <Tooltip label={t('node.plusEndpoint')} withArrow openDelay={300}>
+                    <button
+                      type="button"
+                      className={classes.plusButton}
+                      data-test-id="canvas-plus-button"
+                      aria-label={t('node.plusEndpoint')}
+                      onClick={(event) => {
+                        event.stopPropagation();
+                        actions.ui.openCreator({ source: { node: name, outputIndex: i } });
+                      }}
+                    >
+                      <IconPlus size={12} stroke={3} />
+                    </button>
+                  </Tooltip>
+                </span>
+              ) : null}
+            </Handle>
+          );
+        })}
+      </div>
+      <div className={classes.nodeLabel}>
+        <div className={classes.nodeName} data-disabled={data.disabled || undefined} title={name}>
+          {name}
+          {data.disabled ? <span className={classes.deactivated}> {t('node.deactivated')}</span> : null}
+        </div>
+        {data.subtitle ? <div className={classes.nodeSubtitle}>{data.subtitle}</div> : null}
+      </div>
+    </div>
+  );
+}
+
+export const CanvasNodeComponent = memo(CanvasNodeView);

@@ -1,0 +1,226 @@
+import type { Dimensions, Edge, Node, NodeChange, XYPosition } from '@xyflow/react';
+import { nodeRunStatus, type ExecutionState } from '../../../core/editor/execution';
+import { listConnections } from '../../../core/workflow/connections';
+import { NODE_SIZE, STICKY_DEFAULT_HEIGHT, STICKY_DEFAULT_WIDTH } from '../../../core/workflow/canvas';
+import { isTriggerType, STICKY_NOTE_TYPE, type NodeTypeIndex } from '../../../core/workflow/nodeTypes';
+import type { Connection, Graph, WorkflowNode } from '../../../core/workflow/types';
+
+/** What a node card draws; JSON only, the callbacks come from the editor context. */
+export interface CanvasNodeData extends Record<string, unknown> {
+  name: string;
+  typeName: string;
+  typeVersion: number;
+  disabled: boolean;
+  subtitle: string | null;
+  trigger: boolean;
+  inputs: number;
+  outputs: number;
+  outputNames: string[];
+  connectedOutputs: boolean[];
+  executing: boolean;
+  success: boolean;
+  itemCount: number;
+  waiting: boolean;
+  issues: string[];
+}
+
+export interface StickyNodeData extends Record<string, unknown> {
+  name: string;
+  content: string;
+  width: number;
+  height: number;
+}
+
+export interface CanvasEdgeData extends Record<string, unknown> {
+  connection: Connection;
+  /** Items the source sent on this output in the last run; null before any run. */
+  items: number | null;
+}
+
+export type CanvasNode = Node<CanvasNodeData, 'canvasNode'> | Node<StickyNodeData, 'stickyNote'>;
+export type CanvasEdge = Edge<CanvasEdgeData, 'canvasEdge'>;
+
+export function edgeId(c: Connection): string {
+  return `${c.source}\u0000${c.sourceIndex}\u0000${c.target}\u0000${c.targetIndex}`;
+}
+
+function numberParam(node: WorkflowNode, key: string, fallback: number): number {
+  const value = node.parameters[key];
+  return typeof value === 'number' && value > 0 ? value : fallback;
+}
+
+/** A static subtitle, or the notes shown in the flow; expression subtitles need the node panel. */
+function subtitleOf(node: WorkflowNode, subtitle: string | undefined): string | null {
+  if (node.notesInFlow && node.notes) return node.notes;
+  if (subtitle && !subtitle.includes('{{')) return subtitle;
+  return null;
+}
+
+interface Cached {
+  key: unknown[];
+  node: CanvasNode;
+}
+
+function sameKey(a: unknown[], b: unknown[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
+}
+
+/**
+ * Maps the graph to React Flow nodes and edges. Node objects are reused while their inputs are
+ * unchanged, so a change to one node re-renders one card even on workflows of hundreds of nodes.
+ */
+export class CanvasModel {
+  private readonly nodeCache = new Map<string, Cached>();
+  private readonly localCache = new Map<string, Cached>();
+  private edgeCache = new Map<string, CanvasEdge>();
+
+  /** Edges of the graph; an edge object is reused while its run count is unchanged. */
+  edges(graph: Graph, execution: ExecutionState): CanvasEdge[] {
+    const list = computeEdges(graph, execution, this.edgeCache);
+    this.edgeCache = new Map(list.map((edge) => [edge.id, edge]));
+    return list;
+  }
+
+  /** The nodes with drag positions and measurements laid over them. */
+  withLocal(nodes: CanvasNode[], local: LocalNodeState): CanvasNode[] {
+    if (local.positions.size === 0 && local.measured.size === 0) return nodes;
+    return nodes.map((node) => {
+      const position = local.positions.get(node.id);
+      const measured = local.measured.get(node.id);
+      if (!position && !measured) return node;
+      const key = [node, position, measured];
+      const cached = this.localCache.get(node.id);
+      if (cached && sameKey(cached.key, key)) return cached.node;
+      const merged = { ...node, ...(position ? { position } : {}), ...(measured ? { measured } : {}) } as CanvasNode;
+      this.localCache.set(node.id, { key, node: merged });
+      return merged;
+    });
+  }
+
+  nodes(graph: Graph, index: NodeTypeIndex, selected: readonly string[], execution: ExecutionState): CanvasNode[] {
+    const selectedSet = new Set(selected);
+    const connected = new Map<string, Set<number>>();
+    for (const c of listConnections(graph.connections)) {
+      const set = connected.get(c.source) ?? new Set<number>();
+      set.add(c.sourceIndex);
+      connected.set(c.source, set);
+    }
+    const seen = new Set<string>();
+    const out = graph.nodes.map((node) => {
+      seen.add(node.name);
+      const isSelected = selectedSet.has(node.name);
+      const status = execution.runData || execution.executing.length > 0 ? nodeRunStatus(execution, node.name) : null;
+      const outputsKey = [...(connected.get(node.name) ?? [])].sort().join(',');
+      const key = [node, index, isSelected, outputsKey, status?.executing, status?.success, status?.itemCount, status?.error, status?.waiting];
+      const cached = this.nodeCache.get(node.name);
+      if (cached && sameKey(cached.key, key)) return cached.node;
+      const built = this.build(node, index, isSelected, connected.get(node.name), status);
+      this.nodeCache.set(node.name, { key, node: built });
+      return built;
+    });
+    for (const name of this.nodeCache.keys()) if (!seen.has(name)) this.nodeCache.delete(name);
+    return out;
+  }
+
+  private build(
+    node: WorkflowNode,
+    index: NodeTypeIndex,
+    selected: boolean,
+    connectedOutputs: Set<number> | undefined,
+    status: ReturnType<typeof nodeRunStatus> | null,
+  ): CanvasNode {
+    const position = { x: node.position[0], y: node.position[1] };
+    if (node.type === STICKY_NOTE_TYPE) {
+      const width = numberParam(node, 'width', STICKY_DEFAULT_WIDTH);
+      const height = numberParam(node, 'height', STICKY_DEFAULT_HEIGHT);
+      const content = typeof node.parameters.content === 'string' ? node.parameters.content : '';
+      return {
+        id: node.name,
+        type: 'stickyNote',
+        position,
+        selected,
+        width,
+        height,
+        // Smaller notes stack above larger ones; the active note above all (spec 001 §2).
+        zIndex: selected ? 1000 : -Math.round((width * height) / 100),
+        data: { name: node.name, content, width, height },
+      };
+    }
+    const type = index.forNode(node);
+    const issues: string[] = [];
+    if (!type) issues.push(`typeUnknown`);
+    if (status?.error) issues.push(`execution:${status.error}`);
+    const outputs = type?.outputs.length ?? 0;
+    return {
+      id: node.name,
+      type: 'canvasNode',
+      position,
+      selected,
+      width: NODE_SIZE,
+      height: NODE_SIZE,
+      data: {
+        name: node.name,
+        typeName: node.type,
+        typeVersion: node.typeVersion,
+        disabled: node.disabled === true,
+        subtitle: subtitleOf(node, type?.subtitle),
+        trigger: type ? isTriggerType(type) : false,
+        inputs: type?.inputs.length ?? 0,
+        outputs,
+        outputNames: outputs > 1 ? (type?.outputNames ?? []) : [],
+        connectedOutputs: Array.from({ length: outputs }, (_, i) => connectedOutputs?.has(i) ?? false),
+        executing: status?.executing ?? false,
+        success: status?.success ?? false,
+        itemCount: status?.itemCount ?? 0,
+        waiting: status?.waiting ?? false,
+        issues,
+      },
+    };
+  }
+}
+
+/** Drag positions and measured sizes React Flow reports, kept until the store takes them. */
+export interface LocalNodeState {
+  positions: ReadonlyMap<string, XYPosition>;
+  measured: ReadonlyMap<string, Dimensions>;
+}
+
+export const EMPTY_LOCAL: LocalNodeState = { positions: new Map(), measured: new Map() };
+
+export function applyLocalChanges(state: LocalNodeState, changes: readonly NodeChange[]): LocalNodeState {
+  let positions: Map<string, XYPosition> | null = null;
+  let measured: Map<string, Dimensions> | null = null;
+  for (const change of changes) {
+    if (change.type === 'position' && change.position) {
+      positions ??= new Map(state.positions);
+      positions.set(change.id, change.position);
+    } else if (change.type === 'dimensions' && change.dimensions) {
+      const old = state.measured.get(change.id);
+      if (old && old.width === change.dimensions.width && old.height === change.dimensions.height) continue;
+      measured ??= new Map(state.measured);
+      measured.set(change.id, change.dimensions);
+    }
+  }
+  if (!positions && !measured) return state;
+  return { positions: positions ?? state.positions, measured: measured ?? state.measured };
+}
+
+function computeEdges(graph: Graph, execution: ExecutionState, previous: ReadonlyMap<string, CanvasEdge>): CanvasEdge[] {
+  return listConnections(graph.connections).map((connection) => {
+    const id = edgeId(connection);
+    const runs = execution.runData?.[connection.source];
+    const last = runs?.[runs.length - 1];
+    const items = last ? (last.data?.main?.[connection.sourceIndex]?.length ?? 0) : null;
+    const old = previous.get(id);
+    if (old && old.data?.items === items) return old;
+    return {
+      id,
+      type: 'canvasEdge',
+      source: connection.source,
+      target: connection.target,
+      sourceHandle: `out-${connection.sourceIndex}`,
+      targetHandle: `in-${connection.targetIndex}`,
+      data: { connection, items },
+    };
+  });
+}

@@ -1,0 +1,73 @@
+import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSWRConfig } from 'swr';
+import { checkWorkflowName, copyName, WORKFLOW_NAME_MAX_LENGTH } from '../../../core/workflow/naming';
+import { createWorkflow, WORKFLOWS_KEY, type WorkflowBody } from '../../../api/workflows';
+import { currentAppPaths } from '../../../core/basePath';
+import { showToast } from '../../../components/toast';
+import { errorMessage } from '../editorToasts';
+
+/** Duplicate dialog (spec 002): saves a copy under a new name and opens it in a new window. */
+export function DuplicateWorkflowModal({ name, body, onClose }: { name: string; body: () => WorkflowBody; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { mutate } = useSWRConfig();
+  const [value, setValue] = useState(copyName(name));
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const submit = async () => {
+    const check = checkWorkflowName(value);
+    if (!check.ok) {
+      setError(t('duplicate.empty'));
+      showToast({ type: 'error', title: t('duplicate.errorTitle'), message: t('duplicate.empty') });
+      return;
+    }
+    setSaving(true);
+    try {
+      const copy = await createWorkflow({ ...body(), name: check.name, active: false });
+      void mutate(WORKFLOWS_KEY);
+      window.open(`${currentAppPaths().basePath}workflow/${copy.id}`, '_blank');
+      onClose();
+    } catch (err) {
+      showToast({ type: 'error', title: t('workflow.saveError'), message: errorMessage(err) });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal opened onClose={onClose} title={t('duplicate.title')} size={420} centered data-test-id="duplicate-modal">
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <Stack>
+          <TextInput
+            name="name"
+            label={t('duplicate.name')}
+            value={value}
+            maxLength={WORKFLOW_NAME_MAX_LENGTH}
+            error={error}
+            autoFocus
+            onChange={(event) => {
+              setValue(event.currentTarget.value);
+              setError(null);
+            }}
+            data-test-id="duplicate-name-input"
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('duplicate.cancel')}
+            </Button>
+            <Button type="submit" loading={saving} data-test-id="duplicate-save-button">
+              {t('duplicate.save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

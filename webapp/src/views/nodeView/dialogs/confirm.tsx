@@ -1,0 +1,56 @@
+import { Text } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { UnsavedBody } from './UnsavedBody';
+
+export interface ConfirmOptions {
+  title: string;
+  message: string;
+  confirm: string;
+  cancel: string;
+  danger?: boolean;
+}
+
+/** A yes/no dialog; resolves true on confirm, false on cancel or close. */
+export function confirmModal({ title, message, confirm, cancel, danger }: ConfirmOptions): Promise<boolean> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (value: boolean) => {
+      if (settled) return;
+      settled = true;
+      resolve(value);
+    };
+    modals.openConfirmModal({
+      title,
+      centered: true,
+      children: <Text size="sm">{message}</Text>,
+      labels: { confirm, cancel },
+      confirmProps: { color: danger ? 'red' : undefined, 'data-test-id': 'confirm-button' } as never,
+      cancelProps: { 'data-test-id': 'cancel-button' } as never,
+      onConfirm: () => settle(true),
+      onCancel: () => settle(false),
+      onClose: () => settle(false),
+    });
+  });
+}
+
+import type { UnsavedChoice } from './UnsavedBody';
+export type { UnsavedChoice };
+
+/** Leaving with unsaved changes (spec 001 §2): save, discard or cancel. */
+export function unsavedChangesModal(texts: { title: string; message: string; save: string; discard: string; cancel: string }): Promise<UnsavedChoice> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (value: UnsavedChoice) => {
+      if (settled) return;
+      settled = true;
+      modals.close(id);
+      resolve(value);
+    };
+    const id = modals.open({
+      title: texts.title,
+      centered: true,
+      onClose: () => settle('cancel'),
+      children: <UnsavedBody texts={texts} onChoose={settle} />,
+    });
+  });
+}

@@ -1,0 +1,124 @@
+import { ActionIcon, Button, Checkbox, Group, Loader, Modal, Stack, Switch, Text, Tooltip } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { canActivateWorkflow } from '../../../core/workflow/nodeTypes';
+import { getActivationError, updateWorkflow, useActiveWorkflowIds } from '../../../api/workflows';
+import { showToast } from '../../../components/toast';
+import { useEditor, useEditorState } from '../EditorContext';
+import { errorMessage } from '../editorToasts';
+import type { WorkflowOps } from '../useWorkflowOps';
+
+/** Storage key of the activation notice's "don't show again" flag. */
+export const HIDE_ACTIVATION_ALERT_KEY = 'N8N_HIDE_ACTIVATION_ALERT';
+
+/** The activation toggle with its rules (spec 001 §4). */
+export function ActivationSwitch({ ops }: { ops: WorkflowOps }) {
+  const { t } = useTranslation();
+  const { store, index, readOnly } = useEditor();
+  const active = useEditorState((s) => s.meta.active);
+  const id = useEditorState((s) => s.meta.id);
+  const hasTrigger = useEditorState((s) =>
+    s.graph.nodes.some((node) => {
+      const type = index.forNode(node);
+      return !node.disabled && type !== undefined && canActivateWorkflow(type);
+    }),
+  );
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState(false);
+  const { data: running, mutate } = useActiveWorkflowIds(active && id !== null);
+  const notRunning = active && id !== null && running !== undefined && !running.includes(id);
+
+  const toggle = async (next: boolean) => {
+    if (next) {
+      const unknown = store.getState().graph.nodes.filter((node) => !index.forNode(node));
+      if (unknown.length > 0) {
+        showToast({
+          type: 'error',
+          title: t('activation.problemTitle'),
+          message: t('activation.issues', { nodes: unknown.map((node) => node.name).join(', ') }),
+        });
+        return;
+      }
+    }
+    setBusy(true);
+    try {
+      // A new workflow is saved first (spec 001 §4).
+      if (store.getState().meta.id === null && !(await ops.save())) return;
+      const workflowId = store.getState().meta.id;
+      if (workflowId === null) return;
+      const saved = await updateWorkflow(workflowId, { active: next });
+      store.markSaved({ active: saved.active });
+      void mutate();
+      if (next && window.localStorage.getItem(HIDE_ACTIVATION_ALERT_KEY) !== 'true') setNotice(true);
+    } catch (error) {
+      const action = next ? t('activation.activated') : t('activation.deactivated');
+      showToast({ type: 'error', title: t('activation.problemTitle'), message: t('activation.failed', { action, message: errorMessage(error) }) });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const showActivationError = async () => {
+    if (id === null) return;
+    try {
+      const answer = await getActivationError(id);
+      showToast({ type: 'warning', title: t('activation.notRunningTitle'), message: answer?.error?.message ?? t('activation.unknownError') });
+    } catch (error) {
+      showToast({ type: 'error', title: t('activation.notRunningTitle'), message: errorMessage(error) });
+    }
+  };
+
+  const disabled = readOnly || busy || (!active && !hasTrigger);
+  return (
+    <Group gap={6} wrap="nowrap">
+      {notRunning ? (
+        <Tooltip label={t('activation.notRunning')} withArrow multiline w={240}>
+          <ActionIcon variant="subtle" color="orange" aria-label={t('activation.notRunning')} data-test-id="workflow-activation-warning" onClick={() => void showActivationError()}>
+            <IconAlertTriangle size={18} />
+          </ActionIcon>
+        </Tooltip>
+      ) : null}
+      <Tooltip label={t('activation.noTrigger')} disabled={active || hasTrigger} withArrow multiline w={240}>
+        <Group gap={6} wrap="nowrap">
+          <Text size="sm" c={active ? 'teal' : 'dimmed'} fw={500}>
+            {active ? t('activation.active') : t('activation.inactive')}
+          </Text>
+          <Switch
+            checked={active}
+            disabled={disabled}
+            color="teal"
+            aria-label={active ? t('activation.deactivate') : t('activation.activate')}
+            data-test-id="workflow-activate-switch"
+            onChange={(event) => void toggle(event.currentTarget.checked)}
+          />
+          {busy ? <Loader size="xs" /> : null}
+        </Group>
+      </Tooltip>
+      {notice ? <ActivationNotice onClose={() => setNotice(false)} /> : null}
+    </Group>
+  );
+}
+
+function ActivationNotice({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  const [hide, setHide] = useState(false);
+  const close = () => {
+    if (hide) window.localStorage.setItem(HIDE_ACTIVATION_ALERT_KEY, 'true');
+    onClose();
+  };
+  return (
+    <Modal opened onClose={close} title={t('activation.modal.title')} centered data-test-id="activation-modal">
+      <Stack>
+        <Text size="sm">{t('activation.modal.message')}</Text>
+        <Text size="sm" c="dimmed">
+          {t('activation.modal.executions')}
+        </Text>
+        <Group justify="space-between">
+          <Checkbox label={t('activation.modal.dontShowAgain')} checked={hide} onChange={(event) => setHide(event.currentTarget.checked)} />
+          <Button onClick={close}>{t('activation.modal.gotIt')}</Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

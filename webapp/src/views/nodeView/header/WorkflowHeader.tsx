@@ -1,0 +1,93 @@
+import { Badge, Button, Group, Text } from '@mantine/core';
+import { IconCheck, IconCircleCheckFilled, IconCircleXFilled, IconClockHour4, IconDeviceFloppy, IconLock } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSettings } from '../../../api/settings';
+import { useEditor, useEditorState } from '../EditorContext';
+import type { WorkflowOps } from '../useWorkflowOps';
+import { ActivationSwitch } from './ActivationSwitch';
+import { TagsEditor } from './TagsEditor';
+import { WorkflowNameEditor } from './WorkflowNameEditor';
+import classes from './header.module.css';
+
+export interface ExecutionInfo {
+  id: string;
+  status: 'success' | 'error' | 'waiting' | 'running';
+}
+
+/** The editor header: name, tags, save and activation; on an execution page its id and status. */
+export function WorkflowHeader({ ops, execution }: { ops: WorkflowOps; execution?: ExecutionInfo }) {
+  const { t } = useTranslation();
+  const { store, readOnly, mode } = useEditor();
+  const { settings } = useSettings();
+  const meta = useEditorState((s) => s.meta);
+  const dirty = useEditorState((s) => s.dirty);
+  const [saving, setSaving] = useState(false);
+
+  if (mode === 'execution' && execution) {
+    const icon =
+      execution.status === 'success' ? <IconCircleCheckFilled size={18} color="var(--mantine-color-teal-6)" /> : execution.status === 'error' ? <IconCircleXFilled size={18} color="var(--mantine-color-red-6)" /> : <IconClockHour4 size={18} />;
+    return (
+      <header className={classes.header} data-test-id="workflow-header">
+        <Group gap="sm">
+          <Text fw={600}>{meta.name}</Text>
+          <Group gap={6} data-test-id="execution-id">
+            {icon}
+            <Text c="dimmed">{t('execution.header.id', { id: execution.id })}</Text>
+          </Group>
+        </Group>
+        <Badge color="gray" variant="light" leftSection={<IconLock size={12} />} tt="none" data-test-id="read-only-notice">
+          {t('execution.header.readOnly')}
+        </Badge>
+      </header>
+    );
+  }
+
+  const rename = async (name: string) => {
+    if (meta.id === null) {
+      store.setMeta({ name }, true);
+      return true;
+    }
+    return ops.patch({ name });
+  };
+
+  const save = async () => {
+    setSaving(true);
+    try {
+      await ops.save();
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const saved = !dirty && meta.id !== null;
+  return (
+    <header className={classes.header} data-test-id="workflow-header">
+      <Group gap="md" wrap="nowrap" className={classes.left}>
+        <WorkflowNameEditor name={meta.name} readOnly={readOnly} onSubmit={rename} />
+        {!settings.workflowTagsDisabled ? (
+          <TagsEditor
+            tagIds={meta.tagIds}
+            readOnly={readOnly}
+            onChange={(ids) => {
+              if (meta.id === null) store.setMeta({ tagIds: ids }, true);
+              else void ops.patch({ tags: ids });
+            }}
+          />
+        ) : null}
+      </Group>
+      <Group gap="md" wrap="nowrap">
+        <ActivationSwitch ops={ops} />
+        {saved ? (
+          <Button variant="subtle" color="gray" leftSection={<IconCheck size={16} />} data-test-id="workflow-save-button" data-state="saved" disabled>
+            {t('workflow.save.saved')}
+          </Button>
+        ) : (
+          <Button leftSection={<IconDeviceFloppy size={16} />} loading={saving} onClick={() => void save()} data-test-id="workflow-save-button" data-state="unsaved" disabled={readOnly}>
+            {saving ? t('workflow.save.saving') : t('workflow.save.save')}
+          </Button>
+        )}
+      </Group>
+    </header>
+  );
+}

@@ -1,0 +1,42 @@
+import { useEffect, useEffectEvent, useRef } from 'react';
+import { InvalidWorkflowError, readFrameCommand, type FrameMessage } from '../../core/editor/frame';
+import type { EditorStore } from '../../core/editor/store';
+
+function post(message: FrameMessage): void {
+  if (window.parent !== window) window.parent.postMessage(JSON.stringify(message), '*');
+}
+
+/**
+ * The demo view's frame protocol: tells the host it is ready (with the version), opens workflows
+ * the host sends, answers `error` for invalid ones, and reports the node panel opening and closing.
+ */
+export function useDemoFrame(enabled: boolean, store: EditorStore, version: string, ndvNode: string | null, onOpened: () => void): void {
+  const opened = useEffectEvent(onOpened);
+
+  useEffect(() => {
+    if (!enabled) return undefined;
+    const onMessage = (event: MessageEvent) => {
+      try {
+        const workflow = readFrameCommand(event.data);
+        if (!workflow) return;
+        store.load({ name: workflow.name ?? '' }, { nodes: workflow.nodes, connections: workflow.connections });
+        requestAnimationFrame(() => opened());
+      } catch (error) {
+        post({ command: 'error' });
+        if (!(error instanceof InvalidWorkflowError)) throw error;
+        console.error(error.message);
+      }
+    };
+    window.addEventListener('message', onMessage);
+    post({ command: 'n8nReady', version });
+    return () => window.removeEventListener('message', onMessage);
+  }, [enabled, store, version]);
+
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (!enabled) return;
+    const open = ndvNode !== null;
+    if (open !== wasOpen.current) post({ command: open ? 'openNDV' : 'closeNDV' });
+    wasOpen.current = open;
+  }, [enabled, ndvNode]);
+}

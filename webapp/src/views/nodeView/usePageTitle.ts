@@ -1,0 +1,23 @@
+import { useEffect } from 'react';
+import { runOutcome } from '../../core/editor/execution';
+import type { EditorStore } from '../../core/editor/store';
+
+const SYMBOL = { idle: '▶️', running: '🔄', warning: '⚠️' } as const;
+
+/** Page title with the workflow name and a warning, running or idle symbol (spec 001 §2). */
+export function usePageTitle(store: EditorStore): void {
+  useEffect(() => {
+    const update = () => {
+      const { meta, execution } = store.getState();
+      const failed = execution.result !== null && ['nodeError', 'failed'].includes(runOutcome(execution.result).kind);
+      const symbol = execution.status !== 'idle' ? SYMBOL.running : failed ? SYMBOL.warning : SYMBOL.idle;
+      document.title = `Flowmill - ${symbol} ${meta.name}`;
+    };
+    update();
+    const off = store.subscribe(update);
+    return () => {
+      off();
+      document.title = 'Flowmill';
+    };
+  }, [store]);
+}

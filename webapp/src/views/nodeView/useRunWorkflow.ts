@@ -1,0 +1,97 @@
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+import { applyPushMessage, IDLE_EXECUTION, runOutcome, runStarted } from '../../core/editor/execution';
+import type { EditorStore } from '../../core/editor/store';
+import type { PushMessage } from '../../core/push/messages';
+import { getPushClient, usePushMessages } from '../../api/push';
+import { runWorkflow, stopExecution } from '../../api/workflows';
+import { showToast } from '../../components/toast';
+import { errorMessage } from './editorToasts';
+import { workflowBody } from './workflowData';
+
+export interface RunControls {
+  run: (destinationNode?: string) => Promise<void>;
+  stop: () => Promise<void>;
+  clear: () => void;
+}
+
+/** Runs the workflow from the canvas and follows its progress on the push channel. */
+export function useRunWorkflow(store: EditorStore, enabled: boolean): RunControls {
+  const { t } = useTranslation();
+
+  const onPush = useCallback(
+    (message: PushMessage) => {
+      if (!enabled) return;
+      const before = store.getState().execution;
+      store.updateExecution((execution) => applyPushMessage(execution, message));
+      if (message.type !== 'executionFinished' || before.status === 'idle') return;
+      const outcome = runOutcome(message.data.data);
+      switch (outcome.kind) {
+        case 'success':
+          showToast({ type: 'success', title: t('execution.success') , message: t('execution.successMessage') });
+          break;
+        case 'waiting':
+          showToast({ type: 'info', title: t('execution.waiting'), message: t('execution.waitingMessage'), autoClose: false });
+          break;
+        case 'nodeError':
+          showToast({ type: 'error', title: t('execution.problem'), message: t('execution.nodeError', { node: outcome.node, message: outcome.message }) });
+          break;
+        case 'failed':
+          showToast({
+            type: 'error',
+            title: outcome.message ? t('execution.failed') : t('execution.problem'),
+            message: outcome.message ?? t('execution.genericError'),
+            autoClose: false,
+          });
+          break;
+      }
+    },
+    [enabled, store, t],
+  );
+  usePushMessages(onPush);
+
+  const run = useCallback(
+    async (destinationNode?: string) => {
+      if (!getPushClient().isActive) {
+        showToast({ type: 'error', title: t('execution.noConnection.title'), message: t('execution.noConnection.message') });
+        return;
+      }
+      const state = store.getState();
+      if (state.execution.status !== 'idle') return;
+      // Push messages can arrive before the answer; the run is followed from this moment on.
+      store.updateExecution((execution) => runStarted(execution, null, false));
+      try {
+        const body = { ...workflowBody(state), id: state.meta.id ?? undefined, active: state.meta.active };
+        const answer = await runWorkflow({ workflowData: body, destinationNode, startNodes: [] });
+        store.updateExecution((execution) => {
+          if (answer.waitingForWebhook) return runStarted(execution, null, true);
+          if (execution.status === 'idle') return execution;
+          return { ...execution, executionId: execution.executionId ?? answer.executionId ?? null };
+        });
+      } catch (error) {
+        store.updateExecution(() => IDLE_EXECUTION);
+        showToast({ type: 'error', title: t('execution.problem'), message: t('execution.genericErrorWith', { message: errorMessage(error) }) });
+      }
+    },
+    [store, t],
+  );
+
+  const stop = useCallback(async () => {
+    const { executionId, status } = store.getState().execution;
+    if (status === 'waitingForWebhook' || executionId === null) {
+      store.updateExecution(() => IDLE_EXECUTION);
+      return;
+    }
+    store.updateExecution((execution) => ({ ...execution, status: 'stopping' }));
+    try {
+      await stopExecution(executionId);
+      showToast({ type: 'success', title: t('execution.stopped'), message: t('execution.stoppedMessage', { id: executionId }) });
+    } catch (error) {
+      showToast({ type: 'error', title: t('execution.stopError'), message: errorMessage(error) });
+    }
+  }, [store, t]);
+
+  const clear = useCallback(() => store.updateExecution(() => IDLE_EXECUTION), [store]);
+
+  return { run, stop, clear };
+}

@@ -1,0 +1,109 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate, useParams } from 'react-router';
+import { START_NODE_POSITION, STICKY_DEFAULT_HEIGHT, STICKY_DEFAULT_WIDTH } from '../../core/workflow/canvas';
+import { createNode } from '../../core/workflow/edits';
+import { DEFAULT_WORKFLOW_NAME } from '../../core/workflow/naming';
+import { START_NODE_TYPE, STICKY_NOTE_TYPE, type NodeTypeIndex } from '../../core/workflow/nodeTypes';
+import type { EditorStore } from '../../core/editor/store';
+import type { Graph, WorkflowNode } from '../../core/workflow/types';
+import { getExecution, getWorkflow, newWorkflowName, type StoredExecution } from '../../api/workflows';
+import { showToast } from '../../components/toast';
+import { i18n } from '../../i18n';
+import type { EditorMode } from './EditorContext';
+import { errorMessage } from './editorToasts';
+
+/** A new workflow starts with the Start node, and the welcome note when onboarding is on. */
+function newWorkflowGraph(index: NodeTypeIndex, onboarding: boolean): Graph {
+  const nodes: WorkflowNode[] = [];
+  const start = index.get(START_NODE_TYPE);
+  if (start) nodes.push(createNode(start, start.defaults.name, START_NODE_POSITION));
+  const sticky = index.get(STICKY_NOTE_TYPE);
+  if (onboarding && sticky) {
+    const note = createNode(sticky, 'Note', [START_NODE_POSITION[0] - 40, START_NODE_POSITION[1] - STICKY_DEFAULT_HEIGHT - 40]);
+    note.parameters = { content: i18n.t('onboarding.welcomeSticky'), width: STICKY_DEFAULT_WIDTH, height: STICKY_DEFAULT_HEIGHT };
+    nodes.push(note);
+  }
+  return { nodes, connections: {} };
+}
+
+export interface LoaderState {
+  loading: boolean;
+  execution: StoredExecution | null;
+}
+
+/** Loads what the route names into the store: a new workflow, a saved one, or a past execution. */
+export function useWorkflowLoader(mode: EditorMode, store: EditorStore, index: NodeTypeIndex, typesLoaded: boolean): LoaderState {
+  const { t } = useTranslation();
+  const params = useParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [done, setDone] = useState<{ key: string; execution: StoredExecution | null } | null>(null);
+  const generation = useRef(0);
+  const locationState = location.state as { newToast?: boolean } | null;
+
+  const workflowId = mode === 'existing' ? (params.name ?? null) : null;
+  const executionId = mode === 'execution' ? (params.id ?? null) : null;
+  const freshKey = mode === 'new' ? location.key : null;
+  const key = `${mode}|${workflowId}|${executionId}|${freshKey}`;
+
+  useEffect(() => {
+    if (!typesLoaded || mode === 'demo') return;
+    const run = ++generation.current;
+    const live = () => run === generation.current;
+
+    if (mode === 'existing' && workflowId !== null) {
+      // The first save moves to the saved workflow's route; the store already holds it.
+      if (store.getState().meta.id === workflowId) return;
+      getWorkflow(workflowId)
+        .then((workflow) => {
+          if (!live()) return;
+          store.load(
+            { id: workflow.id, name: workflow.name, active: workflow.active, tagIds: workflow.tags.map((tag) => tag.id), settings: workflow.settings ?? {} },
+            { nodes: workflow.nodes ?? [], connections: workflow.connections ?? {} },
+          );
+          setDone({ key, execution: null });
+        })
+        .catch((error: unknown) => {
+          if (!live()) return;
+          showToast({ type: 'error', title: t('workflow.openError'), message: errorMessage(error) });
+          void navigate('/workflow', { replace: true });
+        });
+      return;
+    }
+
+    if (mode === 'execution' && executionId !== null) {
+      getExecution(executionId)
+        .then((execution) => {
+          if (!live()) return;
+          const { workflowData } = execution;
+          store.load({ id: workflowData.id ?? null, name: workflowData.name, settings: workflowData.settings ?? {} }, { nodes: workflowData.nodes, connections: workflowData.connections });
+          const runData = execution.data?.resultData?.runData ?? {};
+          store.updateExecution((current) => ({ ...current, status: 'idle', executionId: execution.id, runData, result: null }));
+          setDone({ key, execution });
+        })
+        .catch((error: unknown) => {
+          if (!live()) return;
+          showToast({ type: 'error', title: t('execution.openError'), message: errorMessage(error) });
+          setDone({ key, execution: null });
+        });
+      return;
+    }
+
+    if (mode === 'new') {
+      newWorkflowName()
+        .catch(() => ({ name: DEFAULT_WORKFLOW_NAME, onboardingFlowEnabled: false }))
+        .then((answer) => {
+          if (!live()) return;
+          store.load({ name: answer.name }, newWorkflowGraph(index, answer.onboardingFlowEnabled));
+          setDone({ key, execution: null });
+          if (locationState?.newToast) showToast({ type: 'success', title: t('workflow.new.created'), message: t('workflow.new.createdMessage') });
+        });
+    }
+    // locationState is read when the key changes; it belongs to that navigation.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key, mode, workflowId, executionId, typesLoaded, store, index, navigate, t]);
+
+  const loaded = done?.key === key || mode === 'demo' || (mode === 'existing' && store.getState().meta.id === workflowId);
+  return { loading: !loaded, execution: done?.key === key ? done.execution : null };
+}
