@@ -28,7 +28,17 @@ webapp/dist/index.html: webapp/node_modules/.package-lock.json $(WEB_SOURCES)
 
 web: webapp/dist/index.html
 
-bin/api: webapp/dist/index.html $(GO_SOURCES)
+# Swagger UI for /api/v1/docs: swagger-ui-dist's files from the npm registry, embedded into bin/api.
+SWAGGER_UI := api/swaggerui/dist/swagger-ui-bundle.js
+
+api/swaggerui/node_modules/.package-lock.json: api/swaggerui/package-lock.json
+	cd api/swaggerui && $(NPM) ci --no-audit --no-fund
+	@touch $@
+
+$(SWAGGER_UI): api/swaggerui/node_modules/.package-lock.json
+	cp api/swaggerui/node_modules/swagger-ui-dist/{swagger-ui-bundle.js,swagger-ui.css,favicon-32x32.png,LICENSE,NOTICE} api/swaggerui/dist/
+
+bin/api: webapp/dist/index.html $(SWAGGER_UI) api/openapi/v1.yml $(GO_SOURCES)
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $@ ./api
 
 bin/worker: $(GO_SOURCES)
@@ -44,7 +54,7 @@ test: test-go test-web test-e2e
 
 # Go tests need Postgres and Redis: FLOWMILL_TEST_DATABASE_URL and FLOWMILL_TEST_REDIS_URL,
 # by default the local servers on 127.0.0.1.
-test-go:
+test-go: $(SWAGGER_UI)
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 
@@ -80,3 +90,4 @@ docs:
 
 clean:
 	rm -rf bin webapp/dist/assets webapp/dist/index.html
+	find api/swaggerui/dist -type f ! -name .gitkeep -delete

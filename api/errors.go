@@ -40,6 +40,9 @@ func errorHandler(log *slog.Logger) fiber.ErrorHandler {
 		if body.Code >= 500 {
 			log.Error("request failed", "method", c.Method(), "path", c.Path(), "err", err)
 		}
+		if public, _ := c.Locals(localsPublicAPI).(bool); public {
+			return c.Status(body.Code).JSON(fiber.Map{"message": body.Message})
+		}
 		return c.Status(body.Code).JSON(body)
 	}
 }

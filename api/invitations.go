@@ -231,10 +231,7 @@ func (s *server) postSignUp(c fiber.Ctx) error {
 	if err != nil {
 		return policyError(err)
 	}
-	if err := auth.ValidatePassword(req.Password); err != nil {
-		return policyError(err)
-	}
-	hash, err := auth.HashPassword(req.Password)
+	hash, err := hashNewPassword(req.Password)
 	if err != nil {
 		return err
 	}

@@ -100,10 +100,7 @@ func (s *server) postChangePassword(c fiber.Ctx) error {
 	if req.Token == "" || req.UserID == "" || req.Password == "" {
 		return badRequest("Missing user ID or password or reset password token")
 	}
-	if err := auth.ValidatePassword(req.Password); err != nil {
-		return policyError(err)
-	}
-	hash, err := auth.HashPassword(req.Password)
+	hash, err := hashNewPassword(req.Password)
 	if err != nil {
 		return err
 	}

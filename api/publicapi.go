@@ -1,11 +1,198 @@
 package main
 
-import "github.com/gofiber/fiber/v3"
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
 
-// publicAPIGuard admits public API calls with a valid key while the public API is enabled.
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/legacy"
+	"github.com/gofiber/fiber/v3"
+
+	"github.com/flowmill/flowmill/pkg/auth"
+	"github.com/flowmill/flowmill/pkg/store"
+)
+
+// publicAPIDoc is the OpenAPI 3 document of /api/v1; every call is validated against it.
+//
+//go:embed openapi/v1.yml
+var publicAPIDoc []byte
+
+// apiKeyHeader carries the public API key.
+const apiKeyHeader = "X-FLOWMILL-API-KEY"
+
+// localsPublicAPI marks a request to the public API, whose errors are {"message"} only.
+const localsPublicAPI = "publicApi"
+
+type openAPISpec struct {
+	doc    *openapi3.T
+	router routers.Router
+}
+
+// loadPublicAPISpec parses and checks the embedded document once.
+var loadPublicAPISpec = sync.OnceValues(func() (*openAPISpec, error) {
+	doc, err := openapi3.NewLoader().LoadFromData(publicAPIDoc)
+	if err != nil {
+		return nil, fmt.Errorf("public API document: %w", err)
+	}
+	if err := doc.Validate(context.Background()); err != nil {
+		return nil, fmt.Errorf("public API document: %w", err)
+	}
+	router, err := legacy.NewRouter(doc)
+	if err != nil {
+		return nil, fmt.Errorf("public API routes: %w", err)
+	}
+	return &openAPISpec{doc: doc, router: router}, nil
+})
+
+// publicAPIGuard admits public API calls while the public API is enabled, with a known key and a
+// request that matches the OpenAPI document; the key's user is then the caller.
 func (s *server) publicAPIGuard(c fiber.Ctx) error {
+	c.Locals(localsPublicAPI, true)
 	if s.cfg.PublicAPIDisabled {
 		return notFound("Not found")
 	}
+	key := c.Get(apiKeyHeader)
+	if key == "" {
+		return unauthorized("'" + apiKeyHeader + "' header required")
+	}
+	u, err := s.in.Store.UserByAPIKey(c.Context(), auth.HashToken(key))
+	if errors.Is(err, store.ErrNotFound) {
+		return unauthorized("Unauthorized")
+	}
+	if err != nil {
+		return err
+	}
+	if err := s.validatePublicAPIRequest(c); err != nil {
+		return err
+	}
+	c.Locals(localsUser, u)
 	return c.Next()
+}
+
+// validatePublicAPIRequest checks the request's path, query and body against the document.
+func (s *server) validatePublicAPIRequest(c fiber.Ctx) error {
+	spec, err := loadPublicAPISpec()
+	if err != nil {
+		return err
+	}
+	u := &url.URL{Path: "/" + strings.TrimPrefix(c.Path(), s.cfg.BasePath), RawQuery: string(c.Request().URI().QueryString())}
+	req, err := http.NewRequestWithContext(c.Context(), c.Method(), u.String(), bytes.NewReader(c.Body()))
+	if err != nil {
+		return badRequest("Bad request: " + err.Error())
+	}
+	for k, v := range c.Request().Header.All() {
+		req.Header.Add(string(k), string(v))
+	}
+	route, params, err := spec.router.FindRoute(req)
+	if err != nil {
+		return notFound("Not found")
+	}
+	err = openapi3filter.ValidateRequest(c.Context(), &openapi3filter.RequestValidationInput{
+		Request: req, PathParams: params, Route: route,
+		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc},
+	})
+	if err != nil {
+		return badRequest(validationMessage(err))
+	}
+	return nil
+}
+
+// validationMessage words a validation failure as n8n's validator does: where, then what.
+func validationMessage(err error) string {
+	var re *openapi3filter.RequestError
+	if !errors.As(err, &re) {
+		return err.Error()
+	}
+	var se *openapi3.SchemaError
+	if errors.As(re.Err, &se) {
+		where := "request/body"
+		if re.Parameter != nil {
+			where = "request/" + re.Parameter.In + "/" + re.Parameter.Name
+		}
+		if p := se.JSONPointer(); len(p) > 0 {
+			where += "/" + strings.Join(p, "/")
+		}
+		return where + " " + se.Reason
+	}
+	if re.Parameter != nil {
+		reason := re.Reason
+		if re.Err != nil {
+			reason = re.Err.Error()
+		}
+		return "request/" + re.Parameter.In + "/" + re.Parameter.Name + " " + reason
+	}
+	if re.RequestBody != nil {
+		if re.Err != nil {
+			return "request/body " + re.Err.Error()
+		}
+		return "request/body " + re.Reason
+	}
+	return re.Error()
+}
+
+// apiUser is the key's user of a public API call.
+func apiUser(c fiber.Ctx) *store.User { return sessionUser(c) }
+
+// pageCursor is the opaque position of the next page: an offset, or the last id for executions.
+type pageCursor struct {
+	Offset int   `json:"offset,omitempty"`
+	LastID int64 `json:"lastId,omitempty"`
+	Limit  int   `json:"limit"`
+}
+
+// defaultPageSize is the page size when limit is not given.
+const defaultPageSize = 100
+
+// readPage returns the page a list call asks for: limit and cursor (whose own limit wins, so
+// the pages of one listing stay the same size).
+func readPage(c fiber.Ctx) (pageCursor, error) {
+	p := pageCursor{Limit: fiber.Query[int](c, "limit", defaultPageSize)}
+	raw := c.Query("cursor")
+	if raw == "" {
+		return p, nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(raw)
+	if err != nil || json.Unmarshal(b, &p) != nil || p.Limit < 1 || p.Limit > 250 || p.Offset < 0 || p.LastID < 0 {
+		return p, badRequest("cursor is not one this API gave out")
+	}
+	return p, nil
+}
+
+// nextCursor encodes p, or answers null when there is no next page.
+func nextCursor(p *pageCursor) *string {
+	if p == nil {
+		return nil
+	}
+	b, _ := json.Marshal(p)
+	s := base64.RawURLEncoding.EncodeToString(b)
+	return &s
+}
+
+// pageOf cuts the page p out of n items: the range to answer and the next cursor.
+func pageOf(p pageCursor, n int) (from, to int, next *string) {
+	from, to = min(p.Offset, n), min(p.Offset+p.Limit, n)
+	if to < n {
+		next = nextCursor(&pageCursor{Offset: to, Limit: p.Limit})
+	}
+	return from, to, next
+}
+
+type listAnswer struct {
+	Data       any     `json:"data"`
+	NextCursor *string `json:"nextCursor"`
+}
+
+func notImplemented(msg string) error {
+	return &apiError{Status: fiber.StatusNotImplemented, Message: msg}
 }

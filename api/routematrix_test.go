@@ -38,6 +38,24 @@ func TestRoutePermissionMatrix(t *testing.T) {
 	member, _ := signUpMember(t, owner, smtp, "member@example.com", "Mia")
 	after := map[string]string{"anonymous": "", "member": member.session(), "owner": owner.session()}
 	checkMatrix(t, e, rest, after)
+
+	// Public API rows need a key whoever calls: a session cookie is not enough.
+	keyed := 0
+	for _, r := range rows {
+		if r.access != apiKey {
+			continue
+		}
+		keyed++
+		path := pathParam.ReplaceAllString(r.path, "1")
+		req, err := http.NewRequest(r.method, e.base+strings.TrimPrefix(path, "/"), strings.NewReader("{}"))
+		require.NoError(t, err)
+		req.AddCookie(&http.Cookie{Name: "flowmill-auth", Value: owner.session()})
+		res, err := http.DefaultTransport.RoundTrip(req)
+		require.NoError(t, err)
+		res.Body.Close()
+		require.Equal(t, 401, res.StatusCode, "%s %s without a key", r.method, r.path)
+	}
+	require.Greater(t, keyed, 10)
 }
 
 var pathParam = regexp.MustCompile(`:[A-Za-z]+|\*`)

@@ -62,6 +62,14 @@ func policyError(err error) error {
 	return err
 }
 
+// hashNewPassword checks a new password against the rules and hashes it.
+func hashNewPassword(p string) (string, error) {
+	if err := auth.ValidatePassword(p); err != nil {
+		return "", policyError(err)
+	}
+	return auth.HashPassword(p)
+}
+
 func (s *server) requireUserManagement() error {
 	if s.cfg.UserManagementDisabled {
 		return badRequest("User management is disabled on this instance")
@@ -206,10 +214,7 @@ func (s *server) postOwner(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := auth.ValidatePassword(req.Password); err != nil {
-		return policyError(err)
-	}
-	hash, err := auth.HashPassword(req.Password)
+	hash, err := hashNewPassword(req.Password)
 	if err != nil {
 		return err
 	}
@@ -274,10 +279,7 @@ func (s *server) patchMyPassword(c fiber.Ctx) error {
 	if !auth.CheckPassword(deref(me.Password), *req.CurrentPassword) {
 		return badRequest("Provided current password is incorrect.")
 	}
-	if err := auth.ValidatePassword(*req.NewPassword); err != nil {
-		return policyError(err)
-	}
-	hash, err := auth.HashPassword(*req.NewPassword)
+	hash, err := hashNewPassword(*req.NewPassword)
 	if err != nil {
 		return err
 	}
