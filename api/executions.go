@@ -100,7 +100,7 @@ func (s *server) postWorkflowRun(c fiber.Ctx) error {
 		return err
 	}
 	if len(req.RunData) == 0 && s.startsWithWebhook(wf, req.DestinationNode) {
-		return respond(c, runResponse{WaitingForWebhook: true})
+		return s.registerTestWebhooks(c, req.WorkflowData, wf, req.DestinationNode)
 	}
 	e, err := s.executions.Create(c.Context(), execution.New{
 		Workflow: wf, Mode: engine.ModeManual, SessionID: c.Get("sessionid"),

@@ -33,7 +33,7 @@ type route struct {
 
 // routes is every HTTP route of the api, in one table. Paths are relative to the base path.
 func (s *server) routes() []route {
-	return []route{
+	return append([]route{
 		{http.MethodGet, "/healthz", public, s.healthz},
 		{http.MethodGet, "/healthz/readiness", public, s.readiness},
 		{http.MethodGet, "/metrics", public, s.metricsHandler},
@@ -110,7 +110,10 @@ func (s *server) routes() []route {
 		{http.MethodPost, "/rest/executions/delete", signedIn, s.postDeleteExecutions},
 		{http.MethodGet, "/rest/executions-current", signedIn, s.getCurrentExecutions},
 		{http.MethodPost, "/rest/executions-current/:id/stop", signedIn, s.postStopExecution},
-	}
+		{http.MethodGet, "/rest/active", signedIn, s.getActive},
+		{http.MethodGet, "/rest/active/error/:id", signedIn, s.getActiveError},
+		{http.MethodDelete, "/rest/test-webhook/:id", signedIn, s.deleteTestWebhook},
+	}, s.webhookRoutes()...)
 }
 
 // mount registers the route table under the base path, then the web app for every other GET.

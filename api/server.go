@@ -34,6 +34,7 @@ type server struct {
 	promHandler fiber.Handler
 	executions  *execution.Service
 	nodeTypes   *nodes.Registry
+	hooks       *webhooks
 	sessions    *auth.Sessions
 	limiter     *auth.Limiter
 	limits      accountLimits
@@ -64,6 +65,9 @@ func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
 	s.sessions = auth.NewSessions(cfg.EncryptionKey, s.now)
 	s.limiter = auth.NewLimiter(in.Redis)
 	s.limits = defaultAccountLimits
+	if s.hooks, err = newWebhooks(s); err != nil {
+		return nil, err
+	}
 	s.promHandler = newPromHandler(s)
 	s.app = fiber.New(fiber.Config{
 		AppName:      "Flowmill",
@@ -82,6 +86,10 @@ func (s *server) start(ctx context.Context, ln net.Listener) (<-chan error, erro
 	if err := s.hub.Start(ctx); err != nil {
 		return nil, err
 	}
+	if err := s.hooks.answers.start(ctx); err != nil {
+		s.hub.Stop()
+		return nil, err
+	}
 	done := make(chan error, 1)
 	go func() {
 		done <- s.app.Listener(ln, fiber.ListenConfig{DisableStartupMessage: true})
@@ -92,6 +100,7 @@ func (s *server) start(ctx context.Context, ln net.Listener) (<-chan error, erro
 // shutdown stops intake: push streams close first (they would otherwise hold the server open),
 // then in-flight requests get until the timeout to finish.
 func (s *server) shutdown(timeout time.Duration) error {
+	defer s.hooks.stop() // after the requests waiting for answers
 	s.hub.Stop()
 	err := s.app.ShutdownWithTimeout(timeout)
 	s.background.Wait()

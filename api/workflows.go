@@ -168,8 +168,14 @@ func (s *server) patchWorkflow(c fiber.Ctx) error {
 	w, err := s.in.Store.UpdateWorkflow(c.Context(), sessionUser(c), id, func(w *store.Workflow) error {
 		err := s.applyWorkflowRequest(req, w)
 		name = w.Name
+		if err == nil {
+			err = s.activation(w)
+		}
 		return err
 	})
+	if err := s.afterSave(c.Context(), id, w, err); err != nil {
+		return err
+	}
 	if err != nil {
 		return workflowStoreError(err, id, name)
 	}
@@ -182,6 +188,7 @@ func (s *server) deleteWorkflow(c fiber.Ctx) error {
 	if err := s.in.Store.DeleteWorkflow(c.Context(), sessionUser(c), id); err != nil {
 		return workflowStoreError(err, id, "")
 	}
+	_ = s.afterSave(c.Context(), id, nil, nil)
 	return respond(c, true)
 }
 

@@ -123,12 +123,12 @@ func TestWorkflowLifecycle(t *testing.T) {
 	require.Equal(t, w.ID, list[0]["id"])
 
 	// A partial update changes only what the body holds and gives a new version.
-	status, b = e.call(t, "PATCH", "rest/workflows/"+w.ID, `{"name":"Orders v2","active":true}`)
+	status, b = e.call(t, "PATCH", "rest/workflows/"+w.ID, `{"name":"Orders v2"}`)
 	require.Equal(t, 200, status, string(b))
 	var patched workflowJSON
 	decodeData(t, b, &patched)
 	require.Equal(t, "Orders v2", patched.Name)
-	require.True(t, patched.Active)
+	require.False(t, patched.Active)
 	require.JSONEq(t, string(w.Nodes), string(patched.Nodes))
 	require.Equal(t, w.Tags, patched.Tags)
 	require.NotEqual(t, w.VersionID, patched.VersionID)
@@ -244,7 +244,7 @@ func TestListWorkflowsFilter(t *testing.T) {
 	red, blue := e.createTag(t, "red"), e.createTag(t, "blue")
 	e.createWorkflow(t, `{"name":"Sync orders","tags":["`+red.ID+`","`+blue.ID+`"]}`)
 	e.createWorkflow(t, `{"name":"Sync invoices","tags":["`+red.ID+`"]}`)
-	reports := e.createWorkflow(t, `{"name":"Reports"}`)
+	reports := e.createWorkflow(t, `{"name":"Reports","nodes":[{"name":"Cron","type":"n8n-nodes-base.cron","typeVersion":1,"position":[0,0],"parameters":{}}],"connections":{}}`)
 	status, b := e.call(t, "PATCH", "rest/workflows/"+reports.ID, `{"active":true}`)
 	require.Equal(t, 200, status, string(b))
 

@@ -114,6 +114,12 @@ type Config struct {
 	// empty: every node type is available.
 	NodesExclude string
 
+	// WebhookResponseTimeout bounds how long a webhook caller waits for the workflow's answer
+	// (response modes lastNode and responseNode). Default 2m.
+	WebhookResponseTimeout time.Duration
+	// TestWebhookTimeout is how long test webhooks wait for their one call. Default 2m.
+	TestWebhookTimeout time.Duration
+
 	// SMTPHost is the outgoing mail server for invitations and password resets; empty means
 	// e-mail is not set up (inviting and password reset are then unavailable).
 	SMTPHost string
@@ -281,6 +287,8 @@ func (c *Config) finish() error {
 		{"FLOWMILL_EXECUTION_LEASE_TTL", c.ExecutionLeaseTTL},
 		{"FLOWMILL_EXECUTIONS_DATA_PRUNE_INTERVAL", c.PruneInterval},
 		{"FLOWMILL_WAIT_POLL_INTERVAL", c.WaitPollInterval},
+		{"FLOWMILL_WEBHOOK_RESPONSE_TIMEOUT", c.WebhookResponseTimeout},
+		{"FLOWMILL_TEST_WEBHOOK_TIMEOUT", c.TestWebhookTimeout},
 	} {
 		if d.v <= 0 {
 			errs = append(errs, fmt.Errorf("%s: must be positive", d.name))

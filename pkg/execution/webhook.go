@@ -20,6 +20,8 @@ const AnswerKeep = time.Minute
 
 // WebhookAnswer is a webhook execution's answer as the api receives it.
 type WebhookAnswer struct {
+	// Token is the waiting request's token (trigger.Response.Token).
+	Token       string         `json:"token"`
 	ExecutionID int64          `json:"executionId"`
 	Answer      trigger.Answer `json:"answer"`
 }
@@ -68,7 +70,7 @@ func (a *answerer) finished(ctx context.Context, res *engine.Result) {
 
 func (a *answerer) send(ctx context.Context, ans trigger.Answer) {
 	a.answered = true
-	b, err := json.Marshal(WebhookAnswer{ExecutionID: a.id, Answer: ans})
+	b, err := json.Marshal(WebhookAnswer{Token: a.respond.Token, ExecutionID: a.id, Answer: ans})
 	if err != nil {
 		a.r.log.Warn("encode webhook answer", "execution", a.id, "err", err)
 		return

@@ -147,9 +147,9 @@ func (s *Store) ActiveWorkflowVersions(ctx context.Context) (map[string]string, 
 }
 
 // ResumeWaitingExecution queues a waiting execution again with a new saved state (the resume
-// webhook's request in place of the waiting node's input), in one transaction; false means it
-// was no longer waiting.
-func (s *Store) ResumeWaitingExecution(ctx context.Context, id int64, data JSON) (bool, error) {
+// webhook's request in place of the waiting node's input) and start data (how to answer that
+// request), in one transaction; false means it was no longer waiting.
+func (s *Store) ResumeWaitingExecution(ctx context.Context, id int64, data, startData JSON) (bool, error) {
 	resumed := false
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		res := tx.Model(&Execution{}).Where("id = ? AND status = ?", id, StatusWaiting).
@@ -158,7 +158,8 @@ func (s *Store) ResumeWaitingExecution(ctx context.Context, id int64, data JSON)
 			return res.Error
 		}
 		resumed = true
-		return tx.Model(&ExecutionData{}).Where("execution_id = ?", id).Update("data", data).Error
+		return tx.Model(&ExecutionData{}).Where("execution_id = ?", id).
+			Updates(map[string]any{"data": data, "start_data": startData}).Error
 	})
 	if err != nil {
 		return false, fmt.Errorf("resume execution %d: %w", id, err)

@@ -54,6 +54,8 @@ type Response struct {
 	ContentType        string            `json:"contentType,omitempty"`
 	PropertyName       string            `json:"propertyName,omitempty"`
 	Headers            map[string]string `json:"headers,omitempty"`
+	// Token names the request waiting for the answer; the worker sends it back with the answer.
+	Token string `json:"token,omitempty"`
 }
 
 // Response modes.

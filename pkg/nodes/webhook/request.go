@@ -95,6 +95,14 @@ func RequestItem(r *http.Request, params map[string]string, o Options, maxBody i
 			}
 			item.JSON["body"] = v
 		}
+	case mediaType == "application/xml" || mediaType == "text/xml" || strings.HasSuffix(mediaType, "+xml"):
+		if len(bytes.TrimSpace(raw)) > 0 {
+			v, err := xmlBody(raw)
+			if err != nil {
+				return item, err
+			}
+			item.JSON["body"] = v
+		}
 	case mediaType == "application/x-www-form-urlencoded":
 		values, err := url.ParseQuery(string(raw))
 		if err != nil {

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/flowmill/flowmill/pkg/execution"
+	"github.com/flowmill/flowmill/pkg/queue"
+	"github.com/flowmill/flowmill/pkg/trigger"
+)
+
+// answers hands the answers workers publish for webhook executions to the requests waiting for
+// them on this api replica. One subscription serves every waiting request.
+type answers struct {
+	rdb     redis.UniversalClient
+	log     *slog.Logger
+	sub     *redis.PubSub
+	done    chan struct{}
+	mu      sync.Mutex
+	waiting map[string]chan trigger.Answer
+	once    sync.Once
+	// activated is called with the id of each workflow whose activation changed.
+	activated func(id string)
+}
+
+func newAnswers(rdb redis.UniversalClient, log *slog.Logger, activated func(id string)) *answers {
+	return &answers{rdb: rdb, log: log, waiting: map[string]chan trigger.Answer{}, done: make(chan struct{}), activated: activated}
+}
+
+// start subscribes to answers and activation notices, and returns once the subscription is live.
+func (a *answers) start(ctx context.Context) error {
+	a.sub = a.rdb.Subscribe(ctx, queue.ChannelWebhookResponse, queue.ChannelActivation)
+	if _, err := a.sub.Receive(ctx); err != nil {
+		_ = a.sub.Close()
+		return fmt.Errorf("subscribe to webhook answers: %w", err)
+	}
+	ch := a.sub.Channel()
+	go func() {
+		defer close(a.done)
+		for m := range ch {
+			if m.Channel == queue.ChannelActivation {
+				a.activated(m.Payload)
+				continue
+			}
+			var wa execution.WebhookAnswer
+			if err := json.Unmarshal([]byte(m.Payload), &wa); err != nil {
+				a.log.Warn("unreadable webhook answer", "err", err)
+				continue
+			}
+			a.deliver(wa)
+		}
+	}()
+	return nil
+}
+
+// stop unsubscribes. Safe to call twice, and before start.
+func (a *answers) stop() {
+	a.once.Do(func() {
+		if a.sub != nil {
+			_ = a.sub.Close()
+			<-a.done
+		}
+	})
+}
+
+// expect registers a request waiting for the answer carrying token; release forgets it.
+func (a *answers) expect(token string) (<-chan trigger.Answer, func()) {
+	ch := make(chan trigger.Answer, 1)
+	a.mu.Lock()
+	a.waiting[token] = ch
+	a.mu.Unlock()
+	return ch, func() {
+		a.mu.Lock()
+		delete(a.waiting, token)
+		a.mu.Unlock()
+	}
+}
+
+func (a *answers) deliver(wa execution.WebhookAnswer) {
+	a.mu.Lock()
+	ch := a.waiting[wa.Token]
+	delete(a.waiting, wa.Token)
+	a.mu.Unlock()
+	if ch != nil {
+		ch <- wa.Answer
+	}
+}
+
+// stored reads the copy of an answer kept in Redis, for a request that missed the message.
+func (a *answers) stored(ctx context.Context, id int64) (trigger.Answer, bool) {
+	b, err := a.rdb.Get(ctx, queue.KeyWebhookResponsePrefix+execution.IDString(id)).Bytes()
+	if err != nil {
+		return trigger.Answer{}, false
+	}
+	var wa execution.WebhookAnswer
+	if json.Unmarshal(b, &wa) != nil {
+		return trigger.Answer{}, false
+	}
+	return wa.Answer, true
+}

@@ -1,0 +1,305 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/flowmill/flowmill/pkg/engine"
+	"github.com/flowmill/flowmill/pkg/execution"
+	"github.com/flowmill/flowmill/pkg/push"
+	"github.com/flowmill/flowmill/pkg/queue"
+	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/trigger"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+// Test webhooks live in Redis so any api replica can serve the call:
+//
+//	reg:<id>                      the registration (session, workflow, webhooks), JSON
+//	path:<METHOD> <path>          → registration id, one per webhook
+//	dyn:<METHOD> <webhookId>      set of dynamic paths starting with that webhook id
+//	wf:<workflowId>               → the workflow's registration id
+//
+// Every key expires with the test window. Whoever deletes reg:<id> first owns the registration:
+// the one call it serves, or its removal (expiry, DELETE /rest/test-webhook/:id).
+type testWebhooks struct {
+	rdb    redis.UniversalClient
+	pub    *push.Publisher
+	log    *slog.Logger
+	window time.Duration
+
+	mu     sync.Mutex
+	timers map[string]*time.Timer
+}
+
+// testRegistration is one editor session waiting for a call of its workflow's webhooks.
+type testRegistration struct {
+	ID          string            `json:"id"`
+	SessionID   string            `json:"sessionId"`
+	WorkflowID  string            `json:"workflowId"`
+	Workflow    json.RawMessage   `json:"workflow"`
+	Destination string            `json:"destination,omitempty"`
+	Hooks       []trigger.Webhook `json:"hooks"`
+	// Until is the end of the window; the keys live a little longer, so the expiry timer of the
+	// replica that registered them still finds them to announce the end.
+	Until time.Time `json:"until"`
+}
+
+// keyGrace is how much longer than the window the keys of a registration live.
+const keyGrace = 30 * time.Second
+
+func testKey(parts ...string) string { return queue.KeyTestWebhookPrefix + strings.Join(parts, "") }
+
+func (r *testRegistration) keys() []string {
+	keys := []string{testKey("reg:", r.ID)}
+	for _, h := range r.Hooks {
+		keys = append(keys, testKey("path:", h.Method, " ", h.Path))
+	}
+	return keys
+}
+
+// register makes the workflow's webhooks answer one test call for the window. A webhook path
+// another workflow is testing is a conflict; the same workflow's earlier registration is
+// replaced.
+func (t *testWebhooks) register(ctx context.Context, reg *testRegistration) error {
+	if old, err := t.rdb.Get(ctx, testKey("wf:", reg.WorkflowID)).Result(); err == nil {
+		t.remove(ctx, old, false)
+	}
+	reg.Until = time.Now().Add(t.window)
+	ttl := t.window + keyGrace
+	b, err := json.Marshal(reg)
+	if err != nil {
+		return err
+	}
+	var taken []string
+	for _, h := range reg.Hooks {
+		key := testKey("path:", h.Method, " ", h.Path)
+		ok, err := t.rdb.SetNX(ctx, key, reg.ID, ttl).Result()
+		if err != nil {
+			return fmt.Errorf("register test webhook: %w", err)
+		}
+		if !ok {
+			t.rdb.Del(ctx, taken...)
+			return &apiError{Status: fiber.StatusConflict,
+				Message: fmt.Sprintf("The webhook %s %q is already waiting for a test call of another workflow.", h.Method, h.Path),
+				Hint:    "Stop listening in the other workflow first"}
+		}
+		taken = append(taken, key)
+	}
+	_, err = t.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Set(ctx, testKey("reg:", reg.ID), b, ttl)
+		p.Set(ctx, testKey("wf:", reg.WorkflowID), reg.ID, ttl)
+		for _, h := range reg.Hooks {
+			if h.Dynamic() {
+				dyn := testKey("dyn:", h.Method, " ", h.WebhookID)
+				p.SAdd(ctx, dyn, h.Path)
+				p.Expire(ctx, dyn, ttl)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("register test webhooks: %w", err)
+	}
+	t.mu.Lock()
+	t.timers[reg.ID] = time.AfterFunc(t.window, func() { t.remove(context.Background(), reg.ID, true) })
+	t.mu.Unlock()
+	return nil
+}
+
+// claim takes the registration whose webhook matches the request, so it serves only this call.
+func (t *testWebhooks) claim(ctx context.Context, method, path string) (*testRegistration, *trigger.Webhook, map[string]string, error) {
+	id, err := t.rdb.Get(ctx, testKey("path:", method, " ", path)).Result()
+	params := map[string]string{}
+	if errors.Is(err, redis.Nil) {
+		first, rest, _ := strings.Cut(path, "/")
+		patterns, _ := t.rdb.SMembers(ctx, testKey("dyn:", method, " ", first)).Result()
+		best := -1
+		for _, pattern := range patterns {
+			_, tail, _ := strings.Cut(pattern, "/")
+			if p, static, ok := trigger.MatchDynamic(strings.Split(tail, "/"), strings.Split(rest, "/")); ok && static > best {
+				best, params, path = static, p, pattern
+			}
+		}
+		if best < 0 {
+			return nil, nil, nil, nil
+		}
+		id, err = t.rdb.Get(ctx, testKey("path:", method, " ", path)).Result()
+	}
+	if errors.Is(err, redis.Nil) {
+		return nil, nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	reg, err := t.take(ctx, id)
+	if reg == nil || err != nil {
+		return nil, nil, nil, err
+	}
+	if time.Now().After(reg.Until) {
+		// Past its window: the replica that registered it died before announcing the end.
+		return nil, nil, nil, nil
+	}
+	for i := range reg.Hooks {
+		if h := &reg.Hooks[i]; h.Method == method && h.Path == path {
+			return reg, h, params, nil
+		}
+	}
+	return nil, nil, nil, nil
+}
+
+// take deletes registration id and its keys; nil when someone else took it first.
+func (t *testWebhooks) take(ctx context.Context, id string) (*testRegistration, error) {
+	b, err := t.rdb.GetDel(ctx, testKey("reg:", id)).Bytes()
+	if errors.Is(err, redis.Nil) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var reg testRegistration
+	if err := json.Unmarshal(b, &reg); err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	if tm := t.timers[id]; tm != nil {
+		tm.Stop()
+		delete(t.timers, id)
+	}
+	t.mu.Unlock()
+	_, _ = t.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Del(ctx, reg.keys()[1:]...)
+		for _, h := range reg.Hooks {
+			if h.Dynamic() {
+				p.SRem(ctx, testKey("dyn:", h.Method, " ", h.WebhookID), h.Path)
+			}
+		}
+		return nil
+	})
+	// The workflow key may already name a newer registration.
+	_ = t.rdb.Eval(ctx, `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`,
+		[]string{testKey("wf:", reg.WorkflowID)}, id).Err()
+	return &reg, nil
+}
+
+// remove takes registration id away and, when notify, tells its editor that it stopped
+// listening (testWebhookDeleted). It reports whether there was one.
+func (t *testWebhooks) remove(ctx context.Context, id string, notify bool) bool {
+	reg, err := t.take(ctx, id)
+	if err != nil {
+		t.log.Warn("remove test webhooks", "err", err)
+	}
+	if reg == nil {
+		return false
+	}
+	if notify && reg.SessionID != "" {
+		if err := t.pub.Send(ctx, reg.SessionID, push.Message{Type: push.TypeTestWebhookDeleted,
+			Data: map[string]any{"workflowId": reg.WorkflowID}}); err != nil {
+			t.log.Warn("push testWebhookDeleted", "err", err)
+		}
+	}
+	return true
+}
+
+// stop cancels the expiry timers of this replica; the keys still expire in Redis.
+func (t *testWebhooks) stop() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for id, tm := range t.timers {
+		tm.Stop()
+		delete(t.timers, id)
+	}
+}
+
+// registerTestWebhooks answers a manual run that starts at a webhook: the workflow's webhooks
+// wait for one call for the test window, for the editor session that asked.
+func (s *server) registerTestWebhooks(c fiber.Ctx, raw json.RawMessage, wf *workflow.Workflow, destination string) error {
+	hooks, err := trigger.Webhooks(wf, s.nodeTypes, s.hooks.ev)
+	if err != nil {
+		return &apiError{Status: fiber.StatusUnprocessableEntity, Message: err.Error(), cause: err}
+	}
+	reg := &testRegistration{ID: store.NewID(), SessionID: c.Get("sessionid"), WorkflowID: wf.ID,
+		Workflow: raw, Destination: destination}
+	for _, h := range hooks {
+		if !h.Restart {
+			reg.Hooks = append(reg.Hooks, h)
+		}
+	}
+	if err := s.hooks.tests.register(c.Context(), reg); err != nil {
+		return err
+	}
+	return respond(c, runResponse{WaitingForWebhook: true})
+}
+
+// testWebhook serves a call of a test webhook: one call starts the manual execution the editor
+// waits for.
+func (s *server) testWebhook(c fiber.Ctx) error {
+	path := webhookPath(c)
+	if c.Method() == "OPTIONS" {
+		return s.preflight(c, s.testMethods(c.Context(), path))
+	}
+	reg, hook, params, err := s.hooks.tests.claim(c.Context(), c.Method(), path)
+	if err != nil {
+		return err
+	}
+	if reg == nil {
+		return &apiError{Status: fiber.StatusNotFound, Hint: hintTestUnregistered,
+			Message: fmt.Sprintf("The requested webhook %q is not registered.", c.Method()+" "+path)}
+	}
+	wf, err := workflow.Parse(reg.Workflow)
+	if err != nil {
+		return err
+	}
+	h := &hit{hook: *hook, wf: wf, params: params}
+	return s.serveWebhook(c, h, func(item workflow.Item, respond *trigger.Response) (int64, error) {
+		e, err := s.executions.Create(c.Context(), execution.New{Workflow: wf, Mode: engine.ModeManual, SessionID: reg.SessionID,
+			Start: execution.StartData{StartNode: hook.Node, Input: []workflow.Item{item}, DestinationNode: reg.Destination, Respond: respond},
+			Stored: func(e *store.Execution) {
+				if reg.SessionID == "" {
+					return
+				}
+				err := s.in.Publisher.Send(c.Context(), reg.SessionID, push.Message{Type: push.TypeTestWebhookReceived,
+					Data: map[string]any{"workflowId": reg.WorkflowID, "executionId": execution.IDString(e.ID)}})
+				if err != nil {
+					s.log.Warn("push testWebhookReceived", "err", err)
+				}
+			}})
+		if err != nil {
+			return 0, err
+		}
+		return e.ID, nil
+	})
+}
+
+// testMethods lists the methods of test webhooks waiting on a path, for a preflight answer.
+func (s *server) testMethods(ctx context.Context, path string) []string {
+	var out []string
+	for _, m := range webhookMethods {
+		if n, _ := s.in.Redis.Exists(ctx, testKey("path:", m, " ", path)).Result(); n > 0 {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// deleteTestWebhook stops the test webhooks of a workflow (the editor stopped waiting) and
+// answers whether there were any.
+func (s *server) deleteTestWebhook(c fiber.Ctx) error {
+	id, err := s.in.Redis.Get(c.Context(), testKey("wf:", c.Params("id"))).Result()
+	if errors.Is(err, redis.Nil) {
+		return respond(c, false)
+	}
+	if err != nil {
+		return err
+	}
+	return respond(c, s.hooks.tests.remove(c.Context(), id, true))
+}
