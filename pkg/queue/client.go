@@ -115,7 +115,6 @@ func (c *Client) enqueue(ctx context.Context, kind string, payload any, opts ...
 	return nil
 }
 
-
 // DeferExecution queues an execution again to be tried after delay, under a fresh task id (the
 // current task is finishing).
 func (c *Client) DeferExecution(ctx context.Context, queue string, p ExecutionRun, delay time.Duration) error {
