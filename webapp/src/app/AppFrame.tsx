@@ -8,6 +8,7 @@ import { routePath, type RouteName } from '../core/routes';
 import type { Settings } from '../core/settings';
 import { openAboutModal } from '../components/aboutModal';
 import { MainSidebar } from '../components/MainSidebar';
+import { PersonalizationModal } from '../components/PersonalizationModal';
 import { PushConnectionLost } from '../components/PushConnectionLost';
 import { showToast } from '../components/toast';
 import { openPendingModal } from '../views/pending/pendingModals';
@@ -56,6 +57,7 @@ export function AppFrame({ route, settings, access, pushStatus, children }: AppF
         ) : null}
         {children}
       </main>
+      <PersonalizationModal enabled={settings.personalizationSurveyEnabled} user={access.user} />
     </div>
   );
 }

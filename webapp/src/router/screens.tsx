@@ -3,6 +3,14 @@ import { Navigate } from 'react-router';
 import { getRoute, type RouteName } from '../core/routes';
 import { NodeViewScreen } from '../views/nodeView/NodeViewScreen';
 import { NotFoundView } from '../views/NotFoundView';
+import { ChangePasswordView } from '../views/auth/ChangePasswordView';
+import { ForgotMyPasswordView } from '../views/auth/ForgotMyPasswordView';
+import { SetupView } from '../views/auth/SetupView';
+import { SigninView } from '../views/auth/SigninView';
+import { SignupView } from '../views/auth/SignupView';
+import { APISettings } from '../views/settings/APISettings';
+import { PersonalSettings } from '../views/settings/PersonalSettings';
+import { UsersSettings } from '../views/settings/UsersSettings';
 import { PendingScreen } from '../views/pending/PendingScreen';
 
 function redirectOf(name: RouteName): ReactNode {
@@ -22,14 +30,14 @@ export const SCREENS: Record<RouteName, ReactNode> = {
   TemplatesSearchView: <PendingScreen name="TemplatesSearchView" />,
   TemplatesWorkflowView: <PendingScreen name="TemplatesWorkflowView" />,
   TemplatesCollectionView: <PendingScreen name="TemplatesCollectionView" />,
-  SigninView: <PendingScreen name="SigninView" />,
-  SignupView: <PendingScreen name="SignupView" />,
-  SetupView: <PendingScreen name="SetupView" />,
-  ForgotMyPasswordView: <PendingScreen name="ForgotMyPasswordView" />,
-  ChangePasswordView: <PendingScreen name="ChangePasswordView" />,
+  SigninView: <SigninView />,
+  SignupView: <SignupView />,
+  SetupView: <SetupView />,
+  ForgotMyPasswordView: <ForgotMyPasswordView />,
+  ChangePasswordView: <ChangePasswordView />,
   SettingsRedirect: redirectOf('SettingsRedirect'),
-  PersonalSettings: <PendingScreen name="PersonalSettings" />,
-  UsersSettings: <PendingScreen name="UsersSettings" />,
-  APISettings: <PendingScreen name="APISettings" />,
+  PersonalSettings: <PersonalSettings />,
+  UsersSettings: <UsersSettings />,
+  APISettings: <APISettings />,
   NotFoundView: <NotFoundView />,
 };

@@ -1,0 +1,131 @@
+import { Button, Group, Modal, MultiSelect, Select, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
+import { IconSparkles } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSessionUpdate, submitSurvey } from '../api/users';
+import { buildSurveyAnswers, shouldShowSurvey, visibleQuestions, type SurveyQuestion, type SurveyValues } from '../core/personalization';
+import type { User } from '../core/user';
+import { showErrorToast } from './errorToast';
+
+function QuestionInput({ question, values, onChange }: { question: SurveyQuestion; values: SurveyValues; onChange: (value: string | string[]) => void }) {
+  const { t } = useTranslation();
+  const value = values[question.key];
+  const options = question.options.map((option) => ({ value: option, label: t(`personalization.${question.key}.${option}`) }));
+  const common = { name: question.key, 'data-test-id': `personalization-${question.key}` };
+  if (question.kind === 'select') {
+    return (
+      <Select
+        {...common}
+        label={t(`personalization.${question.key}.label`)}
+        placeholder={t('personalization.select')}
+        data={options}
+        value={typeof value === 'string' ? value : null}
+        onChange={(next) => onChange(next ?? '')}
+        comboboxProps={{ withinPortal: true }}
+      />
+    );
+  }
+  if (question.kind === 'multiSelect') {
+    return (
+      <MultiSelect
+        {...common}
+        label={t(`personalization.${question.key}.label`)}
+        placeholder={t('personalization.select')}
+        data={options}
+        value={Array.isArray(value) ? [...value] : []}
+        onChange={onChange}
+        comboboxProps={{ withinPortal: true }}
+      />
+    );
+  }
+  return <TextInput {...common} placeholder={t(`personalization.${question.key}.placeholder`)} value={typeof value === 'string' ? value : ''} onChange={(event) => onChange(event.currentTarget.value)} />;
+}
+
+type Phase = 'form' | 'thanks' | 'closed';
+
+/**
+ * The personalization survey (spec 002 §2–§5): questions that follow the answers so far, then a
+ * thank-you screen. Shown only when enabled, signed in and not answered yet.
+ */
+export function PersonalizationModal({ enabled, user }: { enabled: boolean; user: User | null }) {
+  const { t } = useTranslation();
+  const session = useSessionUpdate();
+  const [phase, setPhase] = useState<Phase>('form');
+  const [values, setValues] = useState<SurveyValues>({});
+  const [saving, setSaving] = useState(false);
+  const opened = phase === 'thanks' || (phase === 'form' && shouldShowSurvey(enabled, user));
+
+  const onContinue = async () => {
+    if (!user) return;
+    setSaving(true);
+    try {
+      const answers = buildSurveyAnswers(values);
+      await submitSurvey(answers);
+      setPhase('thanks');
+      await session.setUser({ ...user, personalizationAnswers: answers });
+    } catch (error) {
+      showErrorToast(t('personalization.submitError'), error);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={() => setPhase('closed')}
+      size={460}
+      centered
+      withCloseButton={false}
+      closeOnClickOutside={false}
+      closeOnEscape={false}
+      title={
+        <Stack gap={2}>
+          <Text fw={700} fz="lg">
+            {phase === 'thanks' ? t('personalization.thanks') : t('personalization.title')}
+          </Text>
+          {phase !== 'thanks' ? (
+            <Text size="sm" c="dimmed">
+              {t('personalization.subtitle')}
+            </Text>
+          ) : null}
+        </Stack>
+      }
+      attributes={{ content: { 'data-test-id': 'personalization-form' } as Record<string, string> }}
+    >
+      {phase === 'thanks' ? (
+        <Stack gap="lg">
+          <Group gap="sm" wrap="nowrap" align="flex-start">
+            <ThemeIcon variant="light" radius="xl" size="lg">
+              <IconSparkles size={18} />
+            </ThemeIcon>
+            <Text size="sm">{t('personalization.lookOut')}</Text>
+          </Group>
+          <Group justify="flex-end">
+            <Button onClick={() => setPhase('closed')} data-test-id="personalization-get-started">
+              {t('personalization.getStarted')}
+            </Button>
+          </Group>
+        </Stack>
+      ) : (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            void onContinue();
+          }}
+        >
+          <Stack gap="md">
+            {visibleQuestions(values).map((question) => (
+              <QuestionInput key={question.key} question={question} values={values} onChange={(value) => setValues((current) => ({ ...current, [question.key]: value }))} />
+            ))}
+            <Group justify="flex-end" mt="xs">
+              <Button type="submit" loading={saving} data-test-id="personalization-continue">
+                {t('personalization.continue')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,60 @@
+import { Button, Group, Modal, PasswordInput, Stack } from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { changeOwnPassword } from '../../api/users';
+import { CHANGE_PASSWORD_RULES, type ChangePasswordField } from '../../core/accountValidation';
+import { showErrorToast } from '../errorToast';
+import { usePasswordRequirements } from '../forms/passwordRequirements';
+import { useAccountForm } from '../forms/useAccountForm';
+import { showToast } from '../toast';
+
+const INITIAL: Record<ChangePasswordField, string> = { currentPassword: '', password: '', password2: '' };
+
+function ChangePasswordForm({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation();
+  const requirements = usePasswordRequirements();
+  const form = useAccountForm({ initialValues: INITIAL, rules: CHANGE_PASSWORD_RULES });
+  const [loading, setLoading] = useState(false);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!form.attemptSubmit()) return;
+    setLoading(true);
+    try {
+      await changeOwnPassword(form.values.currentPassword, form.values.password);
+      showToast({ type: 'success', title: t('auth.changePassword.passwordUpdated'), message: t('auth.changePassword.passwordUpdatedMessage') });
+      onClose();
+    } catch (error) {
+      setLoading(false);
+      showErrorToast(t('auth.changePassword.error'), error);
+    }
+  };
+
+  return (
+    <form onSubmit={(event) => void onSubmit(event)} noValidate data-test-id="change-password-modal-form">
+      <Stack gap="md">
+        <PasswordInput label={t('auth.currentPassword')} autoComplete="current-password" data-autofocus {...form.field('currentPassword')} />
+        <PasswordInput label={t('auth.newPassword')} autoComplete="new-password" description={requirements} inputWrapperOrder={['label', 'input', 'description', 'error']} {...form.field('password')} />
+        <PasswordInput label={t('auth.repeatPassword')} autoComplete="new-password" {...form.field('password2')} />
+        <Group justify="flex-end" mt="sm">
+          <Button variant="default" onClick={onClose}>
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" loading={loading} data-test-id="change-password-modal-submit">
+            {t('auth.changePassword.submit')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** Change own password (spec 002 §2, §5): current password, new password and its repetition. */
+export function ChangePasswordModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Modal opened={opened} onClose={onClose} title={t('auth.changePassword.title')} size={460} centered attributes={{ content: { 'data-test-id': 'change-password-modal' } as Record<string, string> }}>
+      {opened ? <ChangePasswordForm onClose={onClose} /> : null}
+    </Modal>
+  );
+}
