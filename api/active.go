@@ -205,3 +205,19 @@ func (s *server) resumeWebhook(wf *workflow.Workflow, nodeName, method, suffix s
 	}
 	return nil, missing
 }
+
+// setActive activates or deactivates a workflow the caller may see, through activation and
+// afterSave like any other save (the public API's activate and deactivate).
+func (s *server) setActive(ctx context.Context, u *store.User, id string, active bool) (*store.Workflow, error) {
+	w, err := s.in.Store.UpdateWorkflow(ctx, u, id, func(w *store.Workflow) error {
+		w.Active = active
+		return s.activation(w)
+	})
+	if err := s.afterSave(ctx, id, w, err); err != nil {
+		return nil, err
+	}
+	if err != nil {
+		return nil, workflowStoreError(err, id, "")
+	}
+	return w, nil
+}

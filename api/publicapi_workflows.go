@@ -120,8 +120,14 @@ func (s *server) apiUpdateWorkflow(c fiber.Ctx) error {
 	w, err := s.in.Store.UpdateWorkflow(c.Context(), apiUser(c), id, func(w *store.Workflow) error {
 		err := s.applyWorkflowRequest(req, w)
 		name = w.Name
+		if err == nil {
+			err = s.activation(w)
+		}
 		return err
 	})
+	if err := s.afterSave(c.Context(), id, w, err); err != nil {
+		return err
+	}
 	if err != nil {
 		return workflowStoreError(err, id, name)
 	}
@@ -137,22 +143,24 @@ func (s *server) apiDeleteWorkflow(c fiber.Ctx) error {
 	if err := s.in.Store.DeleteWorkflow(c.Context(), apiUser(c), id); err != nil {
 		return workflowStoreError(err, id, "")
 	}
+	_ = s.afterSave(c.Context(), id, nil, nil)
 	return c.JSON(toWorkflowResponse(w))
 }
 
-// apiActivateWorkflow and apiDeactivateWorkflow need the activation service (trigger checks and
-// webhook registration), which this build does not have yet; they answer 501 rather than flip
-// the flag without registering the triggers.
+// apiActivateWorkflow and apiDeactivateWorkflow go through the same checks and webhook
+// registration as the editor's activation toggle.
 func (s *server) apiActivateWorkflow(c fiber.Ctx) error {
-	if _, err := s.in.Store.GetWorkflowFor(c.Context(), apiUser(c), c.Params("id")); err != nil {
-		return workflowStoreError(err, c.Params("id"), "")
+	w, err := s.setActive(c.Context(), apiUser(c), c.Params("id"), true)
+	if err != nil {
+		return err
 	}
-	return notImplemented("Activating workflows through the public API is not available in this version")
+	return c.JSON(toWorkflowResponse(w))
 }
 
 func (s *server) apiDeactivateWorkflow(c fiber.Ctx) error {
-	if _, err := s.in.Store.GetWorkflowFor(c.Context(), apiUser(c), c.Params("id")); err != nil {
-		return workflowStoreError(err, c.Params("id"), "")
+	w, err := s.setActive(c.Context(), apiUser(c), c.Params("id"), false)
+	if err != nil {
+		return err
 	}
-	return notImplemented("Deactivating workflows through the public API is not available in this version")
+	return c.JSON(toWorkflowResponse(w))
 }
