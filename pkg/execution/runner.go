@@ -38,8 +38,9 @@ type Runner struct {
 	log      *slog.Logger
 	leaseTTL time.Duration
 
-	mu      sync.Mutex
-	running map[int64]context.CancelCauseFunc
+	mu        sync.Mutex
+	running   map[int64]context.CancelCauseFunc
+	snapshots snapshots
 	// slots enforces the production concurrency limit; nil when there is none.
 	slots *queue.Semaphore
 
@@ -201,7 +202,7 @@ func (r *Runner) run(taskCtx context.Context, e *store.Execution) error {
 	if err != nil {
 		return err
 	}
-	wf, err := workflow.Parse(d.WorkflowData)
+	wf, err := r.snapshots.parse(d.WorkflowData)
 	if err != nil {
 		return r.fail(taskCtx, e, fmt.Errorf("The stored workflow cannot be read: %w", err))
 	}
