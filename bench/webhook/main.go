@@ -1,0 +1,238 @@
+// Command webhook measures production webhooks end to end: an active workflow Webhook → Set →
+// IF → Respond to Webhook (response mode responseNode) is called by N concurrent clients for a
+// fixed time, with execution data saved and with saving off, in the embedded default and against
+// the scaled stack (api + workers). One JSON line per scenario: requests per second, p50/p99
+// latency and errors.
+//
+//	go run ./bench/webhook -bin bin -duration 20s -concurrency 1,10,50 -modes embedded,scaled
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/flowmill/flowmill/bench/internal/benchstack"
+)
+
+const workflow = `{"name":"bench webhook","nodes":[
+ {"name":"Webhook","type":"n8n-nodes-base.webhook","typeVersion":1,"position":[0,0],"webhookId":"bench","parameters":{"path":"bench","httpMethod":"POST","responseMode":"responseNode"}},
+ {"name":"Set","type":"n8n-nodes-base.set","typeVersion":1,"position":[200,0],"parameters":{"values":{"number":[{"name":"n","value":"={{ $json.body.n }}"}]}}},
+ {"name":"IF","type":"n8n-nodes-base.if","typeVersion":1,"position":[400,0],"parameters":{"conditions":{"number":[{"value1":"={{$json.n}}","operation":"larger","value2":0}]}}},
+ {"name":"Respond","type":"n8n-nodes-base.respondToWebhook","typeVersion":1,"position":[600,0],"parameters":{"respondWith":"json","responseBody":"={{ JSON.stringify({n: $json.n}) }}"}}],
+ "connections":{"Webhook":{"main":[[{"node":"Set","type":"main","index":0}]]},"Set":{"main":[[{"node":"IF","type":"main","index":0}]]},
+  "IF":{"main":[[{"node":"Respond","type":"main","index":0}]]}}}`
+
+type result struct {
+	Scenario    string  `json:"scenario"`
+	Mode        string  `json:"mode"`
+	Saving      bool    `json:"saving"`
+	Concurrency int     `json:"concurrency"`
+	Requests    int     `json:"requests"`
+	Errors      int     `json:"errors"`
+	PerSecond   float64 `json:"requests_per_second"`
+	P50Ms       float64 `json:"p50_ms"`
+	P99Ms       float64 `json:"p99_ms"`
+	DurationS   float64 `json:"duration_s"`
+}
+
+func main() {
+	bin := flag.String("bin", "bin", "folder with the Flowmill binaries and bin/stack")
+	duration := flag.Duration("duration", 20*time.Second, "load time per scenario")
+	levels := flag.String("concurrency", "1,10,50", "concurrent clients, comma-separated")
+	modes := flag.String("modes", "embedded,scaled", "embedded and/or scaled")
+	workers := flag.Int("workers", 2, "worker processes in scaled mode")
+	flag.Parse()
+	if err := run(*bin, *duration, *levels, *modes, *workers); err != nil {
+		fmt.Fprintln(os.Stderr, "bench webhook:", err)
+		os.Exit(1)
+	}
+}
+
+func run(bin string, duration time.Duration, levels, modes string, workers int) error {
+	var conc []int
+	for _, s := range strings.Split(levels, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			return fmt.Errorf("bad -concurrency %q", levels)
+		}
+		conc = append(conc, n)
+	}
+	for _, mode := range strings.Split(modes, ",") {
+		base, stop, err := start(bin, strings.TrimSpace(mode), workers)
+		if err != nil {
+			return err
+		}
+		err = scenarios(base, mode, duration, conc)
+		stop()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// start runs Flowmill in one mode and returns its base URL and how to stop it.
+func start(bin, mode string, workers int) (string, func(), error) {
+	env := []string{"FLOWMILL_LOG_LEVEL=warn", "FLOWMILL_WORKER_CONCURRENCY=50"}
+	switch mode {
+	case "scaled":
+		args := []string{"-workers", strconv.Itoa(workers), "-apis", "1"}
+		for _, e := range env {
+			args = append(args, "-env", e)
+		}
+		st, err := benchstack.Start(bin, args...)
+		if err != nil {
+			return "", nil, err
+		}
+		return st.URLs[0], st.Stop, nil
+	case "embedded":
+		dir, err := os.MkdirTemp("", "flowmill-bench-")
+		if err != nil {
+			return "", nil, err
+		}
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return "", nil, err
+		}
+		port := ln.Addr().(*net.TCPAddr).Port
+		ln.Close()
+		cmd := exec.Command(filepath.Join(bin, "api"))
+		cmd.Env = append(os.Environ(), append(env, "FLOWMILL_DATABASE_URL=", "FLOWMILL_REDIS_URL=",
+			"FLOWMILL_DATA_DIR="+dir, "FLOWMILL_PORT="+strconv.Itoa(port))...)
+		cmd.Stderr = os.Stderr
+		if err := cmd.Start(); err != nil {
+			return "", nil, err
+		}
+		stop := func() {
+			_ = cmd.Process.Signal(os.Interrupt)
+			_ = cmd.Wait()
+			os.RemoveAll(dir)
+		}
+		base := fmt.Sprintf("http://127.0.0.1:%d/", port)
+		for deadline := time.Now().Add(30 * time.Second); ; {
+			if res, err := http.Get(base + "healthz/readiness"); err == nil {
+				res.Body.Close()
+				if res.StatusCode == 200 {
+					return base, stop, nil
+				}
+			}
+			if time.Now().After(deadline) {
+				stop()
+				return "", nil, fmt.Errorf("the embedded api did not become ready")
+			}
+			time.Sleep(50 * time.Millisecond) // polling a starting process; no signal to wait on
+		}
+	}
+	return "", nil, fmt.Errorf("unknown mode %q", mode)
+}
+
+func scenarios(base, mode string, duration time.Duration, conc []int) error {
+	// The REST calls need a session: GET /rest/login signs in as the default owner of a fresh
+	// instance. Webhook calls need none.
+	jar, _ := cookiejar.New(nil)
+	client := &http.Client{Jar: jar}
+	if _, err := rest(client, base, "GET", "rest/login", ""); err != nil {
+		return err
+	}
+	id, err := rest(client, base, "POST", "rest/workflows", workflow)
+	if err != nil {
+		return err
+	}
+	for _, saving := range []bool{true, false} {
+		save := map[bool]string{true: "all", false: "none"}[saving]
+		body := fmt.Sprintf(`{"active":true,"settings":{"saveDataSuccessExecution":%q,"saveDataErrorExecution":%q}}`, save, save)
+		if _, err := rest(client, base, "PATCH", "rest/workflows/"+id, body); err != nil {
+			return err
+		}
+		for _, c := range conc {
+			r := load(base+"webhook/bench", c, duration)
+			r.Mode, r.Saving = mode, saving
+			b, _ := json.Marshal(r)
+			fmt.Println(string(b))
+		}
+	}
+	return nil
+}
+
+func rest(client *http.Client, base, method, path, body string) (string, error) {
+	req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	res, err := client.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 200 {
+		return "", fmt.Errorf("%s %s: %d %s", method, path, res.StatusCode, b)
+	}
+	var out struct {
+		Data struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	_ = json.Unmarshal(b, &out)
+	return out.Data.ID, nil
+}
+
+// load calls the webhook from c clients until duration has passed; a request counts as an error
+// unless it answers 200 with the expected body.
+func load(url string, c int, duration time.Duration) result {
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: c}, Timeout: time.Minute}
+	ctx, cancel := context.WithTimeout(context.Background(), duration)
+	defer cancel()
+	var mu sync.Mutex
+	var lat []float64
+	errs := 0
+	var wg sync.WaitGroup
+	began := time.Now()
+	for range c {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				t0 := time.Now()
+				res, err := client.Post(url, "application/json", bytes.NewReader([]byte(`{"n":7}`)))
+				ok := false
+				if err == nil {
+					b, _ := io.ReadAll(res.Body)
+					res.Body.Close()
+					ok = res.StatusCode == 200 && string(b) == `{"n":7}`
+				}
+				ms := float64(time.Since(t0).Microseconds()) / 1000
+				mu.Lock()
+				lat = append(lat, ms)
+				if !ok {
+					errs++
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	span := time.Since(began).Seconds()
+	slices.Sort(lat)
+	pct := func(p float64) float64 {
+		if len(lat) == 0 {
+			return 0
+		}
+		return lat[min(len(lat)-1, int(p*float64(len(lat))))]
+	}
+	return result{Scenario: "webhook", Concurrency: c, Requests: len(lat), Errors: errs,
+		PerSecond: float64(len(lat)) / span, P50Ms: pct(0.5), P99Ms: pct(0.99), DurationS: span}
+}
