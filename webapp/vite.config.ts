@@ -10,6 +10,12 @@ const backend = process.env.FLOWMILL_DEV_BACKEND ?? 'http://localhost:5678';
 export default defineConfig(({ command }) => ({
   base: command === 'build' ? BASE_PATH_PLACEHOLDER : '/',
   plugins: [react()],
+  experimental: {
+    // Lazy route chunks load their CSS through Vite's preload helper. Relative URLs there keep the
+    // base-path placeholder out of it (the helper would otherwise carry it URL-encoded, which the
+    // server's replacement does not see).
+    renderBuiltUrl: (_filename: string, { hostType }: { hostType: 'js' | 'css' | 'html' }) => (hostType === 'js' ? { relative: true } : undefined),
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -167,7 +167,7 @@ export function useKeyboardShortcuts(editor: EditorContextValue, handlers: Short
       }
     };
 
-    let pasteTimer = 0;
+    let pasteTimer = -Infinity;
     const onPaste = (event: ClipboardEvent) => {
       const { editor: ctx, handlers: h } = latest.current;
       if (isTyping(event.target) || h.ndvOpen() || isModalOpen()) return;

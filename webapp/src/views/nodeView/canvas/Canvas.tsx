@@ -8,7 +8,6 @@ import {
   type Connection as RfConnection,
   type FinalConnectionState,
   type NodeChange,
-  type OnSelectionChangeParams,
 } from '@xyflow/react';
 import { useCallback, useMemo, useState, type DragEvent, type MouseEvent as ReactMouseEvent } from 'react';
 import { GRID_SIZE, MAX_ZOOM, MIN_ZOOM, NODE_SIZE } from '../../../core/workflow/canvas';
@@ -17,7 +16,7 @@ import { dropTargetInput } from '../../../core/workflow/edits';
 import { useEditor, useEditorState } from '../EditorContext';
 import { CanvasEdgeComponent } from './CanvasEdge';
 import { CanvasNodeComponent } from './CanvasNode';
-import { applyLocalChanges, CanvasModel, EMPTY_LOCAL, type CanvasEdge, type CanvasNode, type LocalNodeState } from './model';
+import { applyLocalChanges, applySelectionChanges, CanvasModel, EMPTY_LOCAL, type CanvasEdge, type CanvasNode, type LocalNodeState } from './model';
 import { StickyNodeComponent } from './StickyNode';
 import classes from './canvas.module.css';
 
@@ -56,17 +55,11 @@ export function Canvas() {
   const nodes = useMemo(() => model.withLocal(derivedNodes, local), [model, derivedNodes, local]);
   const edges = useMemo(() => model.edges(graph, execution), [model, graph, execution]);
 
-  const onNodesChange = useCallback((changes: NodeChange<CanvasNode>[]) => {
-    setLocal((current) => applyLocalChanges(current, changes));
-  }, []);
-
-  const onSelectionChange = useCallback(
-    ({ nodes: picked }: OnSelectionChangeParams) => {
-      const names = picked.map((node) => node.id);
-      const previous = store.getState().selected;
-      // Keep the order of earlier picks so the last selected node stays last.
-      const ordered = [...previous.filter((name) => names.includes(name)), ...names.filter((name) => !previous.includes(name))];
-      store.select(ordered);
+  const onNodesChange = useCallback(
+    (changes: NodeChange<CanvasNode>[]) => {
+      setLocal((current) => applyLocalChanges(current, changes));
+      const picks = changes.filter((change) => change.type === 'select');
+      if (picks.length > 0) store.select(applySelectionChanges(store.getState().selected, picks));
     },
     [store],
   );
@@ -134,7 +127,6 @@ export function Canvas() {
         nodeTypes={NODE_TYPES}
         edgeTypes={EDGE_TYPES}
         onNodesChange={onNodesChange}
-        onSelectionChange={onSelectionChange}
         onNodeDragStop={onNodeDragStop}
         onSelectionDragStop={(event, dragged) => onNodeDragStop(event, dragged[0] as CanvasNode, dragged)}
         onConnect={onConnect}

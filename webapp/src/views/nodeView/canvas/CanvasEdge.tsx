@@ -35,7 +35,19 @@ function CanvasEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosition
   return (
     <>
       <BaseEdge id={id} path={path} markerEnd={markerEnd} className={classes.edgePath} data-selected={selected || undefined} data-ran={ran || undefined} interactionWidth={0} />
-      <path d={path} fill="none" stroke="transparent" strokeWidth={22} style={{ pointerEvents: 'stroke' }} onMouseEnter={() => schedule(true)} onMouseLeave={() => schedule(false)} />
+      <path
+        d={path}
+        fill="none"
+        stroke="transparent"
+        strokeWidth={22}
+        style={{ pointerEvents: 'stroke' }}
+        onMouseEnter={() => schedule(true)}
+        onMouseLeave={() => schedule(false)}
+        data-test-id="canvas-edge"
+        data-source={connection?.source}
+        data-target={connection?.target}
+        data-source-index={connection?.sourceIndex}
+      />
       <EdgeLabelRenderer>
         <div
           className={`${classes.edgeLabel} nodrag nopan`}
@@ -43,6 +55,8 @@ function CanvasEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosition
           onMouseEnter={() => schedule(true)}
           onMouseLeave={() => schedule(false)}
           data-test-id="edge-label"
+          data-source={connection?.source}
+          data-target={connection?.target}
         >
           {hovered && !readOnly && connection ? (
             <div className={classes.edgeActions} data-test-id="edge-actions">

@@ -205,6 +205,19 @@ export function applyLocalChanges(state: LocalNodeState, changes: readonly NodeC
   return { positions: positions ?? state.positions, measured: measured ?? state.measured };
 }
 
+/**
+ * The selection after React Flow's select changes. Earlier picks keep their order, so the last
+ * node picked stays last (the "last selected node" of F2 and Enter).
+ */
+export function applySelectionChanges(selected: readonly string[], changes: ReadonlyArray<{ id: string; selected: boolean }>): string[] {
+  let next = [...selected];
+  for (const change of changes) {
+    next = next.filter((name) => name !== change.id);
+    if (change.selected) next.push(change.id);
+  }
+  return next;
+}
+
 function computeEdges(graph: Graph, execution: ExecutionState, previous: ReadonlyMap<string, CanvasEdge>): CanvasEdge[] {
   return listConnections(graph.connections).map((connection) => {
     const id = edgeId(connection);

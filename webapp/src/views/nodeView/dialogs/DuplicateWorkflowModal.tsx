@@ -37,7 +37,7 @@ export function DuplicateWorkflowModal({ name, body, onClose }: { name: string; 
   };
 
   return (
-    <Modal opened onClose={onClose} title={t('duplicate.title')} size={420} centered data-test-id="duplicate-modal">
+    <Modal opened onClose={onClose} title={t('duplicate.title')} size={420} centered attributes={{ content: { 'data-test-id': 'duplicate-modal' } }}>
       <form
         onSubmit={(event) => {
           event.preventDefault();

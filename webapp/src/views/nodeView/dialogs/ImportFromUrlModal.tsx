@@ -20,7 +20,7 @@ export function ImportFromUrlModal({ onImport, onClose }: { onImport: (url: stri
     if (ok) onClose();
   };
   return (
-    <Modal opened onClose={onClose} title={t('importUrl.title')} centered data-test-id="import-url-modal">
+    <Modal opened onClose={onClose} title={t('importUrl.title')} centered attributes={{ content: { 'data-test-id': 'import-url-modal' } }}>
       <form
         onSubmit={(event) => {
           event.preventDefault();

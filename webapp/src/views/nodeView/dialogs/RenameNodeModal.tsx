@@ -7,7 +7,7 @@ export function RenameNodeModal({ name, onRename, onClose }: { name: string; onR
   const { t } = useTranslation();
   const [value, setValue] = useState(name);
   return (
-    <Modal opened onClose={onClose} title={t('renameNode.title')} centered size={420} data-test-id="rename-node-modal">
+    <Modal opened onClose={onClose} title={t('renameNode.title')} centered size={420} attributes={{ content: { 'data-test-id': 'rename-node-modal' } }}>
       <form
         onSubmit={(event) => {
           event.preventDefault();

@@ -40,7 +40,7 @@ export function WorkflowOpenModal({ onOpen, onClose }: { onOpen: (id: string) =>
   );
 
   return (
-    <Modal opened onClose={onClose} title={t('workflowOpen.title')} size="80%" data-test-id="workflow-open-modal">
+    <Modal opened onClose={onClose} title={t('workflowOpen.title')} size="80%" attributes={{ content: { 'data-test-id': 'workflow-open-modal' } }}>
       <Group mb="md" grow>
         <TextInput
           placeholder={t('workflowOpen.searchPlaceholder')}

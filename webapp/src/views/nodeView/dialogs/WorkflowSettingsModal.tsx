@@ -98,7 +98,7 @@ export function WorkflowSettingsModal({
   );
 
   return (
-    <Modal opened onClose={onClose} title={t('settings.title', { name: workflowName, id: workflowId })} size="lg" data-test-id="workflow-settings-modal">
+    <Modal opened onClose={onClose} title={t('settings.title', { name: workflowName, id: workflowId })} size="lg" attributes={{ content: { 'data-test-id': 'workflow-settings-modal' } }}>
       <Stack>
         <Select
           label={t('settings.errorWorkflow')}

@@ -108,7 +108,7 @@ function ActivationNotice({ onClose }: { onClose: () => void }) {
     onClose();
   };
   return (
-    <Modal opened onClose={close} title={t('activation.modal.title')} centered data-test-id="activation-modal">
+    <Modal opened onClose={close} title={t('activation.modal.title')} centered attributes={{ content: { 'data-test-id': 'activation-modal' } }}>
       <Stack>
         <Text size="sm">{t('activation.modal.message')}</Text>
         <Text size="sm" c="dimmed">

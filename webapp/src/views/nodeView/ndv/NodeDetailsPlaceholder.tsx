@@ -14,7 +14,7 @@ export function NodeDetailsPlaceholder({ nodeName, onClose }: { nodeName: string
   const node = useEditorState((s) => s.graph.nodes.find((n) => n.name === nodeName));
   const type = node ? index.forNode(node) : undefined;
   return (
-    <Modal opened onClose={onClose} fullScreen withCloseButton={false} transitionProps={{ duration: 0 }} data-test-id="ndv">
+    <Modal opened onClose={onClose} fullScreen withCloseButton={false} transitionProps={{ duration: 0 }} attributes={{ content: { 'data-test-id': 'ndv' } }}>
       <Stack gap="lg" p="md">
         <Group>
           <Button variant="subtle" leftSection={<IconArrowLeft size={16} />} onClick={onClose} data-test-id="ndv-back-button">

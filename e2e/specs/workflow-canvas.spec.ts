@@ -1,0 +1,146 @@
+import { expect, test } from '@playwright/test';
+import { addAfter, connect, edge, edgeActions, getWorkflow, links, node, openNewWorkflow, pickInCreator, select, signIn, workflowIdOf } from '../support/editor';
+
+test.beforeEach(async ({ page }) => {
+  await signIn(page);
+  await openNewWorkflow(page);
+});
+
+test('builds a workflow from the node creator with the mouse', async ({ page }) => {
+  await addAfter(page, 'Start', 'if', 'IF');
+  await expect(node(page, 'IF')).toBeVisible();
+  await expect(edge(page, 'Start', 'IF')).toHaveCount(1);
+  // The IF node's "false" output gets its own node, offset below the "true" branch.
+  await addAfter(page, 'IF', 'set', 'Set', 1);
+  await expect(edge(page, 'IF', 'Set')).toHaveAttribute('data-source-index', '1');
+  const ifBox = await node(page, 'IF').boundingBox();
+  const setBox = await node(page, 'Set').boundingBox();
+  expect(setBox!.y).toBeGreaterThan(ifBox!.y);
+
+  // Categories: the first is expanded at start; subcategories open on click; drag onto the canvas.
+  await page.getByTestId('node-creator-plus-button').click();
+  const creator = page.getByTestId('node-creator');
+  await expect(creator.getByTestId('node-creator-category').first()).toHaveAttribute('aria-expanded', 'true');
+  await creator.getByTestId('node-creator-subcategory').filter({ hasText: 'Flow' }).click();
+  await expect(creator.getByTestId('node-creator-item-name').filter({ hasText: /^Merge$/ })).toBeVisible();
+  await creator.getByText('Trigger', { exact: true }).click();
+  await expect(creator.getByTestId('node-creator-item-name').filter({ hasText: /^Merge$/ })).toHaveCount(0);
+  await page.getByTestId('node-creator-search-bar').fill('nothing matches this');
+  await expect(page.getByTestId('node-creator-no-results')).toContainText('HTTP Request');
+  await creator.getByText('All', { exact: true }).click();
+  await page.getByTestId('node-creator-search-bar').fill('no operation');
+  await creator.getByTestId('node-creator-item').first().dragTo(page.getByTestId('node-view'), { targetPosition: { x: 300, y: 650 } });
+  await expect(node(page, 'No Operation, do nothing')).toBeVisible();
+  await page.screenshot({ path: 'test-results/editor-built-with-mouse.png' });
+});
+
+test('builds a workflow with the keyboard', async ({ page }) => {
+  await select(page, 'Start');
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('node-creator')).toBeVisible();
+  await page.keyboard.type('set');
+  await page.keyboard.press('Enter');
+  await expect(node(page, 'Set')).toBeVisible();
+  await expect(edge(page, 'Start', 'Set')).toHaveCount(1);
+  // The new node is selected, so the next one follows it.
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('No Operation');
+  await page.keyboard.press('Enter');
+  await expect(edge(page, 'Set', 'No Operation, do nothing')).toHaveCount(1);
+  // Tab closes the creator again; arrow keys walk the connections.
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('node-creator')).toBeVisible();
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('node-creator')).toBeHidden();
+  await page.keyboard.press('ArrowLeft');
+  await expect(node(page, 'Set').locator('[data-selected]')).toHaveCount(1);
+  await page.waitForTimeout(150);
+  await page.keyboard.press('ArrowLeft');
+  await expect(node(page, 'Start').locator('[data-selected]')).toHaveCount(1);
+  await page.waitForTimeout(150);
+  await page.keyboard.press('Shift+ArrowRight');
+  await expect(page.locator('[data-test-id="canvas-node"] [data-selected]')).toHaveCount(3);
+});
+
+test('connects, inserts on a connection, deletes a middle node and keeps neighbours connected', async ({ page }) => {
+  await addAfter(page, 'Start', 'set', 'Set');
+  // A click on the background clears the selection and sets where the next free node goes.
+  await page.getByTestId('node-view').click({ position: { x: 700, y: 650 } });
+  await page.getByTestId('node-creator-plus-button').click();
+  await pickInCreator(page, 'no operation', 'No Operation, do nothing');
+  const noop = 'No Operation, do nothing';
+  await expect(edge(page, 'Set', noop)).toHaveCount(0);
+  await connect(page, 'Set', noop);
+  await expect(edge(page, 'Set', noop)).toHaveCount(1);
+  // A second identical connection is refused.
+  await connect(page, 'Set', noop);
+  await expect(edge(page, 'Set', noop)).toHaveCount(1);
+
+  // Hovering a connection shows its actions; add splits it through the new node.
+  await edge(page, 'Start', 'Set').hover({ force: true });
+  await edgeActions(page, 'Start', 'Set').getByTestId('edge-add-button').click();
+  await pickInCreator(page, 'if', 'IF');
+  await expect(edge(page, 'Start', 'IF')).toHaveCount(1);
+  await expect(edge(page, 'IF', 'Set')).toHaveCount(1);
+  await expect(edge(page, 'Start', 'Set')).toHaveCount(0);
+
+  // Deleting the middle node reconnects its neighbours.
+  await select(page, 'Set');
+  await page.keyboard.press('Delete');
+  await expect(node(page, 'Set')).toHaveCount(0);
+  await expect(edge(page, 'IF', noop)).toHaveCount(1);
+
+  // Connection delete from the hover actions.
+  await edge(page, 'IF', noop).hover({ force: true });
+  await edgeActions(page, 'IF', noop).getByTestId('edge-delete-button').click();
+  await expect(edge(page, 'IF', noop)).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/editor-connections.png' });
+});
+
+test('renames with F2, duplicates, disables with d, and undoes and redoes each step', async ({ page }) => {
+  await addAfter(page, 'Start', 'set', 'Set');
+  await select(page, 'Set');
+  await page.keyboard.press('F2');
+  await page.getByTestId('node-rename-input').fill('  Prepare data  ');
+  await page.keyboard.press('Enter');
+  await expect(node(page, 'Prepare data')).toBeVisible();
+  await expect(edge(page, 'Start', 'Prepare data')).toHaveCount(1);
+
+  await node(page, 'Prepare data').hover();
+  await node(page, 'Prepare data').getByTestId('node-toolbar-duplicate').click();
+  await expect(node(page, 'Prepare data1')).toBeVisible();
+  const original = await node(page, 'Prepare data').boundingBox();
+  const copy = await node(page, 'Prepare data1').boundingBox();
+  expect(Math.round(copy!.x)).toBe(Math.round(original!.x));
+  expect(copy!.y).toBeGreaterThan(original!.y);
+
+  await select(page, 'Prepare data');
+  await page.keyboard.press('d');
+  await expect(node(page, 'Prepare data')).toHaveAttribute('data-disabled', 'true');
+  await expect(node(page, 'Prepare data')).toContainText('(Deactivated)');
+
+  await page.keyboard.press('Control+z');
+  await expect(node(page, 'Prepare data')).not.toHaveAttribute('data-disabled', 'true');
+  await page.keyboard.press('Control+z');
+  await expect(node(page, 'Prepare data1')).toHaveCount(0);
+  await page.keyboard.press('Control+z');
+  await expect(node(page, 'Set')).toBeVisible();
+  await expect(edge(page, 'Start', 'Set')).toHaveCount(1);
+  await page.keyboard.press('Control+Shift+z');
+  await page.keyboard.press('Control+Shift+z');
+  await page.keyboard.press('Control+Shift+z');
+  await expect(node(page, 'Prepare data')).toHaveAttribute('data-disabled', 'true');
+  await expect(node(page, 'Prepare data1')).toBeVisible();
+
+  // The saved document holds the result.
+  await page.keyboard.press('Control+s');
+  await expect(page).toHaveURL(/\/workflow\/[^/]+\/workflowSave$/);
+  const saved = await getWorkflow(page.request, workflowIdOf(page));
+  expect(saved.nodes.map((n) => [n.name, n.disabled ?? false])).toEqual([
+    ['Start', false],
+    ['Prepare data', true],
+    ['Prepare data1', false],
+  ]);
+  expect(links(saved)).toEqual(['Start:0->Prepare data']);
+  await page.screenshot({ path: 'test-results/editor-edits.png' });
+});
