@@ -146,3 +146,39 @@ func TestScaledWebhooksAnswerAcrossProcesses(t *testing.T) {
 		t.Fatal("the caller was left hanging")
 	}
 }
+
+// TestEmbeddedWebhooksAndSchedules: the embedded default (one api process with SQLite and its
+// own Redis) serves production webhooks in every response mode and fires schedules.
+func TestEmbeddedWebhooksAndSchedules(t *testing.T) {
+	port := freePort(t)
+	startProc(t, "api", map[string]string{
+		"FLOWMILL_PORT": fmt.Sprint(port), "FLOWMILL_DATA_DIR": t.TempDir(),
+		"FLOWMILL_DATABASE_URL": "", "FLOWMILL_REDIS_URL": "", "FLOWMILL_ENCRYPTION_KEY": "",
+	})
+	base := fmt.Sprintf("http://127.0.0.1:%d/", port)
+	waitReady(t, base)
+	signInDefault(t, base)
+	for _, mode := range []string{"onReceived", "lastNode", "responseNode"} {
+		id := createVia(t, base, fmt.Sprintf(`{"name":"embedded %s","nodes":[
+		 {"name":"Webhook","type":"n8n-nodes-base.webhook","typeVersion":1,"position":[0,0],"webhookId":"e-%s","parameters":{"path":%q,"httpMethod":"POST","responseMode":%q}},
+		 {"name":"Respond","type":"n8n-nodes-base.respondToWebhook","typeVersion":1,"position":[200,0],"parameters":{"respondWith":"text","responseBody":"={{ 'hi ' + $json.body.who }}"}}],
+		 "connections":{"Webhook":{"main":[[{"node":"Respond","type":"main","index":0}]]}}}`, mode, mode, mode, mode))
+		code, body := patchJSON(t, base+"rest/workflows/"+id, `{"active":true}`)
+		require.Equal(t, 200, code, body)
+		res, answer := call(t, "POST", base+"webhook/"+mode, "application/json", strings.NewReader(`{"who":"ann"}`))
+		require.Equal(t, 200, res.StatusCode, answer)
+		want := map[string]string{"onReceived": `{"message":"Workflow was started"}`, "lastNode": `{"body":{"who":"ann"}`, "responseNode": "hi ann"}[mode]
+		require.Contains(t, answer, want, mode)
+	}
+	id := createVia(t, base, `{"name":"embedded schedule","nodes":[
+	 {"name":"Interval","type":"n8n-nodes-base.interval","typeVersion":1,"position":[0,0],"parameters":{"interval":1}}],"connections":{}}`)
+	code, body := patchJSON(t, base+"rest/workflows/"+id, `{"active":true}`)
+	require.Equal(t, 200, code, body)
+	require.Eventually(t, func() bool {
+		var out struct {
+			Results []executionSummary `json:"results"`
+		}
+		getJSON(t, base+`rest/executions?filter={"workflowId":"`+id+`"}`, &out)
+		return len(out.Results) >= 2
+	}, 15*time.Second, 100*time.Millisecond)
+}
