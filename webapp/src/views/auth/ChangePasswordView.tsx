@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Loader, PasswordInput, Stack } from '@mantine/core';
+import { Alert, Anchor, Button, Center, Loader, PasswordInput, Stack } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -64,7 +64,9 @@ export function ChangePasswordView() {
       {state === 'invalid' ? (
         <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} data-test-id="change-password-invalid">
           {t('auth.changePassword.invalidLink')}{' '}
-          <Link to={routePath('ForgotMyPasswordView')}>{t('auth.changePassword.requestNewLink')}</Link>
+          <Anchor component={Link} to={routePath('ForgotMyPasswordView')} inherit fw={600}>
+            {t('auth.changePassword.requestNewLink')}
+          </Anchor>
         </Alert>
       ) : null}
       {state === 'valid' ? (
