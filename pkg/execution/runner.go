@@ -169,14 +169,14 @@ func (r *Runner) Handle(ctx context.Context, payload []byte) error {
 			defer func() { _ = r.slots.Release(context.WithoutCancel(ctx), p.ExecutionID) }()
 		}
 	}
-	e, err := r.in.Store.AcquireLease(ctx, p.ExecutionID, r.workerID, r.leaseTTL)
+	e, d, err := r.in.Store.ClaimExecution(ctx, p.ExecutionID, r.workerID, r.leaseTTL)
 	if errors.Is(err, store.ErrNotClaimable) {
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	return r.run(ctx, e)
+	return r.run(ctx, e, d)
 }
 
 // SlotRetryDelay is how long an execution over the production concurrency limit waits in the
@@ -196,12 +196,8 @@ func (r *Runner) countsAgainstLimit(ctx context.Context, id int64) (bool, string
 	return e.Mode != engine.ModeManual && slices.Contains(store.PendingStatuses, e.Status), e.Mode, nil
 }
 
-func (r *Runner) run(taskCtx context.Context, e *store.Execution) error {
+func (r *Runner) run(taskCtx context.Context, e *store.Execution, d *store.ExecutionData) error {
 	id := e.ID
-	d, err := r.in.Store.GetExecutionData(taskCtx, id)
-	if err != nil {
-		return err
-	}
 	wf, err := r.snapshots.parse(d.WorkflowData)
 	if err != nil {
 		return r.fail(taskCtx, e, fmt.Errorf("The stored workflow cannot be read: %w", err))

@@ -128,3 +128,40 @@ func (s *Store) OrphanedExecutions(ctx context.Context, grace time.Duration, lim
 	}
 	return out, nil
 }
+
+// ClaimExecution is AcquireLease plus the execution's data, in one round trip on Postgres: the
+// first thing a worker does with every execution.
+func (s *Store) ClaimExecution(ctx context.Context, id int64, owner string, ttl time.Duration) (*Execution, *ExecutionData, error) {
+	if s.Dialect != Postgres {
+		e, err := s.AcquireLease(ctx, id, owner, ttl)
+		if err != nil {
+			return nil, nil, err
+		}
+		d, err := s.GetExecutionData(ctx, id)
+		if err != nil {
+			return nil, nil, err
+		}
+		return e, d, nil
+	}
+	now := time.Now().UTC()
+	var rows []struct {
+		Execution
+		WorkflowData JSON
+		StartData    JSON
+		Data         JSON
+	}
+	err := s.DB.WithContext(ctx).Raw(`WITH c AS (
+		UPDATE executions SET status = ?, lease_owner = ?, lease_expires_at = ?, started_at = COALESCE(started_at, ?)
+		WHERE id = ? AND status IN ? AND (lease_expires_at IS NULL OR lease_expires_at < ? OR lease_owner = ?)
+		RETURNING *)
+		SELECT c.*, d.workflow_data, d.start_data, d.data FROM c JOIN execution_data d ON d.execution_id = c.id`,
+		StatusRunning, owner, now.Add(ttl), now, id, PendingStatuses, now, owner).Scan(&rows).Error
+	if err != nil {
+		return nil, nil, fmt.Errorf("lease execution %d: %w", id, err)
+	}
+	if len(rows) != 1 {
+		return nil, nil, fmt.Errorf("lease execution %d: %w", id, ErrNotClaimable)
+	}
+	r := rows[0]
+	return &r.Execution, &ExecutionData{ExecutionID: r.ID, WorkflowData: r.WorkflowData, StartData: r.StartData, Data: r.Data}, nil
+}

@@ -189,13 +189,33 @@ func (s *Store) SaveExecutionState(ctx context.Context, id int64, owner string, 
 // waitTill), and the data. It changes nothing unless the execution is still running under
 // owner's lease, so a canceled or taken-over execution keeps the status it has.
 func (s *Store) FinishExecution(ctx context.Context, id int64, owner, status string, waitTill *time.Time, data JSON) (bool, error) {
+	now := time.Now().UTC()
+	var stoppedAt *time.Time
+	if status != StatusWaiting {
+		stoppedAt = &now
+	}
+	finished := status == StatusSuccess
+	if s.Dialect == Postgres {
+		// One statement, one round trip: the data is written only when the status changed.
+		var n int64
+		err := s.DB.WithContext(ctx).Raw(`WITH fin AS (
+			UPDATE executions SET status = ?, lease_owner = '', lease_expires_at = NULL, wait_till = ?,
+				stopped_at = COALESCE(?, stopped_at), finished = CASE WHEN ? THEN ? ELSE finished END
+			WHERE id = ? AND status = ? AND lease_owner = ? RETURNING id),
+		upd AS (UPDATE execution_data SET data = ? WHERE execution_id IN (SELECT id FROM fin) RETURNING execution_id)
+		SELECT count(*) FROM fin`, status, waitTill, stoppedAt, stoppedAt != nil, finished,
+			id, StatusRunning, owner, data).Scan(&n).Error
+		if err != nil {
+			return false, fmt.Errorf("finish execution %d: %w", id, err)
+		}
+		return n == 1, nil
+	}
 	var ok bool
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		now := time.Now().UTC()
 		updates := map[string]any{"status": status, "lease_owner": "", "lease_expires_at": nil, "wait_till": waitTill}
-		if status != StatusWaiting {
+		if stoppedAt != nil {
 			updates["stopped_at"] = now
-			updates["finished"] = status == StatusSuccess
+			updates["finished"] = finished
 		}
 		res := tx.Model(&Execution{}).Where("id = ? AND status = ? AND lease_owner = ?", id, StatusRunning, owner).Updates(updates)
 		if res.Error != nil {

@@ -213,3 +213,62 @@ func TestJSONKeepsKeyOrder(t *testing.T) {
 		require.Equal(t, doc, string(d.Data))
 	})
 }
+
+func TestFinishExecutionOnlyUnderTheLease(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		e := newExecution(t, s)
+		_, err := s.AcquireLease(ctx, e.ID, "w1", time.Minute)
+		require.NoError(t, err)
+		ok, err := s.FinishExecution(ctx, e.ID, "w2", store.StatusSuccess, nil, store.JSON(`{"by":"w2"}`))
+		require.NoError(t, err)
+		require.False(t, ok, "another worker's result is dropped")
+		ok, err = s.FinishExecution(ctx, e.ID, "w1", store.StatusSuccess, nil, store.JSON(`{"by":"w1"}`))
+		require.NoError(t, err)
+		require.True(t, ok)
+		got, err := s.GetExecution(ctx, e.ID)
+		require.NoError(t, err)
+		require.Equal(t, store.StatusSuccess, got.Status)
+		require.True(t, got.Finished)
+		require.NotNil(t, got.StoppedAt)
+		require.Empty(t, got.LeaseOwner)
+		d, err := s.GetExecutionData(ctx, e.ID)
+		require.NoError(t, err)
+		require.JSONEq(t, `{"by":"w1"}`, string(d.Data))
+
+		// Waiting keeps the execution open, with its wait time.
+		w := newExecution(t, s)
+		_, err = s.AcquireLease(ctx, w.ID, "w1", time.Minute)
+		require.NoError(t, err)
+		till := time.Now().Add(time.Hour).UTC()
+		ok, err = s.FinishExecution(ctx, w.ID, "w1", store.StatusWaiting, &till, store.JSON(`{}`))
+		require.NoError(t, err)
+		require.True(t, ok)
+		got, err = s.GetExecution(ctx, w.ID)
+		require.NoError(t, err)
+		require.Equal(t, store.StatusWaiting, got.Status)
+		require.Nil(t, got.StoppedAt)
+		require.False(t, got.Finished)
+		require.WithinDuration(t, till, *got.WaitTill, time.Second)
+	})
+}
+
+func TestClaimExecutionReturnsItsData(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		e := &store.Execution{Status: store.StatusQueued, Mode: "trigger", SessionID: "s1", WorkflowName: "w"}
+		require.NoError(t, s.CreateExecution(ctx, e, &store.ExecutionData{WorkflowData: store.JSON(`{"name":"w"}`), StartData: store.JSON(`{"startNode":"A"}`)}))
+		got, d, err := s.ClaimExecution(ctx, e.ID, "w1", time.Minute)
+		require.NoError(t, err)
+		require.Equal(t, e.ID, got.ID)
+		require.Equal(t, store.StatusRunning, got.Status)
+		require.Equal(t, "s1", got.SessionID)
+		require.Equal(t, "w1", got.LeaseOwner)
+		require.NotNil(t, got.StartedAt)
+		require.JSONEq(t, `{"name":"w"}`, string(d.WorkflowData))
+		require.JSONEq(t, `{"startNode":"A"}`, string(d.StartData))
+		require.Empty(t, d.Data)
+		_, _, err = s.ClaimExecution(ctx, e.ID, "w2", time.Minute)
+		require.ErrorIs(t, err, store.ErrNotClaimable)
+	})
+}
