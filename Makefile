@@ -12,7 +12,7 @@ WEB_SOURCES := $(shell find webapp/src webapp/public -type f 2>/dev/null) webapp
 	webapp/tsconfig.json webapp/tsconfig.app.json webapp/package.json
 GO_SOURCES := $(shell find api worker scheduler pkg e2e/stack webapp/embed.go -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
-.PHONY: run build web test test-go test-web test-e2e compat bench bench-push bench-queue bench-webhook docs clean
+.PHONY: run build web test test-go test-web test-e2e compat bench bench-push bench-queue bench-webhook bench-editor docs clean
 
 run: bin/api
 	./bin/api
@@ -77,13 +77,17 @@ compat: bin/worker
 		echo "compat: $(COMPAT_DIR)/n8n not found, nothing to check"; \
 	fi
 
-bench: bench-push bench-queue bench-webhook
+bench: bench-push bench-queue bench-webhook bench-editor
 
 bench-push: build bin/stack
 	$(GO) run ./bench/push -bin bin
 
 bench-queue: build bin/stack
 	$(GO) run ./bench/queue -bin bin
+
+# Editor speed (Playwright, system Chromium): open a 500-node workflow, pan, editor route JS.
+bench-editor: build bin/stack e2e/node_modules/.package-lock.json
+	node bench/editor/main.mjs -bin bin
 
 bench-webhook: build bin/stack
 	$(GO) run ./bench/webhook -bin bin

@@ -8,21 +8,8 @@ interface FontIcon {
   paths: string[];
 }
 
-type IconPack = Record<string, unknown>;
-let pack: Promise<IconPack> | null = null;
-
-/** The solid icon set is large, so it loads on first use in its own chunk and stays cached. */
-function loadPack(): Promise<IconPack> {
-  pack ??= import('@fortawesome/free-solid-svg-icons').then((module) => module as unknown as IconPack);
-  return pack;
-}
-
-/** `fa:exchange-alt` → `faExchangeAlt`, the export name of the icon (aliases included). */
-function exportName(name: string): string {
-  return `fa${name
-    .split('-')
-    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-    .join('')}`;
+function loadIcon(name: string): Promise<unknown> {
+  return import('./iconFiles').then((module) => module.loadIconDefinition(name));
 }
 
 function readIcon(value: unknown): FontIcon | null {
@@ -38,8 +25,8 @@ function useFontIcon(name: string | null): FontIcon | null {
   useEffect(() => {
     if (name === null) return undefined;
     let live = true;
-    void loadPack().then((module) => {
-      if (live) setIcon({ name, icon: readIcon(module[exportName(name)]) });
+    void loadIcon(name).then((definition) => {
+      if (live) setIcon({ name, icon: readIcon(definition) });
     });
     return () => {
       live = false;

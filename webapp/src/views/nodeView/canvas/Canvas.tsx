@@ -5,6 +5,7 @@ import {
   ReactFlow,
   SelectionMode,
   useReactFlow,
+  useStore,
   type Connection as RfConnection,
   type FinalConnectionState,
   type NodeChange,
@@ -27,6 +28,17 @@ const SNAP_GRID: [number, number] = [GRID_SIZE, GRID_SIZE];
 const MODIFIER_KEYS = ['Control', 'Meta'];
 const PAN_BUTTONS = [1];
 const FIT_VIEW_OPTIONS = { padding: 0.2, maxZoom: 1 };
+const MULTI_SELECT_KEYS = ['Shift', 'Control', 'Meta'];
+const PRO_OPTIONS = { hideAttribution: true };
+
+/** Below this zoom labels, toolbars and plus endpoints are too small to read and are not drawn. */
+export const DETAIL_ZOOM = 0.45;
+
+/**
+ * Culling off-screen nodes costs a pass over every node and edge on each pan frame; below this
+ * size drawing everything once is cheaper, and panning only moves one composited layer.
+ */
+const CULLING_THRESHOLD = 1500;
 
 /** Drag payload of node types dragged out of the creator. */
 export const NODE_TYPE_DRAG_FORMAT = 'application/x-flowmill-node-type';
@@ -46,6 +58,7 @@ export function Canvas() {
   const selected = useEditorState((s) => s.selected);
   const execution = useEditorState((s) => s.execution);
   const flow = useReactFlow();
+  const zoomedOut = useStore((state) => state.transform[2] < DETAIL_ZOOM);
   const [model] = useState(() => new CanvasModel());
   // React Flow needs every drag frame and its measurements; the store only gets the final
   // positions on drag end, so those live here until then.
@@ -68,6 +81,15 @@ export function Canvas() {
     (_event: unknown, _node: CanvasNode, dragged: CanvasNode[]) => {
       actions.moveNodes(dragged.map((node) => ({ name: node.id, position: [node.position.x, node.position.y] })));
       setLocal((current) => ({ ...current, positions: new Map() }));
+    },
+    [actions],
+  );
+
+  const onSelectionDragStop = useCallback((event: ReactMouseEvent, dragged: CanvasNode[]) => onNodeDragStop(event, dragged[0] as CanvasNode, dragged), [onNodeDragStop]);
+
+  const onNodeDoubleClick = useCallback(
+    (_event: ReactMouseEvent, node: CanvasNode) => {
+      if (node.type !== 'stickyNote') actions.ui.openNode(node.id);
     },
     [actions],
   );
@@ -120,7 +142,7 @@ export function Canvas() {
   );
 
   return (
-    <div className={classes.canvas} data-test-id="node-view" data-read-only={readOnly || undefined} onDragOver={(event) => event.preventDefault()} onDrop={onDrop}>
+    <div className={classes.canvas} data-test-id="node-view" data-read-only={readOnly || undefined} data-zoomed-out={zoomedOut || undefined} onDragOver={(event) => event.preventDefault()} onDrop={onDrop}>
       <ReactFlow<CanvasNode, CanvasEdge>
         nodes={nodes}
         edges={edges}
@@ -128,13 +150,11 @@ export function Canvas() {
         edgeTypes={EDGE_TYPES}
         onNodesChange={onNodesChange}
         onNodeDragStop={onNodeDragStop}
-        onSelectionDragStop={(event, dragged) => onNodeDragStop(event, dragged[0] as CanvasNode, dragged)}
+        onSelectionDragStop={onSelectionDragStop}
         onConnect={onConnect}
         onConnectEnd={onConnectEnd}
         onPaneClick={onPaneClick}
-        onNodeDoubleClick={(_event, node) => {
-          if (node.type !== 'stickyNote') actions.ui.openNode(node.id);
-        }}
+        onNodeDoubleClick={onNodeDoubleClick}
         nodesDraggable={!readOnly}
         nodesConnectable={!readOnly}
         elementsSelectable
@@ -148,7 +168,7 @@ export function Canvas() {
         panOnDrag={PAN_BUTTONS}
         selectionOnDrag
         selectionMode={SelectionMode.Partial}
-        multiSelectionKeyCode={['Shift', 'Control', 'Meta']}
+        multiSelectionKeyCode={MULTI_SELECT_KEYS}
         deleteKeyCode={null}
         selectionKeyCode={null}
         zoomOnDoubleClick={false}
@@ -156,12 +176,13 @@ export function Canvas() {
         maxZoom={MAX_ZOOM}
         fitView
         fitViewOptions={FIT_VIEW_OPTIONS}
-        onlyRenderVisibleElements
+        onlyRenderVisibleElements={graph.nodes.length > CULLING_THRESHOLD}
         connectionLineType={ConnectionLineType.Bezier}
         connectionRadius={30}
-        proOptions={{ hideAttribution: true }}
+        proOptions={PRO_OPTIONS}
       >
-        <Background variant={BackgroundVariant.Dots} gap={GRID_SIZE} size={1.2} color="#c9ced8" />
+        {/* Zoomed far out the dots would be a few pixels apart and cost a full repaint per frame. */}
+        {zoomedOut ? null : <Background variant={BackgroundVariant.Dots} gap={GRID_SIZE} size={1.2} color="#c9ced8" />}
       </ReactFlow>
     </div>
   );

@@ -48,6 +48,8 @@ function CanvasEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosition
         data-target={connection?.target}
         data-source-index={connection?.sourceIndex}
       />
+      {/* The HTML label layer is only mounted when there is something to show. */}
+      {hovered || items !== null ? (
       <EdgeLabelRenderer>
         <div
           className={`${classes.edgeLabel} nodrag nopan`}
@@ -72,6 +74,7 @@ function CanvasEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosition
           ) : null}
         </div>
       </EdgeLabelRenderer>
+      ) : null}
     </>
   );
 }

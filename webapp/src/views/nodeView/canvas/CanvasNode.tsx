@@ -1,7 +1,7 @@
 import { Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconClock, IconCopy, IconPlayerPlayFilled, IconPlus, IconPower, IconTrash } from '@tabler/icons-react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
-import { memo, type CSSProperties } from 'react';
+import { memo, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NodeIcon } from '../../../components/NodeIcon';
 import { useEditor } from '../EditorContext';
@@ -26,11 +26,22 @@ function CanvasNodeView({ data, selected }: Props) {
   const { index, readOnly, actions } = useEditor();
   const type = index.get(data.typeName, data.typeVersion);
   const name = data.name;
+  // The toolbar is mounted only while the pointer is over the node: hundreds of hidden toolbars
+  // would cost more than they are worth on large workflows.
+  const [hovered, setHovered] = useState(false);
   const status = data.executing ? 'executing' : data.issues.length > 0 ? 'issues' : data.success ? 'success' : undefined;
 
   return (
-    <div className={classes.nodeWrapper} data-test-id="canvas-node" data-name={name} data-status={status} data-disabled={data.disabled || undefined}>
-      {!readOnly ? (
+    <div
+      className={classes.nodeWrapper}
+      data-test-id="canvas-node"
+      data-name={name}
+      data-status={status}
+      data-disabled={data.disabled || undefined}
+      onMouseEnter={() => setHovered(true)}
+      onMouseLeave={() => setHovered(false)}
+    >
+      {!readOnly && hovered ? (
         <div className={`${classes.nodeToolbar} nodrag`} data-test-id="node-toolbar">
           {!data.trigger || data.inputs === 0 ? (
             <button type="button" className={classes.toolbarButton} aria-label={t('node.toolbar.execute')} title={t('node.toolbar.execute')} data-test-id="node-toolbar-execute" onClick={() => actions.ui.runWorkflow(name)}>
@@ -94,20 +105,19 @@ function CanvasNodeView({ data, selected }: Props) {
               {open ? (
                 <span className={classes.plusEndpoint}>
                   <span className={classes.plusLine} />
-                  <Tooltip label={t('node.plusEndpoint')} withArrow openDelay={300}>
-                    <button
-                      type="button"
-                      className={classes.plusButton}
-                      data-test-id="canvas-plus-button"
-                      aria-label={t('node.plusEndpoint')}
-                      onClick={(event) => {
-                        event.stopPropagation();
-                        actions.ui.openCreator({ source: { node: name, outputIndex: i } });
-                      }}
-                    >
-                      <IconPlus size={12} stroke={3} />
-                    </button>
-                  </Tooltip>
+                  <button
+                    type="button"
+                    className={classes.plusButton}
+                    data-test-id="canvas-plus-button"
+                    data-tooltip={t('node.plusEndpoint')}
+                    aria-label={t('node.plusEndpoint')}
+                    onClick={(event) => {
+                      event.stopPropagation();
+                      actions.ui.openCreator({ source: { node: name, outputIndex: i } });
+                    }}
+                  >
+                    <IconPlus size={12} stroke={3} />
+                  </button>
                 </span>
               ) : null}
             </Handle>

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { IDLE_EXECUTION, runStarted } from '../../../core/editor/execution';
+import { TEST_INDEX } from '../../../core/workflow/testTypes';
+import type { Graph } from '../../../core/workflow/types';
+import { applyLocalChanges, applySelectionChanges, CanvasModel, EMPTY_LOCAL } from './model';
+
+const graph: Graph = {
+  nodes: [
+    { name: 'A', type: 'n8n-nodes-base.set', typeVersion: 1, position: [0, 0], parameters: {} },
+    { name: 'B', type: 'n8n-nodes-base.if', typeVersion: 1, position: [200, 0], parameters: {} },
+    { name: 'Note', type: 'n8n-nodes-base.stickyNote', typeVersion: 1, position: [0, 300], parameters: { content: '# Hi', width: 200, height: 100 } },
+    { name: 'X', type: 'n8n-nodes-base.unknown', typeVersion: 1, position: [400, 0], parameters: {} },
+  ],
+  connections: { A: { main: [[{ node: 'B', type: 'main', index: 0 }]] } },
+};
+
+describe('canvas model', () => {
+  it('reuses node objects whose inputs did not change', () => {
+    const model = new CanvasModel();
+    const first = model.nodes(graph, TEST_INDEX, [], IDLE_EXECUTION);
+    const second = model.nodes(graph, TEST_INDEX, ['B'], IDLE_EXECUTION);
+    expect(second[0]).toBe(first[0]);
+    expect(second[1]).not.toBe(first[1]);
+    expect(second[1]?.selected).toBe(true);
+  });
+
+  it('describes outputs, stickies and unknown types', () => {
+    const [a, b, note, unknown] = new CanvasModel().nodes(graph, TEST_INDEX, [], IDLE_EXECUTION);
+    expect(a?.data).toMatchObject({ outputs: 1, connectedOutputs: [true] });
+    expect(b?.data).toMatchObject({ outputs: 2, outputNames: ['true', 'false'], connectedOutputs: [false, false] });
+    expect(note).toMatchObject({ type: 'stickyNote', width: 200, height: 100, zIndex: -200 });
+    expect(unknown?.data).toMatchObject({ issues: ['typeUnknown'] });
+  });
+
+  it('reports run status and item counts on nodes and edges', () => {
+    const task = { startTime: 1, executionTime: 1, source: [], data: { main: [[{ json: {} }, { json: {} }]] } };
+    const execution = { ...runStarted(IDLE_EXECUTION, 'e', false), runData: { A: [task] }, executing: ['B'] };
+    const model = new CanvasModel();
+    const [a, b] = model.nodes(graph, TEST_INDEX, [], execution);
+    expect(a?.data).toMatchObject({ success: true, itemCount: 2 });
+    expect(b?.data).toMatchObject({ executing: true });
+    expect(model.edges(graph, execution)[0]?.data?.items).toBe(2);
+  });
+
+  it('keeps the last picked node last and tracks drag positions until cleared', () => {
+    expect(applySelectionChanges(['A', 'B'], [{ id: 'A', selected: true }])).toEqual(['B', 'A']);
+    expect(applySelectionChanges(['A', 'B'], [{ id: 'B', selected: false }])).toEqual(['A']);
+    const local = applyLocalChanges(EMPTY_LOCAL, [{ type: 'position', id: 'A', position: { x: 5, y: 6 } }]);
+    expect(local.positions.get('A')).toEqual({ x: 5, y: 6 });
+    expect(applyLocalChanges(local, [{ type: 'select', id: 'A', selected: true }])).toBe(local);
+  });
+});
