@@ -12,6 +12,7 @@ import (
 
 	"github.com/flowmill/flowmill/pkg/auth"
 	"github.com/flowmill/flowmill/pkg/config"
+	"github.com/flowmill/flowmill/pkg/credential"
 	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/mail"
@@ -39,6 +40,8 @@ type server struct {
 	limiter     *auth.Limiter
 	limits      accountLimits
 	mailer      *mail.Mailer
+	// credentials encrypts credential data at rest.
+	credentials *credential.Cipher
 	// clock is the time for expiring tokens; nil means time.Now.
 	clock func() time.Time
 	// background runs work that outlives its request (mails sent after the answer).
@@ -63,6 +66,9 @@ func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
 		return nil, err
 	}
 	s.sessions = auth.NewSessions(cfg.EncryptionKey, s.now)
+	if s.credentials, err = credential.NewCipher(cfg.EncryptionKey); err != nil {
+		return nil, err
+	}
 	s.limiter = auth.NewLimiter(in.Redis)
 	s.limits = defaultAccountLimits
 	if s.hooks, err = newWebhooks(s); err != nil {

@@ -1,0 +1,86 @@
+package credential
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/store"
+)
+
+// ErrNotFound means a node's credential selection matches no credential the run may use.
+var ErrNotFound = errors.New("credential not found")
+
+// ErrAmbiguous means a node selected a credential by a name that several credentials share.
+var ErrAmbiguous = errors.New("credential not clearly identified")
+
+// ErrUnsavedWorkflow means a run of a workflow that was never saved asked for credentials: with
+// no owner there is nobody whose credentials it may use.
+var ErrUnsavedWorkflow = errors.New("credentials can only be used by saved workflows")
+
+// ForUser returns the nodes.CredentialsFunc that hands nodes the decrypted data of the
+// credentials u may see (the instance owner sees all, a member those shared with them).
+func ForUser(s *store.Store, c *Cipher, u *store.User) nodes.CredentialsFunc {
+	return func(ctx context.Context, ref nodes.CredentialRef) (map[string]any, error) {
+		return resolve(ctx, s, c, u, ref)
+	}
+}
+
+// ForWorkflow returns the nodes.CredentialsFunc of a run of workflow workflowID: the
+// credentials its owner may see, as in n8n, where a workflow runs with its owner's access. The
+// owner is looked up when a node first asks, and kept for the run once found. An empty
+// workflowID (an unsaved workflow) makes every request fail with ErrUnsavedWorkflow.
+func ForWorkflow(s *store.Store, c *Cipher, workflowID string) nodes.CredentialsFunc {
+	var (
+		mu    sync.Mutex
+		owner *store.User
+	)
+	return func(ctx context.Context, ref nodes.CredentialRef) (map[string]any, error) {
+		if workflowID == "" {
+			return nil, ErrUnsavedWorkflow
+		}
+		mu.Lock()
+		u := owner
+		mu.Unlock()
+		if u == nil {
+			var err error
+			if u, err = s.WorkflowOwner(ctx, workflowID); err != nil {
+				return nil, err
+			}
+			mu.Lock()
+			owner = u
+			mu.Unlock()
+		}
+		return resolve(ctx, s, c, u, ref)
+	}
+}
+
+// resolve finds the credential by id, else by a name that exactly one credential of the type
+// carries (workflows imported from elsewhere keep names but not ids), and decrypts its data.
+func resolve(ctx context.Context, s *store.Store, c *Cipher, u *store.User, ref nodes.CredentialRef) (map[string]any, error) {
+	if ref.ID != "" {
+		cred, err := s.GetCredentialFor(ctx, u, ref.ID)
+		switch {
+		case err == nil && cred.Type == ref.Type:
+			return c.Decrypt(cred.Data)
+		case err != nil && !errors.Is(err, store.ErrNotFound):
+			return nil, err
+		}
+	}
+	if ref.Name == "" {
+		return nil, fmt.Errorf("no credential with id %q: %w", ref.ID, ErrNotFound)
+	}
+	list, err := s.ListCredentials(ctx, u, store.CredentialFilter{Type: ref.Type, Name: ref.Name})
+	if err != nil {
+		return nil, err
+	}
+	switch len(list) {
+	case 0:
+		return nil, fmt.Errorf("no credential with that id or name: %w", ErrNotFound)
+	case 1:
+		return c.Decrypt(list[0].Data)
+	}
+	return nil, fmt.Errorf("%d credentials are called %q; select one in the node: %w", len(list), ref.Name, ErrAmbiguous)
+}
