@@ -40,6 +40,9 @@ type Options struct {
 	// SubWorkflows, when set, gives every sub-workflow run (Execute Workflow) its own execution
 	// record; nil runs them without one.
 	SubWorkflows SubWorkflowRecorder
+	// Credentials hands nodes the decrypted data of the credentials they selected; nil makes
+	// nodes that ask fail with nodes.ErrCredentialsNotAvailable.
+	Credentials nodes.CredentialsFunc
 }
 
 // SubWorkflowRecorder records sub-workflow runs as executions of their own.

@@ -108,7 +108,8 @@ func (r *run) callNode(ctx context.Context, t *nodes.Type, node *workflow.Node, 
 				h.ConsoleMessage(ctx, ev, level, args)
 			}
 		},
-		Logger: r.e.opts.Logger.With("node", node.Name),
+		Logger:      r.e.opts.Logger.With("node", node.Name),
+		Credentials: r.e.opts.Credentials,
 		Flow: nodes.FlowConfig{
 			Now:         r.e.opts.Now,
 			Sleep:       r.e.opts.Sleep,

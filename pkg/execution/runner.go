@@ -15,6 +15,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/flowmill/flowmill/pkg/credential"
 	"github.com/flowmill/flowmill/pkg/engine"
 	"github.com/flowmill/flowmill/pkg/expr"
 	"github.com/flowmill/flowmill/pkg/infra"
@@ -33,8 +34,10 @@ var (
 type Runner struct {
 	in       *infra.Infra
 	workerID string
-	// base is the engine configuration; each run adds its own hooks.
-	base     engine.Options
+	// base is the engine configuration; each run adds its own hooks and credentials.
+	base engine.Options
+	// cipher decrypts the credentials nodes ask for.
+	cipher   *credential.Cipher
 	log      *slog.Logger
 	leaseTTL time.Duration
 
@@ -65,6 +68,9 @@ func NewRunner(in *infra.Infra, workerID string) (*Runner, error) {
 		Workflows: storeLoader{in.Store},
 	}
 	r.base.SubWorkflows = &subWorkflows{r: r, active: map[string]*subRun{}}
+	if r.cipher, err = credential.NewCipher(in.Config.EncryptionKey); err != nil {
+		return nil, err
+	}
 	if _, err := engine.New(r.base); err != nil {
 		return nil, err
 	}
@@ -289,6 +295,8 @@ func (r *Runner) execute(ctx context.Context, e *store.Execution, d *store.Execu
 func (r *Runner) engineWith(h *hooks) (*engine.Engine, error) {
 	opts := r.base
 	opts.Hooks = []engine.Hook{h}
+	// A run uses the credentials its workflow's owner may use.
+	opts.Credentials = credential.ForWorkflow(r.in.Store, r.cipher, h.wf.ID)
 	if h.answer != nil {
 		opts.Hooks = append(opts.Hooks, h.answer)
 	}

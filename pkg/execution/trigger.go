@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/flowmill/flowmill/pkg/credential"
 	"github.com/flowmill/flowmill/pkg/engine"
 	"github.com/flowmill/flowmill/pkg/expr"
 	"github.com/flowmill/flowmill/pkg/nodes"
@@ -83,6 +84,7 @@ func (r *Runner) poll(ctx context.Context, wf *workflow.Workflow, node *workflow
 	before, _ := workflow.DeepCopy(static).(map[string]any)
 	ex := nodes.NewExecution(nodes.ExecutionConfig{Node: &resolved, Type: t, Mode: engine.ModeTrigger,
 		Evaluator: r.base.Evaluator, StaticData: static, Logger: r.log.With("node", node.Name),
+		Credentials: credential.ForWorkflow(r.in.Store, r.cipher, wf.ID),
 		Expr: expr.Context{Workflow: expr.WorkflowInfo{ID: wf.ID, Name: wf.Name, Active: wf.Active},
 			Timezone: wf.Settings.Timezone(), Execution: expr.ExecutionInfo{Mode: engine.ModeTrigger}},
 		Flow: nodes.FlowConfig{Now: time.Now}})
