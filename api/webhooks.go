@@ -17,6 +17,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/engine"
 	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/expr"
+	"github.com/flowmill/flowmill/pkg/credential"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/webhook"
 	"github.com/flowmill/flowmill/pkg/store"
@@ -53,9 +54,6 @@ type webhooks struct {
 	ev      *expr.Evaluator
 	answers *answers
 	tests   *testWebhooks
-	// credentials reads the credentials a webhook node selected for its authentication; nil
-	// until a credential store is connected, which makes protected webhooks answer 500.
-	credentials nodes.CredentialsFunc
 	// timeout bounds how long a caller waits for the workflow's answer.
 	timeout time.Duration
 
@@ -217,7 +215,7 @@ func (s *server) serveWebhook(c fiber.Ctx, h *hit, start func(workflow.Item, *tr
 	if h.hook.IgnoreBots && trigger.IsBot(c.Get(fiber.HeaderUserAgent)) {
 		return authProblem(c, fiber.StatusForbidden, "")
 	}
-	if done, err := s.checkWebhookAuth(c, h.hook, node); done || err != nil {
+	if done, err := s.checkWebhookAuth(c, h.hook, h.wf.ID, node); done || err != nil {
 		return err
 	}
 	t, _ := s.nodeTypes.Get(node.Type, node.TypeVersion)
@@ -315,7 +313,7 @@ func authProblem(c fiber.Ctx, status int, message string) error {
 
 // checkWebhookAuth checks basic or header authentication against the node's credentials; done
 // means it already answered (401, 403, or 500 when the credentials cannot be read).
-func (s *server) checkWebhookAuth(c fiber.Ctx, hook trigger.Webhook, node *workflow.Node) (bool, error) {
+func (s *server) checkWebhookAuth(c fiber.Ctx, hook trigger.Webhook, workflowID string, node *workflow.Node) (bool, error) {
 	var credType string
 	switch hook.Authentication {
 	case "basicAuth":
@@ -325,12 +323,9 @@ func (s *server) checkWebhookAuth(c fiber.Ctx, hook trigger.Webhook, node *workf
 	default:
 		return false, nil
 	}
-	ex := nodes.NewExecution(nodes.ExecutionConfig{Node: node, Credentials: s.hooks.credentials})
+	ex := nodes.NewExecution(nodes.ExecutionConfig{Node: node,
+		Credentials: credential.ForWorkflow(s.in.Store, s.credentials, workflowID)})
 	data, err := ex.Credentials(c.Context(), credType)
-	if errors.Is(err, nodes.ErrCredentialsNotAvailable) {
-		return true, &apiError{Status: fiber.StatusInternalServerError, cause: err,
-			Message: fmt.Sprintf("The webhook's %s credentials are not available: no credential store is connected", credType)}
-	}
 	if err != nil {
 		return true, authProblem(c, fiber.StatusInternalServerError, "No authentication data defined on node!")
 	}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/worker"
 )
@@ -246,46 +245,35 @@ func TestActivationRulesAndErrors(t *testing.T) {
 	require.Empty(t, hooks)
 }
 
-// basicCredentials reads credentials stored as plain JSON in the credentials table: a stand-in
-// for the credential layer, over real rows.
-func basicCredentials(s *store.Store) nodes.CredentialsFunc {
-	return func(ctx context.Context, ref nodes.CredentialRef) (map[string]any, error) {
-		var row struct{ Data string }
-		if err := s.DB.WithContext(ctx).Table("credentials").Select("data").Where("id = ? AND type = ?", ref.ID, ref.Type).Take(&row).Error; err != nil {
-			return nil, err
-		}
-		var data map[string]any
-		return data, json.Unmarshal([]byte(row.Data), &data)
-	}
-}
-
 func TestWebhookAuthBotsAndBadInput(t *testing.T) {
 	e := startWithWorker(t, map[string]string{"FLOWMILL_MAX_BODY_SIZE": "1"})
-	now := time.Now().UTC()
-	for _, c := range []struct{ id, typ, data string }{
-		{"c-basic", "httpBasicAuth", `{"user":"ann","password":"pw"}`},
-		{"c-header", "httpHeaderAuth", `{"name":"X-Key","value":"k1"}`},
+	owner, err := e.in.Store.Owner(context.Background())
+	require.NoError(t, err)
+	credIDs := map[string]string{}
+	for _, c := range []struct {
+		name, typ string
+		data      map[string]any
+	}{
+		{"c-basic", "httpBasicAuth", map[string]any{"user": "ann", "password": "pw"}},
+		{"c-header", "httpHeaderAuth", map[string]any{"name": "X-Key", "value": "k1"}},
 	} {
-		require.NoError(t, e.in.Store.DB.Exec(`INSERT INTO credentials (id, name, type, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
-			c.id, c.id, c.typ, c.data, now, now).Error)
+		sealed, err := e.srv.credentials.Encrypt(c.data)
+		require.NoError(t, err)
+		cred := &store.Credential{Name: c.name, Type: c.typ, Data: sealed}
+		require.NoError(t, e.in.Store.CreateCredential(context.Background(), cred, owner.ID))
+		credIDs[c.name] = cred.ID
 	}
 	basic := strings.Replace(hookWorkflow("basic", "hb", `{"path":"basic","authentication":"basicAuth","responseMode":"lastNode"}`),
-		`"webhookId":"hb"`, `"webhookId":"hb","credentials":{"httpBasicAuth":{"id":"c-basic","name":"c-basic"}}`, 1)
+		`"webhookId":"hb"`, `"webhookId":"hb","credentials":{"httpBasicAuth":{"id":"`+credIDs["c-basic"]+`","name":"c-basic"}}`, 1)
 	header := strings.Replace(hookWorkflow("header", "hh", `{"path":"header","authentication":"headerAuth","responseMode":"lastNode","options":{"ignoreBots":true}}`),
-		`"webhookId":"hh"`, `"webhookId":"hh","credentials":{"httpHeaderAuth":{"id":"c-header","name":"c-header"}}`, 1)
+		`"webhookId":"hh"`, `"webhookId":"hh","credentials":{"httpHeaderAuth":{"id":"`+credIDs["c-header"]+`","name":"c-header"}}`, 1)
 	ids := []string{e.saveWorkflow(t, basic), e.saveWorkflow(t, header)}
 	for _, id := range ids {
 		code, b := e.setActive(t, id, true)
 		require.Equal(t, 200, code, string(b))
 	}
 
-	// Without a credential store, protected webhooks say so.
 	res, body := call(t, "GET", e.base+"webhook/basic", "", nil)
-	require.Equal(t, 500, res.StatusCode)
-	require.Contains(t, body, "credentials are not available")
-
-	e.srv.hooks.credentials = basicCredentials(e.in.Store)
-	res, body = call(t, "GET", e.base+"webhook/basic", "", nil)
 	require.Equal(t, 401, res.StatusCode)
 	require.Equal(t, `Basic realm="Webhook"`, res.Header.Get("WWW-Authenticate"))
 	req, _ := http.NewRequest("GET", e.base+"webhook/basic", nil)
