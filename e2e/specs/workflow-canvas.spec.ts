@@ -144,3 +144,18 @@ test('renames with F2, duplicates, disables with d, and undoes and redoes each s
   expect(links(saved)).toEqual(['Start:0->Prepare data']);
   await page.screenshot({ path: 'test-results/editor-edits.png' });
 });
+
+test('adds a sticky note and edits its markdown', async ({ page }) => {
+  await page.getByTestId('add-sticky-button').click();
+  const sticky = page.getByTestId('sticky-note');
+  await expect(sticky.getByRole('heading', { name: "I'm a note" })).toBeVisible();
+  await sticky.dblclick();
+  await sticky.getByRole('textbox').fill('# Plan\nCall **the API**\n<script>alert(1)</script>');
+  await page.getByTestId('node-view').click({ position: { x: 200, y: 700 } });
+  await expect(sticky.getByRole('heading', { name: 'Plan' })).toBeVisible();
+  await expect(sticky.locator('strong')).toHaveText('the API');
+  // Raw HTML is shown as text, never run.
+  await expect(sticky).toContainText('<script>alert(1)</script>');
+  await page.keyboard.press('Control+z');
+  await expect(sticky.getByRole('heading', { name: "I'm a note" })).toBeVisible();
+});

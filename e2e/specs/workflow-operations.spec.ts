@@ -193,3 +193,45 @@ test('activation needs a trigger, saves a new workflow first and shows the notic
   await expect(toggle).not.toBeChecked();
   expect((await getWorkflow(page.request, id)).active).toBe(false);
 });
+
+test('workflow settings check the timeout; duplicate saves a copy in a new window; delete asks first', async ({ page, context }) => {
+  await openNewWorkflow(page);
+  const name = uniqueName('Settings flow');
+  await page.getByTestId('workflow-name-input').click();
+  await page.getByTestId('workflow-name-input').fill(name);
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Control+s');
+  await expect(page).toHaveURL(/workflowSave$/);
+  const id = workflowIdOf(page);
+
+  await menu(page, 'settings');
+  const settings = page.getByTestId('workflow-settings-modal');
+  await page.getByTestId('settings-timeout-switch').check({ force: true });
+  await page.getByTestId('settings-save-button').click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Timeout is activated but set to 0' })).toBeVisible();
+  await page.getByTestId('timeout-minutes').fill('2');
+  await page.getByTestId('timeout-seconds').fill('5');
+  await page.getByTestId('settings-save-button').click();
+  await expect(settings).toBeHidden();
+  expect((await getWorkflow(page.request, id)).settings?.executionTimeout).toBe(125);
+
+  await menu(page, 'duplicate');
+  await page.getByTestId('duplicate-name-input').fill('  ');
+  await page.getByTestId('duplicate-save-button').click();
+  await expect(page.getByTestId('duplicate-modal')).toContainText('Please enter a name.');
+  await page.getByTestId('duplicate-name-input').fill(`${name} copy`);
+  const popup = context.waitForEvent('page');
+  await page.getByTestId('duplicate-save-button').click();
+  const copy = await popup;
+  await expect(copy).toHaveURL(/\/workflow\/[^/]+$/);
+  await expect(copy.getByTestId('workflow-name-input')).toHaveText(`${name} copy`);
+  await copy.close();
+
+  await menu(page, 'delete');
+  await page.getByTestId('cancel-button').click();
+  expect((await page.request.get(`/rest/workflows/${id}`)).status()).toBe(200);
+  await menu(page, 'delete');
+  await page.getByTestId('confirm-button').click();
+  await expect(page).toHaveURL(/\/workflow$/);
+  expect((await page.request.get(`/rest/workflows/${id}`)).status()).toBe(404);
+});

@@ -68,6 +68,7 @@ export interface StoredWorkflow {
   nodes: Array<{ name: string; type: string; position: [number, number]; disabled?: boolean; parameters: Record<string, unknown> }>;
   connections: Record<string, { main: Array<Array<{ node: string; index: number }>> }>;
   tags: Array<{ id: string; name: string }>;
+  settings: { executionTimeout?: number } | null;
 }
 
 export async function getWorkflow(request: APIRequestContext, id: string): Promise<StoredWorkflow> {

@@ -61,12 +61,23 @@ export function useTimezones(enabled: boolean) {
   });
 }
 
-/** Ids of the active workflows the server really runs (GET /active). */
-export function useActiveWorkflowIds(enabled: boolean) {
-  return useSWR<string[]>(enabled ? '/active' : null, () => restApi.get<string[]>('/active'), { revalidateOnFocus: false, shouldRetryOnError: false });
+export interface ActivationError {
+  time?: number | string;
+  error?: { message?: string };
 }
 
-export function getActivationError(id: string): Promise<{ error?: { message?: string } } | null> {
+/**
+ * The last activation error of a workflow (GET /active/error/:id): null while its triggers run,
+ * so an active workflow with an error here is active but not running.
+ */
+export function useActivationError(id: string | null, enabled: boolean) {
+  return useSWR<ActivationError | null>(enabled && id !== null ? `/active/error/${id}` : null, () => getActivationError(id ?? ''), {
+    revalidateOnFocus: true,
+    shouldRetryOnError: false,
+  });
+}
+
+export function getActivationError(id: string): Promise<ActivationError | null> {
   return restApi.get(`/active/error/${encodeURIComponent(id)}`);
 }
 

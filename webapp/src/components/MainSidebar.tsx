@@ -19,6 +19,7 @@ import { Link } from 'react-router';
 import type { RouteName } from '../core/routes';
 import { fullName, type User } from '../core/user';
 import { Logo } from './Logo';
+import { UpdatesEntry } from './UpdatesEntry';
 import { WorkflowsMenu } from './WorkflowsMenu';
 import classes from './MainSidebar.module.css';
 
@@ -124,6 +125,8 @@ export function MainSidebar({
       </div>
 
       <div className={classes.spacer} />
+
+      <UpdatesEntry />
 
       <Menu position="right-end" withArrow offset={10} width={200}>
         <Menu.Target>

@@ -75,8 +75,8 @@ describe('adding nodes', () => {
     const graph = graphOf([]);
     const withWebhook = applied(graph, planAddNode(graph, TEST_INDEX, { type: testType('webhook'), position: [0, 0], newId: () => 'id-1' }));
     expect(withWebhook.nodes[0]?.webhookId).toBe('id-1');
-    const withSticky = applied(graph, planAddNode(graph, TEST_INDEX, { type: testType('stickyNote'), position: [0, 0] }));
-    expect(withSticky.nodes[0]?.parameters).toMatchObject({ width: 380, height: 300 });
+    const withSticky = applied(graph, planAddNode(graph, TEST_INDEX, { type: testType('stickyNote'), position: [0, 0], parameters: { content: 'Hi' } }));
+    expect(withSticky.nodes[0]?.parameters).toEqual({ width: 380, height: 300, content: 'Hi' });
   });
 });
 

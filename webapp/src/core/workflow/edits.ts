@@ -12,7 +12,7 @@ import { connectionsAmong, downstreamNodes, hasConnection, incoming, listConnect
 import { uniqueName } from './naming';
 import { STICKY_NOTE_TYPE, START_NODE_TYPE, defaultParameters, latestVersion, type NodeTypeDescription, type NodeTypeIndex } from './nodeTypes';
 import { renameNodeReferences } from './references';
-import { MAIN, type Connection, type Graph, type Position, type WorkflowNode } from './types';
+import { MAIN, type Connection, type Graph, type JsonObject, type Position, type WorkflowNode } from './types';
 
 /** A node type whose maxNodes is reached (spec 001 §5: 'Only {count} node is allowed in a workflow'). */
 export interface MaxNodesError {
@@ -33,6 +33,8 @@ export interface AddNodeRequest {
   splitConnection?: Connection;
   /** Makes webhook ids; random in the app, fixed in tests. */
   newId?: () => string;
+  /** Parameters set on the new node over the type's defaults (a sticky note's first text). */
+  parameters?: JsonObject;
 }
 
 function usedNames(graph: Graph): Set<string> {
@@ -101,7 +103,9 @@ export function planAddNode(graph: Graph, types: NodeTypeIndex, request: AddNode
     changes.push({ kind: 'removeConnection', connection: split });
   }
 
-  changes.push({ kind: 'addNode', node: createNode(type, name, position, request.newId) });
+  const node = createNode(type, name, position, request.newId);
+  if (request.parameters) node.parameters = { ...node.parameters, ...request.parameters };
+  changes.push({ kind: 'addNode', node });
   const hasInput = type.inputs.length > 0;
   const hasOutput = type.outputs.length > 0;
   if (source && hasInput) {

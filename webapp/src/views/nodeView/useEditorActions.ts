@@ -13,7 +13,7 @@ import {
   type Plan,
 } from '../../core/workflow/edits';
 import type { EditorStore } from '../../core/editor/store';
-import type { NodeTypeIndex } from '../../core/workflow/nodeTypes';
+import { STICKY_NOTE_TYPE, type NodeTypeIndex } from '../../core/workflow/nodeTypes';
 import type { Connection, Graph, Position } from '../../core/workflow/types';
 import { workflowFromUrl } from '../../api/workflows';
 import { i18n } from '../../i18n';
@@ -115,6 +115,7 @@ export function useEditorActions(store: EditorStore, index: NodeTypeIndex, readO
             source: usableSource,
             splitConnection: context.splitConnection,
             newId,
+            parameters: type.name === STICKY_NOTE_TYPE ? { content: i18n.t('sticky.defaultContent') } : undefined,
           }),
         );
       },

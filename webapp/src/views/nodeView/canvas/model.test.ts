@@ -11,7 +11,7 @@ const graph: Graph = {
     { name: 'Note', type: 'n8n-nodes-base.stickyNote', typeVersion: 1, position: [0, 300], parameters: { content: '# Hi', width: 200, height: 100 } },
     { name: 'X', type: 'n8n-nodes-base.unknown', typeVersion: 1, position: [400, 0], parameters: {} },
   ],
-  connections: { A: { main: [[{ node: 'B', type: 'main', index: 0 }]] } },
+  connections: { A: { main: [[{ node: 'B', type: 'main', index: 0 }]] }, B: { main: [[], [{ node: 'X', type: 'main', index: 0 }]] } },
 };
 
 describe('canvas model', () => {
@@ -27,9 +27,9 @@ describe('canvas model', () => {
   it('describes outputs, stickies and unknown types', () => {
     const [a, b, note, unknown] = new CanvasModel().nodes(graph, TEST_INDEX, [], IDLE_EXECUTION);
     expect(a?.data).toMatchObject({ outputs: 1, connectedOutputs: [true] });
-    expect(b?.data).toMatchObject({ outputs: 2, outputNames: ['true', 'false'], connectedOutputs: [false, false] });
+    expect(b?.data).toMatchObject({ outputs: 2, outputNames: ['true', 'false'], connectedOutputs: [false, true] });
     expect(note).toMatchObject({ type: 'stickyNote', width: 200, height: 100, zIndex: -200 });
-    expect(unknown?.data).toMatchObject({ issues: ['typeUnknown'] });
+    expect(unknown?.data).toMatchObject({ issues: ['typeUnknown'], inputs: 1, outputs: 1 });
   });
 
   it('reports run status and item counts on nodes and edges', () => {

@@ -100,10 +100,12 @@ export class CanvasModel {
   nodes(graph: Graph, index: NodeTypeIndex, selected: readonly string[], execution: ExecutionState): CanvasNode[] {
     const selectedSet = new Set(selected);
     const connected = new Map<string, Set<number>>();
+    const inputsUsed = new Map<string, number>();
     for (const c of listConnections(graph.connections)) {
       const set = connected.get(c.source) ?? new Set<number>();
       set.add(c.sourceIndex);
       connected.set(c.source, set);
+      inputsUsed.set(c.target, Math.max(inputsUsed.get(c.target) ?? 0, c.targetIndex + 1));
     }
     const seen = new Set<string>();
     const out = graph.nodes.map((node) => {
@@ -111,10 +113,10 @@ export class CanvasModel {
       const isSelected = selectedSet.has(node.name);
       const status = execution.runData || execution.executing.length > 0 ? nodeRunStatus(execution, node.name) : null;
       const outputsKey = [...(connected.get(node.name) ?? [])].sort().join(',');
-      const key = [node, index, isSelected, outputsKey, status?.executing, status?.success, status?.itemCount, status?.error, status?.waiting];
+      const key = [node, index, isSelected, outputsKey, inputsUsed.get(node.name), status?.executing, status?.success, status?.itemCount, status?.error, status?.waiting];
       const cached = this.nodeCache.get(node.name);
       if (cached && sameKey(cached.key, key)) return cached.node;
-      const built = this.build(node, index, isSelected, connected.get(node.name), status);
+      const built = this.build(node, index, isSelected, connected.get(node.name), inputsUsed.get(node.name) ?? 0, status);
       this.nodeCache.set(node.name, { key, node: built });
       return built;
     });
@@ -127,6 +129,7 @@ export class CanvasModel {
     index: NodeTypeIndex,
     selected: boolean,
     connectedOutputs: Set<number> | undefined,
+    inputsUsed: number,
     status: ReturnType<typeof nodeRunStatus> | null,
   ): CanvasNode {
     const position = { x: node.position[0], y: node.position[1] };
@@ -150,7 +153,9 @@ export class CanvasModel {
     const issues: string[] = [];
     if (!type) issues.push(`typeUnknown`);
     if (status?.error) issues.push(`execution:${status.error}`);
-    const outputs = type?.outputs.length ?? 0;
+    // A node of an unknown type still shows the endpoints its connections use, so they stay drawn.
+    const outputs = type?.outputs.length ?? Math.max(1, ...[...(connectedOutputs ?? [])].map((i) => i + 1));
+    const inputs = type?.inputs.length ?? Math.max(1, inputsUsed);
     return {
       id: node.name,
       type: 'canvasNode',
@@ -165,7 +170,7 @@ export class CanvasModel {
         disabled: node.disabled === true,
         subtitle: subtitleOf(node, type?.subtitle),
         trigger: type ? isTriggerType(type) : false,
-        inputs: type?.inputs.length ?? 0,
+        inputs,
         outputs,
         outputNames: outputs > 1 ? (type?.outputNames ?? []) : [],
         connectedOutputs: Array.from({ length: outputs }, (_, i) => connectedOutputs?.has(i) ?? false),

@@ -3,7 +3,7 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { canActivateWorkflow } from '../../../core/workflow/nodeTypes';
-import { getActivationError, updateWorkflow, useActiveWorkflowIds } from '../../../api/workflows';
+import { updateWorkflow, useActivationError } from '../../../api/workflows';
 import { showToast } from '../../../components/toast';
 import { useEditor, useEditorState } from '../EditorContext';
 import { errorMessage } from '../editorToasts';
@@ -26,8 +26,8 @@ export function ActivationSwitch({ ops }: { ops: WorkflowOps }) {
   );
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState(false);
-  const { data: running, mutate } = useActiveWorkflowIds(active && id !== null);
-  const notRunning = active && id !== null && running !== undefined && !running.includes(id);
+  const { data: activationError, mutate } = useActivationError(id, active);
+  const notRunning = active && activationError?.error !== undefined;
 
   const toggle = async (next: boolean) => {
     if (next) {
@@ -59,14 +59,8 @@ export function ActivationSwitch({ ops }: { ops: WorkflowOps }) {
     }
   };
 
-  const showActivationError = async () => {
-    if (id === null) return;
-    try {
-      const answer = await getActivationError(id);
-      showToast({ type: 'warning', title: t('activation.notRunningTitle'), message: answer?.error?.message ?? t('activation.unknownError') });
-    } catch (error) {
-      showToast({ type: 'error', title: t('activation.notRunningTitle'), message: errorMessage(error) });
-    }
+  const showActivationError = () => {
+    showToast({ type: 'warning', title: t('activation.notRunningTitle'), message: activationError?.error?.message ?? t('activation.unknownError') });
   };
 
   const disabled = readOnly || busy || (!active && !hasTrigger);
@@ -74,7 +68,7 @@ export function ActivationSwitch({ ops }: { ops: WorkflowOps }) {
     <Group gap={6} wrap="nowrap">
       {notRunning ? (
         <Tooltip label={t('activation.notRunning')} withArrow multiline w={240}>
-          <ActionIcon variant="subtle" color="orange" aria-label={t('activation.notRunning')} data-test-id="workflow-activation-warning" onClick={() => void showActivationError()}>
+          <ActionIcon variant="subtle" color="orange" aria-label={t('activation.notRunning')} data-test-id="workflow-activation-warning" onClick={showActivationError}>
             <IconAlertTriangle size={18} />
           </ActionIcon>
         </Tooltip>

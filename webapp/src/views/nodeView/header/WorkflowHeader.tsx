@@ -1,7 +1,8 @@
 import { Badge, Button, Group, Text } from '@mantine/core';
 import { IconCheck, IconCircleCheckFilled, IconCircleXFilled, IconClockHour4, IconDeviceFloppy, IconLock } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
+import { getPushClient } from '../../../api/push';
 import { useSettings } from '../../../api/settings';
 import { useEditor, useEditorState } from '../EditorContext';
 import type { WorkflowOps } from '../useWorkflowOps';
@@ -23,6 +24,11 @@ export function WorkflowHeader({ ops, execution }: { ops: WorkflowOps; execution
   const meta = useEditorState((s) => s.meta);
   const dirty = useEditorState((s) => s.dirty);
   const [saving, setSaving] = useState(false);
+  const push = getPushClient();
+  const pushLost = useSyncExternalStore(
+    (onChange) => push.onStatusChange(onChange),
+    () => push.status === 'lost',
+  );
 
   if (mode === 'execution' && execution) {
     const icon =
@@ -62,7 +68,8 @@ export function WorkflowHeader({ ops, execution }: { ops: WorkflowOps; execution
 
   const saved = !dirty && meta.id !== null;
   return (
-    <header className={classes.header} data-test-id="workflow-header">
+    // The frame shows its 'connection lost' badge at the top right; the header makes room for it.
+    <header className={classes.header} data-test-id="workflow-header" data-push-lost={pushLost || undefined}>
       <Group gap="md" wrap="nowrap" className={classes.left}>
         <WorkflowNameEditor name={meta.name} readOnly={readOnly} onSubmit={rename} />
         {!settings.workflowTagsDisabled ? (
