@@ -159,3 +159,14 @@ test('adds a sticky note and edits its markdown', async ({ page }) => {
   await page.keyboard.press('Control+z');
   await expect(sticky.getByRole('heading', { name: "I'm a note" })).toBeVisible();
 });
+
+test('a node with issues shows a warning and blocks the run', async ({ page }) => {
+  await addAfter(page, 'Start', 'http', 'HTTP Request');
+  const issues = node(page, 'HTTP Request').getByTestId('node-issues');
+  await expect(issues).toBeVisible();
+  await issues.hover();
+  await expect(page.getByRole('tooltip')).toContainText('Parameter "URL" is required.');
+  await page.getByTestId('execute-workflow-button').click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Workflow has issues' })).toContainText('HTTP Request: Parameter "URL" is required.');
+  await page.screenshot({ path: 'test-results/editor-node-issues.png' });
+});

@@ -21,3 +21,23 @@ export function useNodeTypes(): { types: NodeTypeDescription[]; index: NodeTypeI
 export function nodeIconUrl(typeName: string): string {
   return `${currentAppPaths().restBase}/node-icon/${typeName}`;
 }
+
+/**
+ * Full descriptions (with properties) of the node types a workflow uses, from POST /node-types;
+ * null until they arrive. `typeKey` lists the types as `name@version`, sorted, so the call
+ * repeats only when the set of types changes.
+ */
+export function useNodeTypeDetails(typeKey: string): NodeTypeIndex | null {
+  const { data } = useSWR<NodeTypeDescription[]>(
+    typeKey === '' ? null : ['node-type-details', typeKey],
+    () =>
+      restApi.request<NodeTypeDescription[]>('POST', '/node-types', {
+        nodeInfos: typeKey.split('\n').map((entry) => {
+          const at = entry.lastIndexOf('@');
+          return { name: entry.slice(0, at), version: Number(entry.slice(at + 1)) };
+        }),
+      }),
+    { revalidateOnFocus: false, revalidateIfStale: false, keepPreviousData: true },
+  );
+  return useMemo(() => (data ? new NodeTypeIndex(data) : null), [data]);
+}

@@ -74,7 +74,7 @@ describe('adding nodes', () => {
   it('gives webhook nodes a webhook id and sticky notes their default size', () => {
     const graph = graphOf([]);
     const withWebhook = applied(graph, planAddNode(graph, TEST_INDEX, { type: testType('webhook'), position: [0, 0], newId: () => 'id-1' }));
-    expect(withWebhook.nodes[0]?.webhookId).toBe('id-1');
+    expect(withWebhook.nodes[0]).toMatchObject({ webhookId: 'id-1', parameters: { path: 'id-1' } });
     const withSticky = applied(graph, planAddNode(graph, TEST_INDEX, { type: testType('stickyNote'), position: [0, 0], parameters: { content: 'Hi' } }));
     expect(withSticky.nodes[0]?.parameters).toEqual({ width: 380, height: 300, content: 'Hi' });
   });

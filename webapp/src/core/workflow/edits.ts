@@ -59,7 +59,11 @@ export function createNode(type: NodeTypeDescription, name: string, position: Po
     parameters.height = STICKY_DEFAULT_HEIGHT;
   }
   const node: WorkflowNode = { parameters, name, type: type.name, typeVersion: latestVersion(type), position };
-  if ((type.webhooks?.length ?? 0) > 0 && newId) node.webhookId = newId();
+  if ((type.webhooks?.length ?? 0) > 0 && newId) {
+    node.webhookId = newId();
+    // A webhook whose path is a parameter starts with its id as the path, so it is set and unique.
+    if (type.webhooks?.some((webhook) => webhook.path.includes('$parameter["path"]'))) node.parameters.path = node.webhookId;
+  }
   return node;
 }
 

@@ -9,6 +9,8 @@ export interface EditorContextValue {
   store: EditorStore;
   types: readonly NodeTypeDescription[];
   index: NodeTypeIndex;
+  /** Full descriptions of the types the workflow uses, for parameter and credential issues. */
+  details: NodeTypeIndex | null;
   mode: EditorMode;
   /** Only the new- and existing-workflow routes edit (spec 001 §6). */
   readOnly: boolean;

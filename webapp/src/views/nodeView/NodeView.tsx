@@ -1,13 +1,14 @@
 import { Center, Loader } from '@mantine/core';
 import '@xyflow/react/dist/style.css';
 import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker, useLocation, useNavigate } from 'react-router';
 import { workflowCommands, type WorkflowCommand } from '../../core/editor/commands';
 import { EditorStore } from '../../core/editor/store';
 import { STICKY_NOTE_TYPE } from '../../core/workflow/nodeTypes';
-import { useNodeTypes } from '../../api/nodeTypes';
+import { useNodeTypeDetails, useNodeTypes } from '../../api/nodeTypes';
+import { nodeTypeKey } from '../../core/workflow/nodeIssues';
 import { useSettings } from '../../api/settings';
 import { showToast } from '../../components/toast';
 import { Canvas } from './canvas/Canvas';
@@ -56,6 +57,8 @@ function NodeViewInner({ mode }: { mode: EditorMode }) {
   const { types, index, isLoaded } = useNodeTypes();
   const { settings } = useSettings();
   const store = useMemo(() => new EditorStore(), []);
+  const typeKey = useSyncExternalStore(store.subscribe, () => nodeTypeKey(store.getState().graph.nodes));
+  const details = useNodeTypeDetails(typeKey);
   const readOnly = mode === 'execution' || mode === 'demo';
   const [creator, setCreator] = useState<InsertContext | null>(null);
   const [ndvNode, setNdvNode] = useState<string | null>(null);
@@ -64,7 +67,7 @@ function NodeViewInner({ mode }: { mode: EditorMode }) {
   // The sidebar's Open, used away from the editor, lands here with the dialog requested.
   const [dialog, setDialog] = useState<Dialog>(() => ((location.state as { openDialog?: boolean } | null)?.openDialog ? 'open' : null));
   const fileInput = useRef<HTMLInputElement>(null);
-  const run = useRunWorkflow(store, !readOnly);
+  const run = useRunWorkflow(store, !readOnly, index, details);
 
   const ui: EditorUi = {
     openCreator: (context) => (readOnly ? showReadOnlyError() : setCreator(context ?? {})),
@@ -75,7 +78,7 @@ function NodeViewInner({ mode }: { mode: EditorMode }) {
   };
   const actions = useEditorActions(store, index, readOnly, ui);
   const ops = useWorkflowOps(store, actions);
-  const editor: EditorContextValue = useMemo(() => ({ store, types, index, mode, readOnly, actions }), [store, types, index, mode, readOnly, actions]);
+  const editor: EditorContextValue = useMemo(() => ({ store, types, index, details, mode, readOnly, actions }), [store, types, index, details, mode, readOnly, actions]);
   const loader = useWorkflowLoader(mode, store, index, isLoaded);
   usePageTitle(store);
   useDemoFrame(mode === 'demo', store, settings.versionCli, ndvNode, () => void flow.fitView({ padding: 0.2, maxZoom: 1 }));

@@ -14,6 +14,7 @@ import { useCallback, useMemo, useState, type DragEvent, type MouseEvent as Reac
 import { GRID_SIZE, MAX_ZOOM, MIN_ZOOM, NODE_SIZE } from '../../../core/workflow/canvas';
 import { mainConnection } from '../../../core/workflow/connections';
 import { dropTargetInput } from '../../../core/workflow/edits';
+import { workflowIssues } from '../../../core/workflow/nodeIssues';
 import { useEditor, useEditorState } from '../EditorContext';
 import { CanvasEdgeComponent } from './CanvasEdge';
 import { CanvasNodeComponent } from './CanvasNode';
@@ -53,7 +54,7 @@ function handleIndex(handle: string | null | undefined): number {
  * and Ctrl/Cmd with a drag pans; a plain drag on the background draws the selection rectangle.
  */
 export function Canvas() {
-  const { store, index, readOnly, actions } = useEditor();
+  const { store, index, details, readOnly, actions } = useEditor();
   const graph = useEditorState((s) => s.graph);
   const selected = useEditorState((s) => s.selected);
   const execution = useEditorState((s) => s.execution);
@@ -64,7 +65,8 @@ export function Canvas() {
   // positions on drag end, so those live here until then.
   const [local, setLocal] = useState<LocalNodeState>(EMPTY_LOCAL);
 
-  const derivedNodes = useMemo(() => model.nodes(graph, index, selected, execution), [model, graph, index, selected, execution]);
+  const issues = useMemo(() => workflowIssues(graph.nodes, index, details), [graph.nodes, index, details]);
+  const derivedNodes = useMemo(() => model.nodes(graph, index, selected, execution, issues), [model, graph, index, selected, execution, issues]);
   const nodes = useMemo(() => model.withLocal(derivedNodes, local), [model, derivedNodes, local]);
   const edges = useMemo(() => model.edges(graph, execution), [model, graph, execution]);
 

@@ -5,6 +5,7 @@ import { memo, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NodeIcon } from '../../../components/NodeIcon';
 import { useEditor } from '../EditorContext';
+import { issueText } from '../issueText';
 import type { CanvasNodeData } from './model';
 import classes from './canvas.module.css';
 
@@ -13,12 +14,6 @@ type Props = NodeProps & { data: CanvasNodeData };
 /** Spreads n handles along the card's side, as percentages. */
 function handleTop(index: number, count: number): CSSProperties {
   return { top: `${((index + 1) * 100) / (count + 1)}%` };
-}
-
-function issueText(issue: string, t: (key: string, options?: Record<string, unknown>) => string): string {
-  if (issue === 'typeUnknown') return t('node.issues.typeUnknown');
-  if (issue.startsWith('execution:')) return t('node.issues.execution', { message: issue.slice('execution:'.length) });
-  return issue;
 }
 
 function CanvasNodeView({ data, selected }: Props) {
@@ -76,7 +71,7 @@ function CanvasNodeView({ data, selected }: Props) {
         {data.disabled ? <div className={classes.disabledStrike} aria-hidden="true" /> : null}
         <div className={classes.nodeBadges}>
           {data.issues.length > 0 ? (
-            <Tooltip label={data.issues.map((issue) => issueText(issue, t)).join('\n')} multiline maw={280} withArrow style={{ whiteSpace: 'pre-line' }}>
+            <Tooltip label={data.issues.map(issueText).join('\n')} multiline maw={280} withArrow style={{ whiteSpace: 'pre-line' }}>
               <span className={classes.badgeIssue} data-test-id="node-issues" aria-label={t('node.issues.label')} tabIndex={0}>
                 <IconAlertTriangle size={16} />
               </span>

@@ -3,7 +3,10 @@ import { nodeRunStatus, type ExecutionState } from '../../../core/editor/executi
 import { listConnections } from '../../../core/workflow/connections';
 import { NODE_SIZE, STICKY_DEFAULT_HEIGHT, STICKY_DEFAULT_WIDTH } from '../../../core/workflow/canvas';
 import { isTriggerType, STICKY_NOTE_TYPE, type NodeTypeIndex } from '../../../core/workflow/nodeTypes';
+import { issueKey, type NodeIssue } from '../../../core/workflow/nodeIssues';
 import type { Connection, Graph, WorkflowNode } from '../../../core/workflow/types';
+
+const NO_ISSUES: ReadonlyMap<string, NodeIssue[]> = new Map();
 
 /** What a node card draws; JSON only, the callbacks come from the editor context. */
 export interface CanvasNodeData extends Record<string, unknown> {
@@ -97,7 +100,7 @@ export class CanvasModel {
     });
   }
 
-  nodes(graph: Graph, index: NodeTypeIndex, selected: readonly string[], execution: ExecutionState): CanvasNode[] {
+  nodes(graph: Graph, index: NodeTypeIndex, selected: readonly string[], execution: ExecutionState, issues: ReadonlyMap<string, NodeIssue[]> = NO_ISSUES): CanvasNode[] {
     const selectedSet = new Set(selected);
     const connected = new Map<string, Set<number>>();
     const inputsUsed = new Map<string, number>();
@@ -113,10 +116,11 @@ export class CanvasModel {
       const isSelected = selectedSet.has(node.name);
       const status = execution.runData || execution.executing.length > 0 ? nodeRunStatus(execution, node.name) : null;
       const outputsKey = [...(connected.get(node.name) ?? [])].sort().join(',');
-      const key = [node, index, isSelected, outputsKey, inputsUsed.get(node.name), status?.executing, status?.success, status?.itemCount, status?.error, status?.waiting];
+      const issueKeys = (issues.get(node.name) ?? []).map(issueKey);
+      const key = [node, index, isSelected, outputsKey, inputsUsed.get(node.name), issueKeys.join('\n'), status?.executing, status?.success, status?.itemCount, status?.error, status?.waiting];
       const cached = this.nodeCache.get(node.name);
       if (cached && sameKey(cached.key, key)) return cached.node;
-      const built = this.build(node, index, isSelected, connected.get(node.name), inputsUsed.get(node.name) ?? 0, status);
+      const built = this.build(node, index, isSelected, connected.get(node.name), inputsUsed.get(node.name) ?? 0, status, issueKeys);
       this.nodeCache.set(node.name, { key, node: built });
       return built;
     });
@@ -131,6 +135,7 @@ export class CanvasModel {
     connectedOutputs: Set<number> | undefined,
     inputsUsed: number,
     status: ReturnType<typeof nodeRunStatus> | null,
+    issueKeys: string[],
   ): CanvasNode {
     const position = { x: node.position[0], y: node.position[1] };
     if (node.type === STICKY_NOTE_TYPE) {
@@ -150,9 +155,9 @@ export class CanvasModel {
       };
     }
     const type = index.forNode(node);
-    const issues: string[] = [];
-    if (!type) issues.push(`typeUnknown`);
-    if (status?.error) issues.push(`execution:${status.error}`);
+    const issues = [...issueKeys];
+    if (!type && !issues.includes('typeUnknown')) issues.push('typeUnknown');
+    if (status?.error) issues.push(issueKey({ kind: 'execution', message: status.error }));
     // A node of an unknown type still shows the endpoints its connections use, so they stay drawn.
     const outputs = type?.outputs.length ?? Math.max(1, ...[...(connectedOutputs ?? [])].map((i) => i + 1));
     const inputs = type?.inputs.length ?? Math.max(1, inputsUsed);

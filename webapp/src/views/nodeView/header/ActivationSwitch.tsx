@@ -2,11 +2,13 @@ import { ActionIcon, Button, Checkbox, Group, Loader, Modal, Stack, Switch, Text
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { workflowIssues } from '../../../core/workflow/nodeIssues';
 import { canActivateWorkflow } from '../../../core/workflow/nodeTypes';
 import { updateWorkflow, useActivationError } from '../../../api/workflows';
 import { showToast } from '../../../components/toast';
 import { useEditor, useEditorState } from '../EditorContext';
 import { errorMessage } from '../editorToasts';
+import { issueList } from '../issueText';
 import type { WorkflowOps } from '../useWorkflowOps';
 
 /** Storage key of the activation notice's "don't show again" flag. */
@@ -15,7 +17,7 @@ export const HIDE_ACTIVATION_ALERT_KEY = 'N8N_HIDE_ACTIVATION_ALERT';
 /** The activation toggle with its rules (spec 001 §4). */
 export function ActivationSwitch({ ops }: { ops: WorkflowOps }) {
   const { t } = useTranslation();
-  const { store, index, readOnly } = useEditor();
+  const { store, index, details, readOnly } = useEditor();
   const active = useEditorState((s) => s.meta.active);
   const id = useEditorState((s) => s.meta.id);
   const hasTrigger = useEditorState((s) =>
@@ -31,13 +33,9 @@ export function ActivationSwitch({ ops }: { ops: WorkflowOps }) {
 
   const toggle = async (next: boolean) => {
     if (next) {
-      const unknown = store.getState().graph.nodes.filter((node) => !index.forNode(node));
-      if (unknown.length > 0) {
-        showToast({
-          type: 'error',
-          title: t('activation.problemTitle'),
-          message: t('activation.issues', { nodes: unknown.map((node) => node.name).join(', ') }),
-        });
+      const issues = workflowIssues(store.getState().graph.nodes, index, details);
+      if (issues.size > 0) {
+        showToast({ type: 'error', title: t('activation.problemTitle'), message: <span style={{ whiteSpace: 'pre-line' }}>{t('activation.issues', { issues: issueList(issues) })}</span> });
         return;
       }
     }

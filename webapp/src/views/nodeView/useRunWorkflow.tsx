@@ -2,6 +2,9 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { applyPushMessage, IDLE_EXECUTION, runOutcome, runStarted } from '../../core/editor/execution';
 import type { EditorStore } from '../../core/editor/store';
+import { workflowIssues } from '../../core/workflow/nodeIssues';
+import type { NodeTypeIndex } from '../../core/workflow/nodeTypes';
+import { issueList } from './issueText';
 import type { PushMessage } from '../../core/push/messages';
 import { getPushClient, usePushMessages } from '../../api/push';
 import { runWorkflow, stopExecution } from '../../api/workflows';
@@ -16,7 +19,7 @@ export interface RunControls {
 }
 
 /** Runs the workflow from the canvas and follows its progress on the push channel. */
-export function useRunWorkflow(store: EditorStore, enabled: boolean): RunControls {
+export function useRunWorkflow(store: EditorStore, enabled: boolean, index: NodeTypeIndex, details: NodeTypeIndex | null): RunControls {
   const { t } = useTranslation();
 
   const onPush = useCallback(
@@ -58,6 +61,12 @@ export function useRunWorkflow(store: EditorStore, enabled: boolean): RunControl
       }
       const state = store.getState();
       if (state.execution.status !== 'idle') return;
+      // Node issues block a run (spec 001 §8), each listed.
+      const issues = workflowIssues(state.graph.nodes, index, details);
+      if (issues.size > 0) {
+        showToast({ type: 'error', title: t('execution.issues.title'), message: <span style={{ whiteSpace: 'pre-line' }}>{t('execution.issues.message', { issues: issueList(issues) })}</span> });
+        return;
+      }
       // Push messages can arrive before the answer; the run is followed from this moment on.
       store.updateExecution((execution) => runStarted(execution, null, false));
       try {
@@ -73,7 +82,7 @@ export function useRunWorkflow(store: EditorStore, enabled: boolean): RunControl
         showToast({ type: 'error', title: t('execution.problem'), message: t('execution.genericErrorWith', { message: errorMessage(error) }) });
       }
     },
-    [store, t],
+    [store, t, index, details],
   );
 
   const stop = useCallback(async () => {

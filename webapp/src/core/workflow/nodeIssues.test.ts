@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { isDisplayed, nodeIssues } from './nodeIssues';
+import type { NodeTypeDescription } from './nodeTypes';
+import type { WorkflowNode } from './types';
+
+const type: NodeTypeDescription = {
+  name: 'n8n-nodes-base.httpRequest',
+  displayName: 'HTTP Request',
+  group: ['output'],
+  version: 2,
+  defaults: { name: 'HTTP Request' },
+  inputs: ['main'],
+  outputs: ['main'],
+  credentials: [{ name: 'httpBasicAuth', required: true, displayOptions: { show: { authentication: ['basicAuth'] } } }],
+  properties: [
+    { name: 'authentication', displayName: 'Authentication', type: 'options', default: 'none' },
+    { name: 'url', displayName: 'URL', type: 'string', default: '', required: true },
+    { name: 'body', displayName: 'Body', type: 'string', default: '', required: true, displayOptions: { show: { method: ['POST'] } } },
+    { name: 'method', displayName: 'Method', type: 'options', default: 'GET' },
+    { name: 'note', displayName: 'Note', type: 'notice', default: '', required: true },
+  ],
+};
+
+function node(parameters: WorkflowNode['parameters'], extra: Partial<WorkflowNode> = {}): WorkflowNode {
+  return { name: 'HTTP Request', type: type.name, typeVersion: 2, position: [0, 0], parameters, ...extra };
+}
+
+describe('node issues', () => {
+  it('reports shown required parameters that are empty', () => {
+    expect(nodeIssues(node({}), type)).toEqual([{ kind: 'parameters', parameter: 'url', displayName: 'URL' }]);
+    expect(nodeIssues(node({ url: 'https://x', method: 'POST' }), type)).toEqual([{ kind: 'parameters', parameter: 'body', displayName: 'Body' }]);
+    expect(nodeIssues(node({ url: 'https://x' }), type)).toEqual([]);
+  });
+
+  it('reports required credentials only when shown and unset', () => {
+    expect(nodeIssues(node({ url: 'u', authentication: 'basicAuth' }), type)).toEqual([{ kind: 'credentials', credential: 'httpBasicAuth' }]);
+    expect(nodeIssues(node({ url: 'u', authentication: 'basicAuth' }, { credentials: { httpBasicAuth: { id: '1', name: 'a' } } }), type)).toEqual([]);
+  });
+
+  it('has no issues when disabled and one when the type is unknown', () => {
+    expect(nodeIssues(node({}, { disabled: true }), type)).toEqual([]);
+    expect(nodeIssues(node({}), undefined)).toEqual([{ kind: 'typeUnknown' }]);
+  });
+
+  it('evaluates show and hide rules, root paths and the version', () => {
+    expect(isDisplayed({ show: { '/mode': ['a'] } }, { mode: 'a' }, 1)).toBe(true);
+    expect(isDisplayed({ hide: { mode: ['a'] } }, { mode: 'a' }, 1)).toBe(false);
+    expect(isDisplayed({ show: { '@version': [2] } }, {}, 1)).toBe(false);
+    expect(isDisplayed({ show: { flag: [true] } }, { flag: true }, 1)).toBe(true);
+  });
+});
+
+describe('workflow issues', () => {
+  it('collects issues by node and skips sticky notes and parameter checks until details load', async () => {
+    const { workflowIssues, issueKey } = await import('./nodeIssues');
+    const list = { forNode: (n: WorkflowNode) => (n.type === type.name ? { ...type, properties: undefined } : undefined) };
+    const details = { forNode: (n: WorkflowNode) => (n.type === type.name ? type : undefined) };
+    const nodes = [node({}), { ...node({}), name: 'Odd', type: 'x.unknown' }, { ...node({}), name: 'Note', type: 'n8n-nodes-base.stickyNote' }];
+    expect([...workflowIssues(nodes, list, null).entries()]).toEqual([['Odd', [{ kind: 'typeUnknown' }]]]);
+    const full = workflowIssues(nodes, list, details);
+    expect(full.get('HTTP Request')?.map(issueKey)).toEqual(['parameters:URL']);
+  });
+});

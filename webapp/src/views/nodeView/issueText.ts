@@ -1,0 +1,26 @@
+import { issueKey, type NodeIssue } from '../../core/workflow/nodeIssues';
+import { i18n } from '../../i18n';
+
+/** The sentence for an issue, from its one-line key (canvas data) or the issue itself. */
+export function issueText(issue: string | NodeIssue): string {
+  const key = typeof issue === 'string' ? issue : issueKey(issue);
+  const [kind, ...rest] = key.split(':');
+  const detail = rest.join(':');
+  switch (kind) {
+    case 'typeUnknown':
+      return i18n.t('node.issues.typeUnknown');
+    case 'parameters':
+      return i18n.t('node.issues.parameter', { name: detail });
+    case 'credentials':
+      return i18n.t('node.issues.credentials', { name: detail });
+    case 'execution':
+      return i18n.t('node.issues.execution', { message: detail });
+    default:
+      return key;
+  }
+}
+
+/** Every issue of the nodes, one line each, for the run and activation refusals. */
+export function issueList(issues: ReadonlyMap<string, NodeIssue[]>): string {
+  return [...issues.entries()].flatMap(([node, list]) => list.map((issue) => `${node}: ${issueText(issue)}`)).join('\n');
+}
