@@ -17,8 +17,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/flowmill/flowmill/pkg/queue/queuetest"
-	"github.com/flowmill/flowmill/pkg/store/storetest"
 )
 
 var (
@@ -121,32 +119,7 @@ func post(t *testing.T, url, body string, headers ...string) (int, string) {
 // Redis: a ping enqueued through api A is executed by the worker, whose push message reaches an
 // SSE client connected to api B.
 func TestScaledPushReachesAnotherAPI(t *testing.T) {
-	_, redisURL := queuetest.Redis(t)
-	env := map[string]string{
-		"FLOWMILL_DATABASE_URL":   storetest.PostgresSchemaURL(t),
-		"FLOWMILL_REDIS_URL":      redisURL,
-		"FLOWMILL_ENCRYPTION_KEY": "scaled-test-key-0123456789",
-		"FLOWMILL_DATA_DIR":       t.TempDir(),
-	}
-	with := func(extra ...string) map[string]string {
-		m := map[string]string{}
-		for k, v := range env {
-			m[k] = v
-		}
-		for i := 0; i+1 < len(extra); i += 2 {
-			m[extra[i]] = extra[i+1]
-		}
-		return m
-	}
-	portA, portB := freePort(t), freePort(t)
-	startProc(t, "api", with("FLOWMILL_PORT", fmt.Sprint(portA)))
-	startProc(t, "api", with("FLOWMILL_PORT", fmt.Sprint(portB)))
-	startProc(t, "worker", with())
-	startProc(t, "scheduler", with())
-	a := fmt.Sprintf("http://127.0.0.1:%d/", portA)
-	b := fmt.Sprintf("http://127.0.0.1:%d/", portB)
-	waitReady(t, a)
-	waitReady(t, b)
+	a, b, _, _ := scaledStack(t, 1)
 
 	stream := openPush(t, b, "editor-on-b")
 	code, body := post(t, a+"rest/debug/ping", `{"message":"across"}`, "sessionid", "editor-on-b")
