@@ -66,7 +66,7 @@ export function Canvas() {
   const [local, setLocal] = useState<LocalNodeState>(EMPTY_LOCAL);
 
   const issues = useMemo(() => workflowIssues(graph.nodes, index, details), [graph.nodes, index, details]);
-  const derivedNodes = useMemo(() => model.nodes(graph, index, selected, execution, issues), [model, graph, index, selected, execution, issues]);
+  const derivedNodes = useMemo(() => model.nodes(graph, index, selected, execution, issues, details), [model, graph, index, selected, execution, issues, details]);
   const nodes = useMemo(() => model.withLocal(derivedNodes, local), [model, derivedNodes, local]);
   const edges = useMemo(() => model.edges(graph, execution), [model, graph, execution]);
 

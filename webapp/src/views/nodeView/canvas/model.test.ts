@@ -50,3 +50,25 @@ describe('canvas model', () => {
     expect(applyLocalChanges(local, [{ type: 'select', id: 'A', selected: true }])).toBe(local);
   });
 });
+
+describe('subtitles', () => {
+  it('are evaluated once the full description with defaults is known', async () => {
+    const { NodeTypeIndex } = await import('../../../core/workflow/nodeTypes');
+    const http = {
+      name: 'n8n-nodes-base.httpRequest',
+      displayName: 'HTTP Request',
+      group: ['output'],
+      version: 2,
+      defaults: { name: 'HTTP Request' },
+      inputs: ['main'],
+      outputs: ['main'],
+      subtitle: '={{$parameter["requestMethod"] + ": " + $parameter["url"]}}',
+    };
+    const list = new NodeTypeIndex([http]);
+    const details = new NodeTypeIndex([{ ...http, properties: [{ name: 'requestMethod', displayName: 'Method', type: 'options', default: 'GET' }] }]);
+    const flow: Graph = { nodes: [{ name: 'Get', type: http.name, typeVersion: 2, position: [0, 0], parameters: { url: 'https://x.io' } }], connections: {} };
+    const model = new CanvasModel();
+    expect(model.nodes(flow, list, [], IDLE_EXECUTION)[0]?.data).toMatchObject({ subtitle: null });
+    expect(model.nodes(flow, list, [], IDLE_EXECUTION, undefined, details)[0]?.data).toMatchObject({ subtitle: 'GET: https://x.io' });
+  });
+});

@@ -2,8 +2,9 @@ import type { Dimensions, Edge, Node, NodeChange, XYPosition } from '@xyflow/rea
 import { nodeRunStatus, type ExecutionState } from '../../../core/editor/execution';
 import { listConnections } from '../../../core/workflow/connections';
 import { NODE_SIZE, STICKY_DEFAULT_HEIGHT, STICKY_DEFAULT_WIDTH } from '../../../core/workflow/canvas';
-import { isTriggerType, STICKY_NOTE_TYPE, type NodeTypeIndex } from '../../../core/workflow/nodeTypes';
-import { issueKey, type NodeIssue } from '../../../core/workflow/nodeIssues';
+import { isTriggerType, STICKY_NOTE_TYPE, type NodeTypeDescription, type NodeTypeIndex } from '../../../core/workflow/nodeTypes';
+import { evaluateSubtitle } from '../../../core/workflow/subtitle';
+import { issueKey, parameterValues, type NodeIssue } from '../../../core/workflow/nodeIssues';
 import type { Connection, Graph, WorkflowNode } from '../../../core/workflow/types';
 
 const NO_ISSUES: ReadonlyMap<string, NodeIssue[]> = new Map();
@@ -52,11 +53,15 @@ function numberParam(node: WorkflowNode, key: string, fallback: number): number 
   return typeof value === 'number' && value > 0 ? value : fallback;
 }
 
-/** A static subtitle, or the notes shown in the flow; expression subtitles need the node panel. */
-function subtitleOf(node: WorkflowNode, subtitle: string | undefined): string | null {
+/**
+ * The notes when shown in the flow, else the type's subtitle evaluated against the parameters
+ * (with defaults from the full description, so it waits for that to load).
+ */
+function subtitleOf(node: WorkflowNode, subtitle: string | undefined, detail: NodeTypeDescription | undefined): string | null {
   if (node.notesInFlow && node.notes) return node.notes;
-  if (subtitle && !subtitle.includes('{{')) return subtitle;
-  return null;
+  if (!subtitle) return null;
+  if (!subtitle.startsWith('=')) return subtitle;
+  return detail ? evaluateSubtitle(subtitle, parameterValues(node, detail.properties ?? [])) : null;
 }
 
 interface Cached {
@@ -100,7 +105,14 @@ export class CanvasModel {
     });
   }
 
-  nodes(graph: Graph, index: NodeTypeIndex, selected: readonly string[], execution: ExecutionState, issues: ReadonlyMap<string, NodeIssue[]> = NO_ISSUES): CanvasNode[] {
+  nodes(
+    graph: Graph,
+    index: NodeTypeIndex,
+    selected: readonly string[],
+    execution: ExecutionState,
+    issues: ReadonlyMap<string, NodeIssue[]> = NO_ISSUES,
+    details: NodeTypeIndex | null = null,
+  ): CanvasNode[] {
     const selectedSet = new Set(selected);
     const connected = new Map<string, Set<number>>();
     const inputsUsed = new Map<string, number>();
@@ -117,10 +129,10 @@ export class CanvasModel {
       const status = execution.runData || execution.executing.length > 0 ? nodeRunStatus(execution, node.name) : null;
       const outputsKey = [...(connected.get(node.name) ?? [])].sort().join(',');
       const issueKeys = (issues.get(node.name) ?? []).map(issueKey);
-      const key = [node, index, isSelected, outputsKey, inputsUsed.get(node.name), issueKeys.join('\n'), status?.executing, status?.success, status?.itemCount, status?.error, status?.waiting];
+      const key = [node, index, details, isSelected, outputsKey, inputsUsed.get(node.name), issueKeys.join('\n'), status?.executing, status?.success, status?.itemCount, status?.error, status?.waiting];
       const cached = this.nodeCache.get(node.name);
       if (cached && sameKey(cached.key, key)) return cached.node;
-      const built = this.build(node, index, isSelected, connected.get(node.name), inputsUsed.get(node.name) ?? 0, status, issueKeys);
+      const built = this.build(node, index, isSelected, connected.get(node.name), inputsUsed.get(node.name) ?? 0, status, issueKeys, details?.forNode(node));
       this.nodeCache.set(node.name, { key, node: built });
       return built;
     });
@@ -136,6 +148,7 @@ export class CanvasModel {
     inputsUsed: number,
     status: ReturnType<typeof nodeRunStatus> | null,
     issueKeys: string[],
+    detail: NodeTypeDescription | undefined,
   ): CanvasNode {
     const position = { x: node.position[0], y: node.position[1] };
     if (node.type === STICKY_NOTE_TYPE) {
@@ -173,7 +186,7 @@ export class CanvasModel {
         typeName: node.type,
         typeVersion: node.typeVersion,
         disabled: node.disabled === true,
-        subtitle: subtitleOf(node, type?.subtitle),
+        subtitle: subtitleOf(node, type?.subtitle, detail),
         trigger: type ? isTriggerType(type) : false,
         inputs,
         outputs,
