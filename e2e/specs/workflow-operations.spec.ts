@@ -235,3 +235,28 @@ test('workflow settings check the timeout; duplicate saves a copy in a new windo
   await expect(page).toHaveURL(/\/workflow$/);
   expect((await page.request.get(`/rest/workflows/${id}`)).status()).toBe(404);
 });
+
+test('a webhook workflow waits for its test call, runs when called, and the wait can be stopped', async ({ page }) => {
+  await openNewWorkflow(page);
+  await addAfter(page, 'Start', 'webhook', 'Webhook');
+  await page.keyboard.press('Control+s');
+  await expect(page).toHaveURL(/workflowSave$/);
+  const saved = await getWorkflow(page.request, workflowIdOf(page));
+  const path = saved.nodes.find((n) => n.name === 'Webhook')?.parameters.path as string;
+  expect(path).toBeTruthy();
+
+  const run = page.getByTestId('execute-workflow-button');
+  await run.click();
+  await expect(run).toHaveText('Waiting for Trigger Event');
+  await page.getByTestId('stop-execution-button').click();
+  await expect(run).toHaveText('Execute Workflow');
+  expect((await page.request.get(`/webhook-test/${path}`)).status()).toBe(404);
+
+  await run.click();
+  await expect(run).toHaveText('Waiting for Trigger Event');
+  const answer = await page.request.get(`/webhook-test/${path}?from=e2e`);
+  expect(answer.status()).toBe(200);
+  await expect(page.getByTestId('toast').filter({ hasText: 'Workflow executed successfully' })).toBeVisible();
+  await expect(node(page, 'Webhook')).toHaveAttribute('data-status', 'success');
+  await expect(run).toHaveText('Execute Workflow');
+});

@@ -92,6 +92,11 @@ export function runWorkflow(body: RunRequest): Promise<{ executionId?: string; w
   return restApi.request('POST', '/workflows/run', { ...body });
 }
 
+/** Stops waiting for a test webhook call of a workflow (DELETE /test-webhook/:workflowId). */
+export function deleteTestWebhook(workflowId: string): Promise<boolean> {
+  return restApi.request<boolean>('DELETE', `/test-webhook/${encodeURIComponent(workflowId)}`);
+}
+
 export function stopExecution(executionId: string): Promise<unknown> {
   return restApi.request('POST', `/executions-current/${encodeURIComponent(executionId)}/stop`);
 }

@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { applyPushMessage, IDLE_EXECUTION, runOutcome, runStarted } from '../../core/editor/execution';
 import type { EditorStore } from '../../core/editor/store';
@@ -7,10 +7,23 @@ import type { NodeTypeIndex } from '../../core/workflow/nodeTypes';
 import { issueList } from './issueText';
 import type { PushMessage } from '../../core/push/messages';
 import { getPushClient, usePushMessages } from '../../api/push';
-import { runWorkflow, stopExecution } from '../../api/workflows';
+import { deleteTestWebhook, runWorkflow, stopExecution } from '../../api/workflows';
 import { showToast } from '../../components/toast';
 import { errorMessage } from './editorToasts';
 import { workflowBody } from './workflowData';
+
+/** Ends a wait for a test webhook call, on the server and in the editor. Failures are only logged. */
+export async function stopWaitingForWebhook(store: EditorStore): Promise<void> {
+  const { meta, execution } = store.getState();
+  if (execution.status !== 'waitingForWebhook') return;
+  store.updateExecution(() => IDLE_EXECUTION);
+  if (meta.id === null) return;
+  try {
+    await deleteTestWebhook(meta.id);
+  } catch (error) {
+    console.warn('could not remove the test webhook', error);
+  }
+}
 
 export interface RunControls {
   run: (destinationNode?: string) => Promise<void>;
@@ -52,6 +65,8 @@ export function useRunWorkflow(store: EditorStore, enabled: boolean, index: Node
     [enabled, store, t],
   );
   usePushMessages(onPush);
+  // Leaving the editor ends a wait for a test webhook call.
+  useEffect(() => () => void stopWaitingForWebhook(store), [store]);
 
   const run = useCallback(
     async (destinationNode?: string) => {
@@ -87,7 +102,12 @@ export function useRunWorkflow(store: EditorStore, enabled: boolean, index: Node
 
   const stop = useCallback(async () => {
     const { executionId, status } = store.getState().execution;
-    if (status === 'waitingForWebhook' || executionId === null) {
+    if (status === 'waitingForWebhook') {
+      await stopWaitingForWebhook(store);
+      showToast({ type: 'success', title: t('execution.webhookWaitStopped'), message: t('execution.webhookWaitStoppedMessage') });
+      return;
+    }
+    if (executionId === null) {
       store.updateExecution(() => IDLE_EXECUTION);
       return;
     }

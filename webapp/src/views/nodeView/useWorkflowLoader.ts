@@ -12,6 +12,7 @@ import { showToast } from '../../components/toast';
 import { i18n } from '../../i18n';
 import type { EditorMode } from './EditorContext';
 import { errorMessage } from './editorToasts';
+import { stopWaitingForWebhook } from './useRunWorkflow';
 
 /** A new workflow starts with the Start node, and the welcome note when onboarding is on. */
 function newWorkflowGraph(index: NodeTypeIndex, onboarding: boolean): Graph {
@@ -51,6 +52,9 @@ export function useWorkflowLoader(mode: EditorMode, store: EditorStore, index: N
     if (!typesLoaded || mode === 'demo') return;
     const run = ++generation.current;
     const live = () => run === generation.current;
+    // Opening another workflow first ends a pending test webhook wait (spec 001 §4).
+    const opensAnother = !(mode === 'existing' && store.getState().meta.id === workflowId);
+    if (opensAnother) void stopWaitingForWebhook(store);
 
     if (mode === 'existing' && workflowId !== null) {
       // The first save moves to the saved workflow's route; the store already holds it.
