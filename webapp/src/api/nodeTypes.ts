@@ -6,9 +6,11 @@ import { restApi } from './fetcher';
 
 export const NODE_TYPES_KEY = '/node-types';
 
+const fetchNodeTypes = () => restApi.get<NodeTypeDescription[]>('/node-types');
+
 /** Every node type version (without properties), loaded once per page. */
 export function useNodeTypes(): { types: NodeTypeDescription[]; index: NodeTypeIndex; isLoaded: boolean; error: unknown } {
-  const { data, error } = useSWR<NodeTypeDescription[]>(NODE_TYPES_KEY, () => restApi.get<NodeTypeDescription[]>('/node-types'), {
+  const { data, error } = useSWR<NodeTypeDescription[]>(NODE_TYPES_KEY, fetchNodeTypes, {
     revalidateOnFocus: false,
     revalidateIfStale: false,
     revalidateOnReconnect: false,

@@ -8,6 +8,7 @@ import { START_NODE_TYPE, STICKY_NOTE_TYPE, type NodeTypeIndex } from '../../cor
 import type { EditorStore } from '../../core/editor/store';
 import type { Graph, WorkflowNode } from '../../core/workflow/types';
 import { getExecution, getWorkflow, newWorkflowName, type StoredExecution } from '../../api/workflows';
+import type { StoredWorkflow } from '../../core/workflow/types';
 import { showToast } from '../../components/toast';
 import { i18n } from '../../i18n';
 import type { EditorMode } from './EditorContext';
@@ -47,6 +48,19 @@ export function useWorkflowLoader(mode: EditorMode, store: EditorStore, index: N
   const executionId = mode === 'execution' ? (params.id ?? null) : null;
   const freshKey = mode === 'new' ? location.key : null;
   const key = `${mode}|${workflowId}|${executionId}|${freshKey}`;
+  // The saved workflow is fetched at once, in parallel with the node types it is drawn with.
+  const [fetched, setFetched] = useState<{ id: string; workflow?: StoredWorkflow; error?: unknown } | null>(null);
+  useEffect(() => {
+    if (mode !== 'existing' || workflowId === null || store.getState().meta.id === workflowId) return undefined;
+    let live = true;
+    getWorkflow(workflowId).then(
+      (workflow) => live && setFetched({ id: workflowId, workflow }),
+      (error: unknown) => live && setFetched({ id: workflowId, error }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [mode, workflowId, store]);
 
   useEffect(() => {
     if (!typesLoaded || mode === 'demo') return;
@@ -59,20 +73,18 @@ export function useWorkflowLoader(mode: EditorMode, store: EditorStore, index: N
     if (mode === 'existing' && workflowId !== null) {
       // The first save moves to the saved workflow's route; the store already holds it.
       if (store.getState().meta.id === workflowId) return;
-      getWorkflow(workflowId)
-        .then((workflow) => {
-          if (!live()) return;
-          store.load(
-            { id: workflow.id, name: workflow.name, active: workflow.active, tagIds: workflow.tags.map((tag) => tag.id), settings: workflow.settings ?? {} },
-            { nodes: workflow.nodes ?? [], connections: workflow.connections ?? {} },
-          );
-          setDone({ key, execution: null });
-        })
-        .catch((error: unknown) => {
-          if (!live()) return;
-          showToast({ type: 'error', title: t('workflow.openError'), message: errorMessage(error) });
-          void navigate('/workflow', { replace: true });
-        });
+      if (fetched?.id !== workflowId) return;
+      if (fetched.workflow) {
+        const workflow = fetched.workflow;
+        store.load(
+          { id: workflow.id, name: workflow.name, active: workflow.active, tagIds: workflow.tags.map((tag) => tag.id), settings: workflow.settings ?? {} },
+          { nodes: workflow.nodes ?? [], connections: workflow.connections ?? {} },
+        );
+        // Loaded now counts as done: the store holds the route's workflow (see `loaded` below).
+      } else {
+        showToast({ type: 'error', title: t('workflow.openError'), message: errorMessage(fetched.error) });
+        void navigate('/workflow', { replace: true });
+      }
       return;
     }
 
@@ -106,7 +118,7 @@ export function useWorkflowLoader(mode: EditorMode, store: EditorStore, index: N
     }
     // locationState is read when the key changes; it belongs to that navigation.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key, mode, workflowId, executionId, typesLoaded, store, index, navigate, t]);
+  }, [key, mode, workflowId, executionId, typesLoaded, store, index, navigate, t, fetched]);
 
   const loaded = done?.key === key || mode === 'demo' || (mode === 'existing' && store.getState().meta.id === workflowId);
   return { loading: !loaded, execution: done?.key === key ? done.execution : null };
