@@ -170,3 +170,29 @@ test('a node with issues shows a warning and blocks the run', async ({ page }) =
   await expect(page.getByTestId('toast').filter({ hasText: 'Workflow has issues' })).toContainText('HTTP Request: Parameter "URL" is required.');
   await page.screenshot({ path: 'test-results/editor-node-issues.png' });
 });
+
+test('zoom buttons and keys step by 1.25, wheel pans, and a pasted workflow URL asks first', async ({ page, context }) => {
+  const scale = async () => Number(/scale\(([\d.]+)\)/.exec((await page.locator('.react-flow__viewport').getAttribute('style')) ?? '')?.[1]);
+  await page.getByTestId('reset-zoom-button').click();
+  await expect.poll(scale).toBe(1);
+  await page.getByTestId('zoom-in-button').click();
+  await expect.poll(scale).toBeCloseTo(1.25, 5);
+  await page.getByTestId('node-view').click({ position: { x: 300, y: 600 } });
+  await page.keyboard.press('-');
+  await expect.poll(scale).toBeCloseTo(1, 5);
+  const before = await page.locator('.react-flow__viewport').getAttribute('style');
+  await page.mouse.move(500, 500);
+  await page.mouse.wheel(0, 120);
+  await expect.poll(async () => page.locator('.react-flow__viewport').getAttribute('style')).not.toBe(before);
+  await expect.poll(scale).toBeCloseTo(1, 5);
+
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.evaluate(() => {
+    const data = new DataTransfer();
+    data.setData('text/plain', 'https://example.invalid/flows/workflow.json');
+    document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
+  });
+  await expect(page.getByText('Import the workflow from https://example.invalid/flows/workflow.json?')).toBeVisible();
+  await page.getByTestId('cancel-button').click();
+  await expect(page.getByTestId('toast')).toHaveCount(0);
+});
