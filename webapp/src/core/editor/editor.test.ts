@@ -46,6 +46,20 @@ describe('editor store', () => {
     expect(() => store.edit([{ kind: 'removeNode', name: 'nope' }])).toThrow();
     expect(store.getState()).toBe(before);
   });
+
+  it('notes when parameters change, following renames and dropping removed nodes', () => {
+    const store = new EditorStore();
+    store.load({ name: 'x' }, { nodes: [node('A', [0, 0]), node('B', [200, 0])], connections: {} });
+    store.edit([{ kind: 'moveNode', name: 'A', position: [20, 20] }]);
+    expect(store.getState().parametersChangedAt).toEqual({});
+    const before = Date.now();
+    store.edit([{ kind: 'updateNode', name: 'A', patch: { parameters: { value: 1 } } }]);
+    expect(store.getState().parametersChangedAt.A).toBeGreaterThanOrEqual(before);
+    store.edit([{ kind: 'renameNode', from: 'A', to: 'C' }]);
+    expect(Object.keys(store.getState().parametersChangedAt)).toEqual(['C']);
+    store.edit([{ kind: 'removeNode', name: 'C' }]);
+    expect(store.getState().parametersChangedAt).toEqual({});
+  });
 });
 
 describe('arrow navigation', () => {

@@ -21,6 +21,8 @@ export interface EditorState {
   /** Selected node names; the last one is the last selected. */
   selected: readonly string[];
   execution: ExecutionState;
+  /** When each node's parameters last changed (ms since epoch), for the stale-data warning. */
+  parametersChangedAt: Readonly<Record<string, number>>;
 }
 
 export const EMPTY_GRAPH: Graph = { nodes: [], connections: {} };
@@ -33,7 +35,23 @@ export function initialEditorState(meta: Partial<WorkflowMeta> = {}, graph: Grap
     dirty: false,
     selected: [],
     execution: IDLE_EXECUTION,
+    parametersChangedAt: {},
   };
+}
+
+/** Notes the time of parameter edits, following renames and dropping removed nodes. */
+function changedAt(previous: Readonly<Record<string, number>>, changes: readonly GraphChange[], now: number): Record<string, number> {
+  const out = new Map(Object.entries(previous));
+  for (const change of changes) {
+    if (change.kind === 'updateNode' && change.patch.parameters !== undefined) out.set(change.name, now);
+    if (change.kind === 'removeNode') out.delete(change.name);
+    if (change.kind === 'renameNode') {
+      const at = out.get(change.from);
+      out.delete(change.from);
+      if (at !== undefined) out.set(change.to, at);
+    }
+  }
+  return Object.fromEntries(out);
 }
 
 function renamedSelection(selected: readonly string[], changes: readonly GraphChange[], graph: Graph): string[] {
@@ -84,14 +102,16 @@ export class EditorStore {
     if (changes.length === 0) return;
     const { graph, inverses } = applyChanges(this.state.graph, changes);
     const selected = options.select ?? renamedSelection(this.state.selected, changes, graph);
-    this.set({ ...this.state, graph, selected, dirty: true, history: record(this.state.history, { changes, inverses }) });
+    const parametersChangedAt = changedAt(this.state.parametersChangedAt, changes, Date.now());
+    this.set({ ...this.state, graph, selected, dirty: true, parametersChangedAt, history: record(this.state.history, { changes, inverses }) });
   }
 
   undo(): boolean {
     const taken = takeUndo(this.state.history);
     if (!taken) return false;
     const { graph } = applyChanges(this.state.graph, taken.entry.inverses);
-    this.set({ ...this.state, graph, history: taken.history, dirty: true, selected: renamedSelection(this.state.selected, taken.entry.inverses, graph) });
+    const parametersChangedAt = changedAt(this.state.parametersChangedAt, taken.entry.inverses, Date.now());
+    this.set({ ...this.state, graph, parametersChangedAt, history: taken.history, dirty: true, selected: renamedSelection(this.state.selected, taken.entry.inverses, graph) });
     return true;
   }
 
@@ -99,7 +119,8 @@ export class EditorStore {
     const taken = takeRedo(this.state.history);
     if (!taken) return false;
     const { graph } = applyChanges(this.state.graph, taken.entry.changes);
-    this.set({ ...this.state, graph, history: taken.history, dirty: true, selected: renamedSelection(this.state.selected, taken.entry.changes, graph) });
+    const parametersChangedAt = changedAt(this.state.parametersChangedAt, taken.entry.changes, Date.now());
+    this.set({ ...this.state, graph, parametersChangedAt, history: taken.history, dirty: true, selected: renamedSelection(this.state.selected, taken.entry.changes, graph) });
     return true;
   }
 
