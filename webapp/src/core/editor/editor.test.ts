@@ -3,7 +3,7 @@ import { mainConnection } from '../workflow/connections';
 import { planAddNode } from '../workflow/edits';
 import { TEST_INDEX, TEST_TYPES, testType } from '../workflow/testTypes';
 import type { Graph, WorkflowNode, WorkflowSummary } from '../workflow/types';
-import { applyPushMessage, IDLE_EXECUTION, nodeRunStatus, runOutcome, runStarted } from './execution';
+import { applyPushMessage, IDLE_EXECUTION, isForOtherExecution, nodeRunStatus, runOutcome, runStarted } from './execution';
 import { arrowTarget, extendedSelection } from './navigation';
 import { categoryTree, initialExpanded, searchResults } from './nodeCreator';
 import { EditorStore } from './store';
@@ -166,6 +166,17 @@ describe('execution state', () => {
     expect(runOutcome(failed)).toEqual({ kind: 'nodeError', node: 'B', message: 'boom' });
     expect(runOutcome({ ...failed, waitTill: '3000-01-01' })).toEqual({ kind: 'waiting' });
     expect(runOutcome({ data: { resultData: { runData: {} } }, finished: false, mode: 'manual', startedAt: '' })).toEqual({ kind: 'failed', message: null });
+  });
+
+  it('holds back node messages of another execution, and keeps the data a partial run reuses', () => {
+    const before = { type: 'nodeExecuteBefore' as const, data: { executionId: 'e2', nodeName: 'A' } };
+    expect(isForOtherExecution(IDLE_EXECUTION, before)).toBe(false);
+    expect(isForOtherExecution(runStarted(IDLE_EXECUTION, null, false), before)).toBe(false);
+    expect(isForOtherExecution(runStarted(IDLE_EXECUTION, 'e1', false), before)).toBe(true);
+    expect(isForOtherExecution(runStarted(IDLE_EXECUTION, 'e2', false), before)).toBe(false);
+    expect(isForOtherExecution(runStarted(IDLE_EXECUTION, 'e1', false), { type: 'executionStarted', data: { executionId: 'e2', mode: 'manual', startedAt: '', workflowId: '1' } })).toBe(false);
+    const kept = { A: [{ startTime: 1, executionTime: 1, source: [] }] };
+    expect(runStarted(IDLE_EXECUTION, null, false, kept).runData).toBe(kept);
   });
 });
 

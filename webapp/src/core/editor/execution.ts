@@ -29,10 +29,28 @@ export interface NodeRunStatus {
   waiting: boolean;
 }
 
-/** Starts a run the server accepted. */
-export function runStarted(state: ExecutionState, executionId: string | null, waitingForWebhook: boolean): ExecutionState {
-  return { ...state, status: waitingForWebhook ? 'waitingForWebhook' : 'running', executionId, executing: [], runData: {}, result: null };
+/** Starts a run the server accepted; `kept` is the earlier data a partial run reuses. */
+export function runStarted(
+  state: ExecutionState,
+  executionId: string | null,
+  waitingForWebhook: boolean,
+  kept: Readonly<Record<string, readonly TaskData[]>> = {},
+): ExecutionState {
+  return { ...state, status: waitingForWebhook ? 'waitingForWebhook' : 'running', executionId, executing: [], runData: kept, result: null };
 }
+
+/**
+ * Whether a node message names another execution than the one followed: such messages are held
+ * back and offered again, since the run's id may not be known yet when they arrive.
+ */
+export function isForOtherExecution(state: ExecutionState, message: PushMessage): boolean {
+  if (message.type !== 'nodeExecuteBefore' && message.type !== 'nodeExecuteAfter') return false;
+  return state.status !== 'idle' && state.executionId !== null && state.executionId !== message.data.executionId;
+}
+
+/** Push messages for another execution are offered again this many times, this far apart (ms). */
+export const PUSH_RETRIES = 5;
+export const PUSH_RETRY_DELAY = 20;
 
 /**
  * Applies a push message. Messages for another execution than the one this editor follows are

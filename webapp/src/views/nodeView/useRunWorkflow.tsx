@@ -1,13 +1,14 @@
 import { useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { applyPushMessage, IDLE_EXECUTION, runOutcome, runStarted } from '../../core/editor/execution';
+import { applyPushMessage, IDLE_EXECUTION, isForOtherExecution, PUSH_RETRIES, PUSH_RETRY_DELAY, runOutcome, runStarted } from '../../core/editor/execution';
+import { planPartialRun } from '../../core/editor/partialRun';
 import type { EditorStore } from '../../core/editor/store';
 import { workflowIssues } from '../../core/workflow/nodeIssues';
 import type { NodeTypeIndex } from '../../core/workflow/nodeTypes';
 import { issueList } from './issueText';
 import type { PushMessage } from '../../core/push/messages';
 import { getPushClient, usePushMessages } from '../../api/push';
-import { deleteTestWebhook, runWorkflow, stopExecution } from '../../api/workflows';
+import { deleteTestWebhook, getExecution, runWorkflow, stopExecution } from '../../api/workflows';
 import { showToast } from '../../components/toast';
 import { errorMessage } from './editorToasts';
 import { workflowBody } from './workflowData';
@@ -36,9 +37,13 @@ export function useRunWorkflow(store: EditorStore, enabled: boolean, index: Node
   const { t } = useTranslation();
 
   const onPush = useCallback(
-    (message: PushMessage) => {
+    function handle(message: PushMessage, retriesLeft = PUSH_RETRIES) {
       if (!enabled) return;
       const before = store.getState().execution;
+      if (isForOtherExecution(before, message)) {
+        if (retriesLeft > 0) window.setTimeout(() => handle(message, retriesLeft - 1), PUSH_RETRY_DELAY);
+        return;
+      }
       store.updateExecution((execution) => applyPushMessage(execution, message));
       if (message.type !== 'executionFinished' || before.status === 'idle') return;
       const outcome = runOutcome(message.data.data);
@@ -64,7 +69,7 @@ export function useRunWorkflow(store: EditorStore, enabled: boolean, index: Node
     },
     [enabled, store, t],
   );
-  usePushMessages(onPush);
+  usePushMessages(useCallback((message: PushMessage) => onPush(message), [onPush]));
   // Leaving the editor ends a wait for a test webhook call.
   useEffect(() => () => void stopWaitingForWebhook(store), [store]);
 
@@ -82,13 +87,15 @@ export function useRunWorkflow(store: EditorStore, enabled: boolean, index: Node
         showToast({ type: 'error', title: t('execution.issues.title'), message: <span style={{ whiteSpace: 'pre-line' }}>{t('execution.issues.message', { issues: issueList(issues) })}</span> });
         return;
       }
+      // A run up to a node reuses the data the editor has for the nodes before it.
+      const plan = destinationNode ? planPartialRun(state.graph, state.execution.runData, destinationNode) : { runData: undefined, startNodes: [] };
       // Push messages can arrive before the answer; the run is followed from this moment on.
-      store.updateExecution((execution) => runStarted(execution, null, false));
+      store.updateExecution((execution) => runStarted(execution, null, false, plan.runData));
       try {
         const body = { ...workflowBody(state), id: state.meta.id ?? undefined, active: state.meta.active };
-        const answer = await runWorkflow({ workflowData: body, destinationNode, startNodes: [] });
+        const answer = await runWorkflow({ workflowData: body, destinationNode, startNodes: plan.startNodes, runData: plan.runData });
         store.updateExecution((execution) => {
-          if (answer.waitingForWebhook) return runStarted(execution, null, true);
+          if (answer.waitingForWebhook) return runStarted(execution, null, true, plan.runData);
           if (execution.status === 'idle') return execution;
           return { ...execution, executionId: execution.executionId ?? answer.executionId ?? null };
         });
@@ -116,6 +123,19 @@ export function useRunWorkflow(store: EditorStore, enabled: boolean, index: Node
       await stopExecution(executionId);
       showToast({ type: 'success', title: t('execution.stopped'), message: t('execution.stoppedMessage', { id: executionId }) });
     } catch (error) {
+      // The run may have ended on its own meanwhile: then its result is taken as it is.
+      const finished = await getExecution(executionId).catch(() => null);
+      if (finished?.stoppedAt) {
+        store.updateExecution(() => ({
+          ...IDLE_EXECUTION,
+          executionId,
+          runData: finished.data?.resultData?.runData ?? store.getState().execution.runData,
+          result: finished.data ? { ...finished, data: finished.data } : null,
+        }));
+        showToast({ type: 'success', title: t('execution.stopFinished'), message: t('execution.stopFinishedMessage') });
+        return;
+      }
+      store.updateExecution((execution) => (execution.status === 'stopping' ? { ...execution, status: 'running' } : execution));
       showToast({ type: 'error', title: t('execution.stopError'), message: errorMessage(error) });
     }
   }, [store, t]);
