@@ -28,7 +28,7 @@ export const TEST_TYPES: NodeTypeDescription[] = [
   type('switch', 'Switch', { outputs: ['main', 'main', 'main', 'main'], codex: { categories: ['Core Nodes'], subcategories: { 'Core Nodes': ['Flow'] } } }),
   type('merge', 'Merge', { inputs: ['main', 'main'], codex: { categories: ['Core Nodes'], subcategories: { 'Core Nodes': ['Flow'] } } }),
   type('noOp', 'No Operation, do nothing', { codex: { categories: ['Core Nodes'], subcategories: { 'Core Nodes': ['Helpers'] } } }),
-  type('webhook', 'Webhook', { group: ['trigger'], inputs: [], webhooks: [{ httpMethod: 'GET', path: '={{$parameter["path"]}}' }], codex: { categories: ['Core Nodes'], subcategories: { 'Core Nodes': ['Helpers'] } } }),
+  type('webhook', 'Webhook', { group: ['trigger'], inputs: [], eventTriggerDescription: 'Waiting for you to call the Test URL', webhooks: [{ httpMethod: 'GET', path: '={{$parameter["path"]}}' }], codex: { categories: ['Core Nodes'], subcategories: { 'Core Nodes': ['Helpers'] } } }),
   type('httpRequest', 'HTTP Request', { version: 2, codex: { categories: ['Core Nodes'], subcategories: { 'Core Nodes': ['Helpers'] } } }),
   type('stickyNote', 'Sticky Note', { inputs: [], outputs: [], defaults: { name: 'Note' } }),
   type('custom', 'My Custom', {}),

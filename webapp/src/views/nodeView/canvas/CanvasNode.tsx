@@ -1,7 +1,7 @@
 import { Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconClock, IconCopy, IconPlayerPlayFilled, IconPlus, IconPower, IconTrash } from '@tabler/icons-react';
-import { Handle, Position, type NodeProps } from '@xyflow/react';
-import { memo, useState, type CSSProperties } from 'react';
+import { Handle, Position, useOnViewportChange, type NodeProps } from '@xyflow/react';
+import { memo, useEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NodeIcon } from '../../../components/NodeIcon';
 import { useEditor } from '../EditorContext';
@@ -10,6 +10,39 @@ import type { CanvasNodeData } from './model';
 import classes from './canvas.module.css';
 
 type Props = NodeProps & { data: CanvasNodeData };
+
+/** How long a run waits for a trigger before its node says what it waits for, and how soon after a pan it says it again (ms). */
+const EVENT_HINT_DELAY = 2500;
+const EVENT_HINT_AFTER_PAN = 200;
+
+/**
+ * Shows a waiting trigger's event description above its card after a delay; it hides while the
+ * canvas pans and comes back shortly after.
+ */
+function EventHint({ hint, children }: { hint: string; children: ReactNode }) {
+  const [shown, setShown] = useState(false);
+  const timer = useRef<number | undefined>(undefined);
+  const showAfter = (delay: number) => {
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => setShown(true), delay);
+  };
+  useEffect(() => {
+    timer.current = window.setTimeout(() => setShown(true), EVENT_HINT_DELAY);
+    return () => window.clearTimeout(timer.current);
+  }, []);
+  useOnViewportChange({
+    onStart: () => {
+      window.clearTimeout(timer.current);
+      setShown(false);
+    },
+    onEnd: () => showAfter(EVENT_HINT_AFTER_PAN),
+  });
+  return (
+    <Tooltip label={hint} opened={shown} position="top" withArrow multiline maw={220} data-test-id="node-trigger-tooltip">
+      <div>{children}</div>
+    </Tooltip>
+  );
+}
 
 /** Spreads n handles along the card's side, as percentages. */
 function handleTop(index: number, count: number): CSSProperties {
@@ -25,6 +58,73 @@ function CanvasNodeView({ data, selected }: Props) {
   // would cost more than they are worth on large workflows.
   const [hovered, setHovered] = useState(false);
   const status = data.executing ? 'executing' : data.issues.length > 0 ? 'issues' : data.success ? 'success' : undefined;
+
+  const cardView = (
+    <div
+      className={classes.nodeCard}
+      data-selected={selected || undefined}
+      data-trigger={data.trigger || undefined}
+      data-disabled={data.disabled || undefined}
+      data-executing={data.executing || undefined}
+      data-success={(data.success && data.issues.length === 0) || undefined}
+      data-error={data.issues.length > 0 || undefined}
+    >
+      {data.executing ? <div className={classes.spinner} data-test-id="node-executing" aria-label={t('node.status.executing')} /> : null}
+      <div className={classes.nodeIcon} style={{ opacity: data.disabled ? 0.45 : 1 }}>
+        <NodeIcon type={type} size={40} fallbackLabel={name} />
+      </div>
+      {data.disabled ? <div className={classes.disabledStrike} aria-hidden="true" /> : null}
+      <div className={classes.nodeBadges}>
+        {data.issues.length > 0 ? (
+          <Tooltip label={data.issues.map(issueText).join('\n')} multiline maw={280} withArrow style={{ whiteSpace: 'pre-line' }}>
+            <span className={classes.badgeIssue} data-test-id="node-issues" aria-label={t('node.issues.label')} tabIndex={0}>
+              <IconAlertTriangle size={16} />
+            </span>
+          </Tooltip>
+        ) : data.waiting ? (
+          <span className={classes.badgeWaiting} data-test-id="node-waiting" aria-label={t('node.status.waiting')}>
+            <IconClock size={16} />
+          </span>
+        ) : data.success ? (
+          <span className={classes.badgeSuccess} data-test-id="node-success" aria-label={t('node.status.success', { count: data.itemCount })}>
+            <IconCheck size={16} stroke={3} />
+            {data.itemCount > 1 ? <span className={classes.itemCount}>{data.itemCount}</span> : null}
+          </span>
+        ) : null}
+      </div>
+
+      {Array.from({ length: data.inputs }, (_, i) => (
+        <Handle key={`in-${i}`} id={`in-${i}`} type="target" position={Position.Left} className={classes.inputHandle} style={handleTop(i, data.inputs)} isConnectable={!readOnly} />
+      ))}
+      {Array.from({ length: data.outputs }, (_, i) => {
+        const label = data.outputNames[i];
+        const open = !data.connectedOutputs[i] && !readOnly;
+        return (
+          <Handle key={`out-${i}`} id={`out-${i}`} type="source" position={Position.Right} className={classes.outputHandle} style={handleTop(i, data.outputs)} isConnectable={!readOnly}>
+            {label ? <span className={classes.outputLabel}>{label}</span> : null}
+            {open ? (
+              <span className={classes.plusEndpoint}>
+                <span className={classes.plusLine} />
+                <button
+                  type="button"
+                  className={classes.plusButton}
+                  data-test-id="canvas-plus-button"
+                  data-tooltip={t('node.plusEndpoint')}
+                  aria-label={t('node.plusEndpoint')}
+                  onClick={(event) => {
+                    event.stopPropagation();
+                    actions.ui.openCreator({ source: { node: name, outputIndex: i } });
+                  }}
+                >
+                  <IconPlus size={12} stroke={3} />
+                </button>
+              </span>
+            ) : null}
+          </Handle>
+        );
+      })}
+    </div>
+  );
 
   return (
     <div
@@ -55,70 +155,7 @@ function CanvasNodeView({ data, selected }: Props) {
         </div>
       ) : null}
 
-      <div
-        className={classes.nodeCard}
-        data-selected={selected || undefined}
-        data-trigger={data.trigger || undefined}
-        data-disabled={data.disabled || undefined}
-        data-executing={data.executing || undefined}
-        data-success={(data.success && data.issues.length === 0) || undefined}
-        data-error={data.issues.length > 0 || undefined}
-      >
-        {data.executing ? <div className={classes.spinner} data-test-id="node-executing" aria-label={t('node.status.executing')} /> : null}
-        <div className={classes.nodeIcon} style={{ opacity: data.disabled ? 0.45 : 1 }}>
-          <NodeIcon type={type} size={40} fallbackLabel={name} />
-        </div>
-        {data.disabled ? <div className={classes.disabledStrike} aria-hidden="true" /> : null}
-        <div className={classes.nodeBadges}>
-          {data.issues.length > 0 ? (
-            <Tooltip label={data.issues.map(issueText).join('\n')} multiline maw={280} withArrow style={{ whiteSpace: 'pre-line' }}>
-              <span className={classes.badgeIssue} data-test-id="node-issues" aria-label={t('node.issues.label')} tabIndex={0}>
-                <IconAlertTriangle size={16} />
-              </span>
-            </Tooltip>
-          ) : data.waiting ? (
-            <span className={classes.badgeWaiting} data-test-id="node-waiting" aria-label={t('node.status.waiting')}>
-              <IconClock size={16} />
-            </span>
-          ) : data.success ? (
-            <span className={classes.badgeSuccess} data-test-id="node-success" aria-label={t('node.status.success', { count: data.itemCount })}>
-              <IconCheck size={16} stroke={3} />
-              {data.itemCount > 1 ? <span className={classes.itemCount}>{data.itemCount}</span> : null}
-            </span>
-          ) : null}
-        </div>
-
-        {Array.from({ length: data.inputs }, (_, i) => (
-          <Handle key={`in-${i}`} id={`in-${i}`} type="target" position={Position.Left} className={classes.inputHandle} style={handleTop(i, data.inputs)} isConnectable={!readOnly} />
-        ))}
-        {Array.from({ length: data.outputs }, (_, i) => {
-          const label = data.outputNames[i];
-          const open = !data.connectedOutputs[i] && !readOnly;
-          return (
-            <Handle key={`out-${i}`} id={`out-${i}`} type="source" position={Position.Right} className={classes.outputHandle} style={handleTop(i, data.outputs)} isConnectable={!readOnly}>
-              {label ? <span className={classes.outputLabel}>{label}</span> : null}
-              {open ? (
-                <span className={classes.plusEndpoint}>
-                  <span className={classes.plusLine} />
-                  <button
-                    type="button"
-                    className={classes.plusButton}
-                    data-test-id="canvas-plus-button"
-                    data-tooltip={t('node.plusEndpoint')}
-                    aria-label={t('node.plusEndpoint')}
-                    onClick={(event) => {
-                      event.stopPropagation();
-                      actions.ui.openCreator({ source: { node: name, outputIndex: i } });
-                    }}
-                  >
-                    <IconPlus size={12} stroke={3} />
-                  </button>
-                </span>
-              ) : null}
-            </Handle>
-          );
-        })}
-      </div>
+      {data.eventHint ? <EventHint hint={data.eventHint}>{cardView}</EventHint> : cardView}
       <div className={classes.nodeLabel}>
         <div className={classes.nodeName} data-disabled={data.disabled || undefined} title={name}>
           {name}

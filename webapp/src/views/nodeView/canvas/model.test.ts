@@ -32,6 +32,15 @@ describe('canvas model', () => {
     expect(unknown?.data).toMatchObject({ issues: ['typeUnknown'], inputs: 1, outputs: 1 });
   });
 
+  it('gives a trigger its event hint only while a run waits for it', () => {
+    const hooked: Graph = { nodes: [{ name: 'Hook', type: 'n8n-nodes-base.webhook', typeVersion: 1, position: [0, 0], parameters: {} }], connections: {} };
+    const hint = (execution: typeof IDLE_EXECUTION) => new CanvasModel().nodes(hooked, TEST_INDEX, [], execution)[0]?.data.eventHint;
+    expect(hint(IDLE_EXECUTION)).toBeNull();
+    expect(hint(runStarted(IDLE_EXECUTION, null, true))).toBe('Waiting for you to call the Test URL');
+    const task = { startTime: 1, executionTime: 1, source: [], data: { main: [[{ json: {} }]] } };
+    expect(hint({ ...runStarted(IDLE_EXECUTION, 'e', false), runData: { Hook: [task] } })).toBeNull();
+  });
+
   it('reports run status and item counts on nodes and edges', () => {
     const task = { startTime: 1, executionTime: 1, source: [], data: { main: [[{ json: {} }, { json: {} }]] } };
     const execution = { ...runStarted(IDLE_EXECUTION, 'e', false), runData: { A: [task] }, executing: ['B'] };

@@ -26,6 +26,8 @@ export interface CanvasNodeData extends Record<string, unknown> {
   itemCount: number;
   waiting: boolean;
   issues: string[];
+  /** The type's event description while a run waits for this trigger (shown after a delay). */
+  eventHint: string | null;
 }
 
 export interface StickyNodeData extends Record<string, unknown> {
@@ -127,12 +129,13 @@ export class CanvasModel {
       seen.add(node.name);
       const isSelected = selectedSet.has(node.name);
       const status = execution.runData || execution.executing.length > 0 ? nodeRunStatus(execution, node.name) : null;
+      const awaiting = execution.status !== 'idle' && !(execution.runData?.[node.name]?.length);
       const outputsKey = [...(connected.get(node.name) ?? [])].sort().join(',');
       const issueKeys = (issues.get(node.name) ?? []).map(issueKey);
-      const key = [node, index, details, isSelected, outputsKey, inputsUsed.get(node.name), issueKeys.join('\n'), status?.executing, status?.success, status?.itemCount, status?.error, status?.waiting];
+      const key = [node, index, details, isSelected, outputsKey, inputsUsed.get(node.name), issueKeys.join('\n'), status?.executing, status?.success, status?.itemCount, status?.error, status?.waiting, awaiting];
       const cached = this.nodeCache.get(node.name);
       if (cached && sameKey(cached.key, key)) return cached.node;
-      const built = this.build(node, index, isSelected, connected.get(node.name), inputsUsed.get(node.name) ?? 0, status, issueKeys, details?.forNode(node));
+      const built = this.build(node, index, isSelected, connected.get(node.name), inputsUsed.get(node.name) ?? 0, status, issueKeys, details?.forNode(node), awaiting);
       this.nodeCache.set(node.name, { key, node: built });
       return built;
     });
@@ -149,6 +152,7 @@ export class CanvasModel {
     status: ReturnType<typeof nodeRunStatus> | null,
     issueKeys: string[],
     detail: NodeTypeDescription | undefined,
+    awaiting = false,
   ): CanvasNode {
     const position = { x: node.position[0], y: node.position[1] };
     if (node.type === STICKY_NOTE_TYPE) {
@@ -197,6 +201,7 @@ export class CanvasModel {
         itemCount: status?.itemCount ?? 0,
         waiting: status?.waiting ?? false,
         issues,
+        eventHint: awaiting && type && isTriggerType(type) && !type.polling && !node.disabled && issues.length === 0 ? (type.eventTriggerDescription ?? null) : null,
       },
     };
   }
