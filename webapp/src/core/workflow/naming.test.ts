@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkWorkflowName, copyName, downloadFileName, shortenName, uniqueName } from './naming';
+import { checkWorkflowName, copyName, downloadFileName, headerNameLimit, shortenName, uniqueName } from './naming';
 
 describe('names', () => {
   it('adds increasing numeric suffixes to taken names', () => {
@@ -31,5 +31,10 @@ describe('names', () => {
   it('shortens long names keeping the last 4 characters', () => {
     expect(shortenName('short')).toBe('short');
     expect(shortenName('abcdefghijklmnopqrstuvwxyz0123')).toBe('abcdefghijklmnopqrst…0123');
+  });
+
+  it('gives the header 15, 25 or 50 characters by window width', () => {
+    expect([500, 767, 768, 991, 992, 1920].map(headerNameLimit)).toEqual([15, 15, 25, 25, 50, 50]);
+    expect(shortenName('A rather long workflow name', headerNameLimit(600))).toBe('A rather l…name');
   });
 });

@@ -54,3 +54,14 @@ export function shortenName(name: string, limit = 25, keep = 4): string {
   if (chars.length <= limit) return name;
   return `${chars.slice(0, limit - keep - 1).join('')}…${chars.slice(-keep).join('')}`;
 }
+
+/** Screen-width breakpoints (spec 001 §9). */
+export const BREAKPOINT_SM = 768;
+export const BREAKPOINT_MD = 992;
+
+/** How many characters of the workflow name the header shows at a window width: 15, 25 or 50. */
+export function headerNameLimit(width: number): number {
+  if (width < BREAKPOINT_SM) return 15;
+  if (width < BREAKPOINT_MD) return 25;
+  return 50;
+}

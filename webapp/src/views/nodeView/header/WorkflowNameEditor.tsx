@@ -1,7 +1,8 @@
 import { TextInput, Tooltip, UnstyledButton } from '@mantine/core';
+import { useViewportSize } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { checkWorkflowName, shortenName, WORKFLOW_NAME_MAX_LENGTH } from '../../../core/workflow/naming';
+import { checkWorkflowName, headerNameLimit, shortenName, WORKFLOW_NAME_MAX_LENGTH } from '../../../core/workflow/naming';
 import { showToast } from '../../../components/toast';
 import classes from './header.module.css';
 
@@ -9,6 +10,7 @@ import classes from './header.module.css';
 export function WorkflowNameEditor({ name, readOnly, onSubmit }: { name: string; readOnly: boolean; onSubmit: (name: string) => Promise<boolean> | boolean }) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState<string | null>(null);
+  const limit = headerNameLimit(useViewportSize().width || window.innerWidth);
 
   const submit = async () => {
     if (draft === null) return;
@@ -46,7 +48,7 @@ export function WorkflowNameEditor({ name, readOnly, onSubmit }: { name: string;
     );
   }
   return (
-    <Tooltip label={name} disabled={[...name].length <= 50} withArrow>
+    <Tooltip label={name} disabled={[...name].length <= limit} withArrow>
       <UnstyledButton
         className={classes.name}
         data-test-id="workflow-name-input"
@@ -56,7 +58,7 @@ export function WorkflowNameEditor({ name, readOnly, onSubmit }: { name: string;
           if (!readOnly) setDraft(name);
         }}
       >
-        {shortenName(name, 50)}
+        {shortenName(name, limit)}
       </UnstyledButton>
     </Tooltip>
   );
