@@ -14,6 +14,7 @@ import { useCallback, useMemo, useState, type DragEvent, type MouseEvent as Reac
 import { GRID_SIZE, MAX_ZOOM, MIN_ZOOM, NODE_SIZE } from '../../../core/workflow/canvas';
 import { mainConnection } from '../../../core/workflow/connections';
 import { dropTargetInput } from '../../../core/workflow/edits';
+import type { Connection } from '../../../core/workflow/types';
 import { workflowIssues } from '../../../core/workflow/nodeIssues';
 import { useEditor, useEditorState } from '../EditorContext';
 import { CanvasEdgeComponent } from './CanvasEdge';
@@ -138,7 +139,9 @@ export function Canvas() {
       if (!typeName) return;
       event.preventDefault();
       const position = flow.screenToFlowPosition({ x: event.clientX, y: event.clientY });
-      actions.addNode(typeName, { position: [position.x - NODE_SIZE / 2, position.y - NODE_SIZE / 2] });
+      // Dropped onto a connection: the new node goes between its two ends.
+      const splitConnection = droppedOnConnection(event.target);
+      actions.addNode(typeName, { position: [position.x - NODE_SIZE / 2, position.y - NODE_SIZE / 2], ...(splitConnection ? { splitConnection } : {}) });
     },
     [actions, flow],
   );
@@ -188,4 +191,12 @@ export function Canvas() {
       </ReactFlow>
     </div>
   );
+}
+
+/** The connection whose line an element belongs to, from the hit area's data attributes. */
+function droppedOnConnection(target: EventTarget | null): Connection | undefined {
+  const edge = target instanceof Element ? target.closest<SVGElement>('[data-test-id="canvas-edge"]') : null;
+  const { source, target: to, sourceIndex, targetIndex } = edge?.dataset ?? {};
+  if (!source || !to) return undefined;
+  return mainConnection(source, Number(sourceIndex ?? 0), to, Number(targetIndex ?? 0));
 }

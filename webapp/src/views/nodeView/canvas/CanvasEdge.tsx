@@ -47,6 +47,7 @@ function CanvasEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosition
         data-source={connection?.source}
         data-target={connection?.target}
         data-source-index={connection?.sourceIndex}
+        data-target-index={connection?.targetIndex}
       />
       {/* The HTML label layer is only mounted when there is something to show. */}
       {hovered || items !== null ? (
