@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -171,6 +172,19 @@ func startsWebhook(hooks []map[string]any) bool {
 	return false
 }
 
+// pastStatuses are the statuses GET /rest/executions lists when the filter names none: every
+// status but the current (pending) ones.
+var pastStatuses = append([]string{store.StatusWaiting}, store.TerminalStatuses...)
+
+// impliedStatuses are the statuses of past executions a filter without a status list means: the
+// list's error filter (finished false) shows ended executions only, not waiting ones.
+func impliedStatuses(f store.ExecutionFilter) []string {
+	if f.Finished != nil && !*f.Finished && !f.Waiting {
+		return store.TerminalStatuses
+	}
+	return pastStatuses
+}
+
 // executionFilter is the `filter` query of GET /rest/executions.
 type executionFilter struct {
 	WorkflowID string   `json:"workflowId"`
@@ -218,7 +232,16 @@ func (s *server) getExecutions(c fiber.Ctx) error {
 		}
 		limit = min(limit, maxExecutionsLimit)
 	}
-	count, estimated, err := s.in.Store.CountExecutions(c.Context(), f)
+	var count int64
+	var estimated bool
+	if len(f.Statuses) == 0 {
+		// As in n8n, past executions leave out the current ones (GET /executions-current lists
+		// those), so a running execution is not listed twice.
+		count, estimated, err = s.countPast(c.Context(), f)
+		f.Statuses = impliedStatuses(f)
+	} else {
+		count, estimated, err = s.in.Store.CountExecutions(c.Context(), f)
+	}
 	if err != nil {
 		return err
 	}
@@ -237,6 +260,30 @@ func (s *server) getExecutions(c fiber.Ctx) error {
 		results[i] = toSummary(&list[i])
 	}
 	return respond(c, fiber.Map{"count": count, "results": results, "estimated": estimated})
+}
+
+// countPast counts the past executions matching f (which names no statuses). Without other
+// filters it keeps the store's estimate for large tables, less the few current executions.
+func (s *server) countPast(ctx context.Context, f store.ExecutionFilter) (int64, bool, error) {
+	past := f
+	past.Statuses = impliedStatuses(f)
+	if f.WorkflowID != "" || f.Finished != nil || f.Waiting || f.SharedWith != "" {
+		return s.in.Store.CountExecutions(ctx, past)
+	}
+	count, estimated, err := s.in.Store.CountExecutions(ctx, f)
+	if err != nil {
+		return 0, false, err
+	}
+	if !estimated {
+		return s.in.Store.CountExecutions(ctx, past)
+	}
+	current := f
+	current.Statuses = store.PendingStatuses
+	pending, _, err := s.in.Store.CountExecutions(ctx, current)
+	if err != nil {
+		return 0, false, err
+	}
+	return max(count-pending, 0), true, nil
 }
 
 func pathID(c fiber.Ctx) (int64, error) {
@@ -270,7 +317,10 @@ func (s *server) getExecution(c fiber.Ctx) error {
 	if err != nil {
 		return executionNotFound(id, err)
 	}
-	data := json.RawMessage(d.Data)
+	data, err := externalizeBinaries(d.Data, id)
+	if err != nil {
+		return err
+	}
 	if len(data) == 0 {
 		data = json.RawMessage(`{"resultData":{"runData":{}}}`)
 	}
@@ -365,8 +415,8 @@ type deleteRequest struct {
 	Filters      *executionFilter `json:"filters"`
 }
 
-// postDeleteExecutions deletes the listed executions, or every finished one before a date
-// (narrowed by filters).
+// postDeleteExecutions deletes the listed executions, or every past (finished or waiting) one
+// started up to a date, narrowed by the list's filters; current executions are never included.
 func (s *server) postDeleteExecutions(c fiber.Ctx) error {
 	var req deleteRequest
 	if err := json.Unmarshal(c.Body(), &req); err != nil {
@@ -383,12 +433,16 @@ func (s *server) postDeleteExecutions(c fiber.Ctx) error {
 			f.IDs = append(f.IDs, id)
 		}
 	case req.DeleteBefore != nil:
-		f.Before = req.DeleteBefore
-		f.Statuses = store.TerminalStatuses
+		// deleteBefore is the start of the newest listed execution and includes it, as in n8n;
+		// the store keeps microseconds and compares strictly.
+		before := req.DeleteBefore.Add(time.Microsecond)
+		f.Before = &before
 		if req.Filters != nil {
 			f.WorkflowID = req.Filters.WorkflowID
 			f.Finished = req.Filters.Finished
+			f.Waiting = req.Filters.WaitTill != nil && *req.Filters.WaitTill
 		}
+		f.Statuses = impliedStatuses(f)
 	default:
 		return badRequest("Either ids or deleteBefore is required")
 	}

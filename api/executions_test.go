@@ -167,3 +167,72 @@ func TestExecutionsPagingFiltersAndDelete(t *testing.T) {
 	count, _, _ = list("")
 	require.Equal(t, 3, count, "only wfB's executions went")
 }
+
+func TestExecutionsListLeavesOutCurrentAndDeleteBeforeIncludesTheNewest(t *testing.T) {
+	e := startServer(t, nil)
+	ctx := context.Background()
+	failed := seedExecutions(t, e, 2, "wfA", store.StatusError)
+	seedExecutions(t, e, 1, "wfA", store.StatusSuccess)
+	lease := time.Now().Add(time.Hour)
+	wf := "wfA"
+	running := &store.Execution{WorkflowID: &wf, WorkflowName: "w-wfA", Status: store.StatusRunning, Mode: "trigger",
+		LeaseOwner: "elsewhere", LeaseExpiresAt: &lease}
+	require.NoError(t, e.in.Store.CreateExecution(ctx, running, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}))
+	waitTill := time.Now().Add(time.Hour)
+	waiting := &store.Execution{WorkflowID: &wf, WorkflowName: "w-wfA", Status: store.StatusWaiting, Mode: "trigger", WaitTill: &waitTill}
+	require.NoError(t, e.in.Store.CreateExecution(ctx, waiting, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}))
+
+	type page struct {
+		Count   int                `json:"count"`
+		Results []executionSummary `json:"results"`
+	}
+	list := func(query string) page {
+		res, body := e.do(t, "GET", "rest/executions?"+query, "")
+		require.Equal(t, 200, res.StatusCode, string(body))
+		var out page
+		decodeData(t, body, &out)
+		return out
+	}
+	ids := func(p page) []string {
+		out := make([]string, len(p.Results))
+		for i, r := range p.Results {
+			out[i] = r.ID
+		}
+		return out
+	}
+
+	all := list("")
+	require.Equal(t, 4, all.Count, "the running execution is current, not past")
+	require.NotContains(t, ids(all), fmt.Sprint(running.ID))
+	require.Equal(t, fmt.Sprint(waiting.ID), all.Results[0].ID)
+	res, body := e.do(t, "GET", "rest/executions-current", "")
+	require.Equal(t, 200, res.StatusCode)
+	var current []executionSummary
+	decodeData(t, body, &current)
+	require.Len(t, current, 1)
+	require.Equal(t, fmt.Sprint(running.ID), current[0].ID)
+	require.Equal(t, 2, list(`filter={"finished":false}`).Count, "error filter: the failed ones only")
+	require.Equal(t, 1, list(`filter={"waitTill":true}`).Count)
+	require.Equal(t, 1, list(`filter={"status":["running"]}`).Count, "an explicit status list is kept")
+
+	// Select all under the error filter: deleteBefore is the newest listed start, as sent back.
+	errors := list(`filter={"finished":false}`)
+	newest := errors.Results[0]
+	require.Equal(t, fmt.Sprint(failed[1]), newest.ID)
+	startedAt, err := json.Marshal(newest.StartedAt)
+	require.NoError(t, err)
+	res, body = e.do(t, "POST", "rest/executions/delete", `{"deleteBefore":`+string(startedAt)+`,"filters":{"finished":false}}`,
+		"Content-Type", "application/json")
+	require.Equal(t, 200, res.StatusCode, string(body))
+	require.Equal(t, 0, list(`filter={"finished":false}`).Count, "both failed executions went, the newest too")
+	require.Equal(t, 2, list("").Count, "the success and the waiting one stay")
+
+	res, body = e.do(t, "POST", "rest/executions/delete", `{"deleteBefore":"`+time.Now().Add(time.Minute).UTC().Format(time.RFC3339Nano)+`","filters":{"waitTill":true}}`,
+		"Content-Type", "application/json")
+	require.Equal(t, 200, res.StatusCode, string(body))
+	rest := list("")
+	require.Equal(t, 1, rest.Count, "the waiting filter narrowed the deletion to the waiting execution")
+	require.Equal(t, "success", rest.Results[0].Status)
+	_, err = e.in.Store.GetExecution(ctx, running.ID)
+	require.NoError(t, err, "a current execution is never deleted by date")
+}

@@ -42,7 +42,7 @@ test('the demo view talks to its host frame: ready, open workflow, error, node p
   await frame.locator('[data-test-id="canvas-node"][data-name="Set values"] [class*="nodeCard"]').dblclick();
   await expect(frame.getByTestId('ndv')).toBeVisible();
   await expect.poll(async () => (await received()).some((m) => m.command === 'openNDV')).toBe(true);
-  await frame.getByTestId('ndv-back-button').click();
+  await frame.getByTestId('back-to-canvas').click();
   await expect.poll(async () => (await received()).some((m) => m.command === 'closeNDV')).toBe(true);
   await page.screenshot({ path: 'test-results/editor-demo-frame.png' });
 });

@@ -260,3 +260,26 @@ test('a webhook workflow waits for its test call, runs when called, and the wait
   await expect(node(page, 'Webhook')).toHaveAttribute('data-status', 'success');
   await expect(run).toHaveText('Execute Workflow');
 });
+
+test('the sidebar lists newer versions from the version notification endpoint, the count capped at 99+', async ({ page }) => {
+  const endpoint = 'https://versions.flowmill.invalid/versions/';
+  await page.route('**/rest/settings', async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as { data: Record<string, unknown> };
+    body.data.versionNotifications = { enabled: true, endpoint, infoUrl: 'https://versions.flowmill.invalid/info' };
+    await route.fulfill({ response, json: body });
+  });
+  const versions = Array.from({ length: 120 }, (_, i) => ({ name: `9.${i}.0`, createdAt: '2026-01-02T03:04:05Z', description: `<p>Release ${i}</p>`, hasSecurityFix: i === 0 }));
+  let instanceHeader: string | undefined;
+  await page.route(`${endpoint}**`, async (route) => {
+    instanceHeader = route.request().headers()['n8n-instance-id'];
+    await route.fulfill({ json: versions, headers: { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*' } });
+  });
+  await openNewWorkflow(page);
+  const entry = page.getByTestId('main-sidebar-updates');
+  await expect(entry).toContainText('99+');
+  expect(instanceHeader).toBeTruthy();
+  await entry.click();
+  await expect(page.getByText('9.0.0 · security fix')).toBeVisible();
+  await expect(page.getByText('Release 119')).toBeAttached();
+});

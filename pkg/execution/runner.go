@@ -64,7 +64,7 @@ func NewRunner(in *infra.Infra, workerID string) (*Runner, error) {
 		Registry:  core.Registry().Without(in.Config.ExcludedNodes()...),
 		Evaluator: ev,
 		Logger:    r.log,
-		Env:       nodeEnvironment(),
+		Env:       NodeEnvironment(),
 		Workflows: storeLoader{in.Store},
 	}
 	r.base.SubWorkflows = &subWorkflows{r: r, active: map[string]*subRun{}}
@@ -80,9 +80,9 @@ func NewRunner(in *infra.Infra, workerID string) (*Runner, error) {
 	return r, nil
 }
 
-// nodeEnvironment is what $env shows: the process environment without Flowmill's own settings,
+// NodeEnvironment is what $env shows: the process environment without Flowmill's own settings,
 // which hold database passwords and the encryption key.
-func nodeEnvironment() map[string]string {
+func NodeEnvironment() map[string]string {
 	env := map[string]string{}
 	for _, kv := range os.Environ() {
 		k, v, _ := strings.Cut(kv, "=")

@@ -1,5 +1,4 @@
 import useSWR from 'swr';
-import type { RunResult } from '../core/push/messages';
 import type { Connections, StoredWorkflow, Tag, WorkflowNode, WorkflowSettings, WorkflowSummary } from '../core/workflow/types';
 import { restApi } from './fetcher';
 
@@ -97,22 +96,5 @@ export function deleteTestWebhook(workflowId: string): Promise<boolean> {
   return restApi.request<boolean>('DELETE', `/test-webhook/${encodeURIComponent(workflowId)}`);
 }
 
-export function stopExecution(executionId: string): Promise<unknown> {
-  return restApi.request('POST', `/executions-current/${encodeURIComponent(executionId)}/stop`);
-}
-
-/** A past execution as GET /executions/:id answers it. */
-export interface StoredExecution extends Partial<RunResult> {
-  id: string;
-  finished: boolean;
-  mode: string;
-  startedAt: string;
-  stoppedAt?: string;
-  status?: string;
-  waitTill?: string | null;
-  workflowData: { id?: string; name: string; nodes: WorkflowNode[]; connections: Connections; settings?: WorkflowSettings };
-}
-
-export function getExecution(id: string): Promise<StoredExecution> {
-  return restApi.get<StoredExecution>(`/executions/${encodeURIComponent(id)}`);
-}
+// Execution calls live in ./executions; the editor's run hook imports them from here.
+export { getExecution, stopExecution, type StoredExecution } from './executions';

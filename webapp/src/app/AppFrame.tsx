@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSignOut } from '../api/currentUser';
@@ -11,6 +11,7 @@ import { MainSidebar } from '../components/MainSidebar';
 import { PersonalizationModal } from '../components/PersonalizationModal';
 import { PushConnectionLost } from '../components/PushConnectionLost';
 import { showToast } from '../components/toast';
+import { ExecutionsDialog } from '../views/executions/ExecutionsDialog';
 import { openPendingModal } from '../views/pending/pendingModals';
 import classes from './AppFrame.module.css';
 
@@ -27,6 +28,7 @@ export function AppFrame({ route, settings, access, pushStatus, children }: AppF
   const { t } = useTranslation();
   const navigate = useNavigate();
   const signOut = useSignOut();
+  const [executionsOpen, setExecutionsOpen] = useState(false);
 
   const handleSignOut = async () => {
     try {
@@ -45,7 +47,7 @@ export function AppFrame({ route, settings, access, pushStatus, children }: AppF
         templatesEnabled={access.templatesEnabled}
         settingsTo={settingsEntryTarget(access)}
         onOpenCredentials={() => openPendingModal('Credentials')}
-        onOpenExecutions={() => openPendingModal('Executions')}
+        onOpenExecutions={() => setExecutionsOpen(true)}
         onOpenAbout={() => openAboutModal(settings)}
         onSignOut={() => void handleSignOut()}
       />
@@ -58,6 +60,7 @@ export function AppFrame({ route, settings, access, pushStatus, children }: AppF
         {children}
       </main>
       <PersonalizationModal enabled={settings.personalizationSurveyEnabled} user={access.user} />
+      {executionsOpen ? <ExecutionsDialog onClose={() => setExecutionsOpen(false)} /> : null}
     </div>
   );
 }

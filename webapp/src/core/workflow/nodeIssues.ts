@@ -1,34 +1,35 @@
+import { credentialReference, matchCredential, shownCredentialTypes, type KnownCredential } from '../parameters/credentials';
+import { parameterIssues } from '../parameters/issues';
+import { nodeParametersWithDefaults } from '../parameters/nodeParameters';
+import { displayParameter } from '../parameters/visibility';
 import type { DisplayOptions, NodeProperty, NodeTypeDescription } from './nodeTypes';
 import type { JsonValue, WorkflowNode } from './types';
 
-/** A problem that keeps a node from running (spec 001 §4 issue kinds). */
+/**
+ * A problem that keeps a node from running (spec 001 §4 issue kinds). `parameter` is the path of
+ * the value inside the node's parameters (`options.timeout`, `values.string[0].name`).
+ */
 export type NodeIssue =
   | { kind: 'typeUnknown' }
   | { kind: 'parameters'; parameter: string; displayName: string }
+  | { kind: 'optionNotSupported'; parameter: string; displayName: string; value: string }
+  | { kind: 'credentialTypeNotSelected'; parameter: string; displayName: string }
   | { kind: 'credentials'; credential: string }
+  | { kind: 'credentialsNotFound'; credential: string; name: string }
+  | { kind: 'credentialsAmbiguous'; credential: string; name: string }
   | { kind: 'execution'; message: string };
 
-function sameValue(a: JsonValue | undefined, b: JsonValue): boolean {
-  return a === b || JSON.stringify(a) === JSON.stringify(b);
-}
-
 /**
- * Whether displayOptions show a parameter for these parameter values: every `show` key must hold
- * one of its values and no `hide` key may. Keys name sibling parameters (a leading `/` names a
- * top-level one); `@version` matches the node's type version.
+ * Whether displayOptions show a parameter for the values of its level (see displayParameter):
+ * `/`-rooted keys read `root` (the same values unless given), `@version` the type version.
  */
-export function isDisplayed(options: DisplayOptions | undefined, values: Readonly<Record<string, JsonValue | undefined>>, version: number): boolean {
-  if (!options) return true;
-  const valueOf = (key: string): JsonValue | undefined => (key === '@version' ? version : values[key.replace(/^\//, '')]);
-  for (const [key, allowed] of Object.entries(options.show ?? {})) {
-    const value = valueOf(key);
-    if (!allowed.some((candidate) => sameValue(value, candidate))) return false;
-  }
-  for (const [key, hidden] of Object.entries(options.hide ?? {})) {
-    const value = valueOf(key);
-    if (hidden.some((candidate) => sameValue(value, candidate))) return false;
-  }
-  return true;
+export function isDisplayed(
+  options: DisplayOptions | undefined,
+  values: Readonly<Record<string, JsonValue | undefined>>,
+  version: number,
+  root: Readonly<Record<string, JsonValue | undefined>> = values,
+): boolean {
+  return displayParameter(options, values, version, root);
 }
 
 /** Top-level parameter values with the type's defaults filled in. */
@@ -38,64 +39,90 @@ export function parameterValues(node: WorkflowNode, properties: readonly NodePro
   return { ...values, ...node.parameters };
 }
 
-function isEmpty(value: JsonValue | undefined): boolean {
-  return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
-}
-
-const NEVER_REQUIRED = new Set(['notice', 'hidden', 'collection', 'fixedCollection', 'boolean']);
-
-/**
- * The issues of a node against its full type description (with properties): an unknown type,
- * required top-level parameters that are shown but empty, and required credentials that are shown
- * but not set. A disabled node has none.
- */
-export function nodeIssues(node: WorkflowNode, type: NodeTypeDescription | undefined): NodeIssue[] {
-  if (node.disabled) return [];
-  if (!type) return [{ kind: 'typeUnknown' }];
-  const properties = type.properties ?? [];
-  const values = parameterValues(node, properties);
+function credentialIssues(node: WorkflowNode, type: NodeTypeDescription, values: Readonly<Record<string, JsonValue | undefined>>, known?: readonly KnownCredential[]): NodeIssue[] {
   const issues: NodeIssue[] = [];
-  for (const property of properties) {
-    if (!property.required || NEVER_REQUIRED.has(property.type)) continue;
-    if (!isDisplayed(property.displayOptions, values, node.typeVersion)) continue;
-    if (isEmpty(values[property.name])) issues.push({ kind: 'parameters', parameter: property.name, displayName: property.displayName });
-  }
-  for (const credential of type.credentials ?? []) {
-    if (!credential.required || !isDisplayed(credential.displayOptions, values, node.typeVersion)) continue;
-    if (!node.credentials?.[credential.name]) issues.push({ kind: 'credentials', credential: credential.name });
+  for (const credential of shownCredentialTypes(node, type, values)) {
+    const reference = credentialReference(node.credentials?.[credential.name]);
+    if (!reference) {
+      if (credential.required) issues.push({ kind: 'credentials', credential: credential.name });
+      continue;
+    }
+    if (!known) continue;
+    const match = matchCredential(reference, known, credential.name);
+    if (match.status === 'notFound') issues.push({ kind: 'credentialsNotFound', credential: credential.name, name: reference.name });
+    if (match.status === 'ambiguous') issues.push({ kind: 'credentialsAmbiguous', credential: credential.name, name: reference.name });
   }
   return issues;
 }
 
 /**
+ * The issues of a node against its full type description (with properties): an unknown type;
+ * on every nesting level, shown required parameters that are empty, option values that are not in
+ * the list and empty credential-type selects; required credentials that are shown but not set,
+ * and, when the known credentials are given, references that match none or several of them
+ * (spec 001 §5). A disabled node has none.
+ */
+export function nodeIssues(node: WorkflowNode, type: NodeTypeDescription | undefined, credentials?: readonly KnownCredential[]): NodeIssue[] {
+  if (node.disabled) return [];
+  if (!type) return [{ kind: 'typeUnknown' }];
+  const properties = type.properties ?? [];
+  const values = properties.length > 0 ? nodeParametersWithDefaults(type, node.parameters, node.typeVersion) : node.parameters;
+  const issues: NodeIssue[] = parameterIssues(properties, values, node.typeVersion).map((issue): NodeIssue => {
+    switch (issue.kind) {
+      case 'required':
+        return { kind: 'parameters', parameter: issue.path, displayName: issue.displayName };
+      case 'optionNotSupported':
+        return { kind: 'optionNotSupported', parameter: issue.path, displayName: issue.displayName, value: issue.value };
+      case 'credentialTypeNotSelected':
+        return { kind: 'credentialTypeNotSelected', parameter: issue.path, displayName: issue.displayName };
+    }
+  });
+  return [...issues, ...credentialIssues(node, type, values, credentials)];
+}
+
+/**
  * The issues of every node of a graph, by node name (nodes without issues left out). Types come
  * from the list index; parameter and credential checks need the full descriptions, and are
- * skipped until those are loaded.
+ * skipped until those are loaded. Credential references are checked against `credentials` when
+ * given.
  */
 export function workflowIssues(
   nodes: readonly WorkflowNode[],
   types: { forNode(node: WorkflowNode): NodeTypeDescription | undefined },
   details: { forNode(node: WorkflowNode): NodeTypeDescription | undefined } | null,
+  credentials?: readonly KnownCredential[],
 ): Map<string, NodeIssue[]> {
   const out = new Map<string, NodeIssue[]>();
   for (const node of nodes) {
     if (node.type === 'n8n-nodes-base.stickyNote') continue;
     const listed = types.forNode(node);
-    const issues = !listed ? (node.disabled ? [] : [{ kind: 'typeUnknown' } as const]) : nodeIssues(node, details?.forNode(node) ?? { ...listed, properties: [], credentials: [] });
+    const issues = !listed
+      ? node.disabled
+        ? []
+        : [{ kind: 'typeUnknown' } as const]
+      : nodeIssues(node, details?.forNode(node) ?? { ...listed, properties: [], credentials: [] }, details ? credentials : undefined);
     if (issues.length > 0) out.set(node.name, issues);
   }
   return out;
 }
 
-/** A stable one-line form of an issue, for JSON-only canvas data. */
+/** A stable one-line form of an issue, for JSON-only canvas data: the kind, then its details. */
 export function issueKey(issue: NodeIssue): string {
   switch (issue.kind) {
     case 'typeUnknown':
       return 'typeUnknown';
     case 'parameters':
       return `parameters:${issue.displayName}`;
+    case 'optionNotSupported':
+      return `optionNotSupported:${issue.value}`;
+    case 'credentialTypeNotSelected':
+      return `credentialTypeNotSelected:${issue.displayName}`;
     case 'credentials':
       return `credentials:${issue.credential}`;
+    case 'credentialsNotFound':
+      return `credentialsNotFound:${issue.credential}:${issue.name}`;
+    case 'credentialsAmbiguous':
+      return `credentialsAmbiguous:${issue.credential}:${issue.name}`;
     case 'execution':
       return `execution:${issue.message}`;
   }

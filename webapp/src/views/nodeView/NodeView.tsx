@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useBlocker, useLocation, useNavigate } from 'react-router';
 import { workflowCommands, type WorkflowCommand } from '../../core/editor/commands';
 import { EditorStore } from '../../core/editor/store';
+import { openedExecutionState } from '../../core/executions/status';
 import { STICKY_NOTE_TYPE } from '../../core/workflow/nodeTypes';
 import { useNodeTypeDetails, useNodeTypes } from '../../api/nodeTypes';
 import { nodeTypeKey } from '../../core/workflow/nodeIssues';
@@ -22,7 +23,7 @@ import { WorkflowSettingsModal } from './dialogs/WorkflowSettingsModal';
 import { EditorContext, type EditorContextValue, type EditorMode } from './EditorContext';
 import { showReadOnlyError } from './editorToasts';
 import { WorkflowHeader, type ExecutionInfo } from './header/WorkflowHeader';
-import { NodeDetailsPlaceholder } from './ndv/NodeDetailsPlaceholder';
+import { NodeDetailsView } from './ndv/NodeDetailsView';
 import { useDemoFrame } from './useDemoFrame';
 import { useEditorActions, type EditorUi, type InsertContext } from './useEditorActions';
 import { useKeyboardShortcuts } from './useKeyboardShortcuts';
@@ -46,8 +47,7 @@ export function NodeView({ mode }: { mode: EditorMode }) {
 
 function executionInfo(execution: ReturnType<typeof useWorkflowLoader>['execution']): ExecutionInfo | undefined {
   if (!execution) return undefined;
-  const status = execution.waitTill ? 'waiting' : !execution.stoppedAt ? 'running' : execution.finished ? 'success' : 'error';
-  return { id: execution.id, status };
+  return { id: execution.id, status: openedExecutionState(execution) };
 }
 
 function NodeViewInner({ mode }: { mode: EditorMode }) {
@@ -177,7 +177,7 @@ function NodeViewInner({ mode }: { mode: EditorMode }) {
             }}
           />
         ) : null}
-        {ndvNode !== null ? <NodeDetailsPlaceholder nodeName={ndvNode} onClose={() => setNdvNode(null)} /> : null}
+        {ndvNode !== null ? <NodeDetailsView nodeName={ndvNode} onClose={() => setNdvNode(null)} onRun={(destination) => void run.run(destination)} onStop={() => void run.stop()} /> : null}
         {renaming !== null ? <RenameNodeModal name={renaming} onRename={(name) => actions.rename(renaming, name)} onClose={() => setRenaming(null)} /> : null}
         {dialog === 'open' ? <WorkflowOpenModal onOpen={openWorkflow} onClose={() => setDialog(null)} /> : null}
         {dialog === 'duplicate' ? <DuplicateWorkflowModal name={store.getState().meta.name} body={() => workflowBody(store.getState())} onClose={() => setDialog(null)} /> : null}

@@ -11,8 +11,18 @@ export function issueText(issue: string | NodeIssue): string {
       return i18n.t('node.issues.typeUnknown');
     case 'parameters':
       return i18n.t('node.issues.parameter', { name: detail });
+    case 'optionNotSupported':
+      return i18n.t('parameters.notSupported', { value: detail });
+    case 'credentialTypeNotSelected':
+      return i18n.t('parameters.selectCredentialType');
     case 'credentials':
       return i18n.t('node.issues.credentials', { name: detail });
+    case 'credentialsNotFound':
+    case 'credentialsAmbiguous': {
+      const [type = '', ...name] = detail.split(':');
+      const key = kind === 'credentialsNotFound' ? 'parameters.credentialsDoNotExist' : 'parameters.credentialsNotIdentified';
+      return i18n.t(key, { type, name: name.join(':') });
+    }
     case 'execution':
       return i18n.t('node.issues.execution', { message: detail });
     default:

@@ -7,6 +7,7 @@ import { workflowIssues } from '../../core/workflow/nodeIssues';
 import type { NodeTypeIndex } from '../../core/workflow/nodeTypes';
 import { issueList } from './issueText';
 import type { PushMessage } from '../../core/push/messages';
+import { useKnownCredentials } from '../../api/credentials';
 import { getPushClient, usePushMessages } from '../../api/push';
 import { deleteTestWebhook, getExecution, runWorkflow, stopExecution } from '../../api/workflows';
 import { showToast } from '../../components/toast';
@@ -35,6 +36,7 @@ export interface RunControls {
 /** Runs the workflow from the canvas and follows its progress on the push channel. */
 export function useRunWorkflow(store: EditorStore, enabled: boolean, index: NodeTypeIndex, details: NodeTypeIndex | null): RunControls {
   const { t } = useTranslation();
+  const credentials = useKnownCredentials();
 
   const onPush = useCallback(
     function handle(message: PushMessage, retriesLeft = PUSH_RETRIES) {
@@ -82,7 +84,7 @@ export function useRunWorkflow(store: EditorStore, enabled: boolean, index: Node
       const state = store.getState();
       if (state.execution.status !== 'idle') return;
       // Node issues block a run (spec 001 §8), each listed.
-      const issues = workflowIssues(state.graph.nodes, index, details);
+      const issues = workflowIssues(state.graph.nodes, index, details, credentials);
       if (issues.size > 0) {
         showToast({ type: 'error', title: t('execution.issues.title'), message: <span style={{ whiteSpace: 'pre-line' }}>{t('execution.issues.message', { issues: issueList(issues) })}</span> });
         return;
@@ -104,7 +106,7 @@ export function useRunWorkflow(store: EditorStore, enabled: boolean, index: Node
         showToast({ type: 'error', title: t('execution.problem'), message: t('execution.genericErrorWith', { message: errorMessage(error) }) });
       }
     },
-    [store, t, index, details],
+    [store, t, index, details, credentials],
   );
 
   const stop = useCallback(async () => {

@@ -7,9 +7,14 @@ import { DEFAULT_WORKFLOW_NAME } from '../../core/workflow/naming';
 import { START_NODE_TYPE, STICKY_NOTE_TYPE, type NodeTypeIndex } from '../../core/workflow/nodeTypes';
 import type { EditorStore } from '../../core/editor/store';
 import type { Graph, WorkflowNode } from '../../core/workflow/types';
-import { getExecution, getWorkflow, newWorkflowName, type StoredExecution } from '../../api/workflows';
+import { getExecution, type StoredExecution } from '../../api/executions';
+import { listCredentials } from '../../api/credentials';
+import { getWorkflow, newWorkflowName } from '../../api/workflows';
+import { matchNodeCredentials } from '../../core/parameters/credentials';
+import { openedExecutionNotices } from '../../core/executions/opened';
 import type { StoredWorkflow } from '../../core/workflow/types';
 import { showToast } from '../../components/toast';
+import { showOpenedExecutionNotices } from '../executions/executionToasts';
 import { i18n } from '../../i18n';
 import type { EditorMode } from './EditorContext';
 import { errorMessage } from './editorToasts';
@@ -53,8 +58,9 @@ export function useWorkflowLoader(mode: EditorMode, store: EditorStore, index: N
   useEffect(() => {
     if (mode !== 'existing' || workflowId === null || store.getState().meta.id === workflowId) return undefined;
     let live = true;
-    getWorkflow(workflowId).then(
-      (workflow) => live && setFetched({ id: workflowId, workflow }),
+    // Credential references are matched against the user's credentials as the workflow opens.
+    Promise.all([getWorkflow(workflowId), listCredentials().catch(() => null)]).then(
+      ([workflow, credentials]) => live && setFetched({ id: workflowId, workflow: { ...workflow, nodes: matchNodeCredentials(workflow.nodes ?? [], credentials) } }),
       (error: unknown) => live && setFetched({ id: workflowId, error }),
     );
     return () => {
@@ -95,13 +101,17 @@ export function useWorkflowLoader(mode: EditorMode, store: EditorStore, index: N
           const { workflowData } = execution;
           store.load({ id: workflowData.id ?? null, name: workflowData.name, settings: workflowData.settings ?? {} }, { nodes: workflowData.nodes, connections: workflowData.connections });
           const runData = execution.data?.resultData?.runData ?? {};
-          store.updateExecution((current) => ({ ...current, status: 'idle', executionId: execution.id, runData, result: null }));
+          // The stored result makes the canvas show where a waiting execution stopped.
+          const result = execution.data ? { ...execution, data: execution.data } : null;
+          store.updateExecution((current) => ({ ...current, status: 'idle', executionId: execution.id, runData, result }));
           setDone({ key, execution });
+          showOpenedExecutionNotices(openedExecutionNotices(execution));
         })
         .catch((error: unknown) => {
           if (!live()) return;
           showToast({ type: 'error', title: t('execution.openError'), message: errorMessage(error) });
           setDone({ key, execution: null });
+          void navigate('/workflow', { replace: true });
         });
       return;
     }

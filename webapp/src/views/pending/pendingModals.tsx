@@ -2,8 +2,8 @@ import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { i18n } from '../../i18n';
 
-/** The credentials and executions dialogs are not built yet; their sidebar entries open this. */
-export function openPendingModal(name: 'Credentials' | 'Executions'): void {
+/** The credentials dialog is not built yet; its sidebar entry opens this. */
+export function openPendingModal(name: 'Credentials'): void {
   modals.open({
     title: i18n.t(`screen.${name}`),
     centered: true,

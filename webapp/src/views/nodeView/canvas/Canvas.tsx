@@ -16,6 +16,7 @@ import { mainConnection } from '../../../core/workflow/connections';
 import { dropTargetInput } from '../../../core/workflow/edits';
 import type { Connection } from '../../../core/workflow/types';
 import { workflowIssues } from '../../../core/workflow/nodeIssues';
+import { useKnownCredentials } from '../../../api/credentials';
 import { useEditor, useEditorState } from '../EditorContext';
 import { CanvasEdgeComponent } from './CanvasEdge';
 import { CanvasNodeComponent } from './CanvasNode';
@@ -66,7 +67,8 @@ export function Canvas() {
   // positions on drag end, so those live here until then.
   const [local, setLocal] = useState<LocalNodeState>(EMPTY_LOCAL);
 
-  const issues = useMemo(() => workflowIssues(graph.nodes, index, details), [graph.nodes, index, details]);
+  const credentials = useKnownCredentials();
+  const issues = useMemo(() => workflowIssues(graph.nodes, index, details, credentials), [graph.nodes, index, details, credentials]);
   const derivedNodes = useMemo(() => model.nodes(graph, index, selected, execution, issues, details), [model, graph, index, selected, execution, issues, details]);
   const nodes = useMemo(() => model.withLocal(derivedNodes, local), [model, derivedNodes, local]);
   const edges = useMemo(() => model.edges(graph, execution), [model, graph, execution]);

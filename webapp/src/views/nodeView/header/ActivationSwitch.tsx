@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { workflowIssues } from '../../../core/workflow/nodeIssues';
 import { canActivateWorkflow } from '../../../core/workflow/nodeTypes';
+import { useKnownCredentials } from '../../../api/credentials';
 import { updateWorkflow, useActivationError } from '../../../api/workflows';
 import { showToast } from '../../../components/toast';
 import { useEditor, useEditorState } from '../EditorContext';
@@ -26,6 +27,7 @@ export function ActivationSwitch({ ops }: { ops: WorkflowOps }) {
       return !node.disabled && type !== undefined && canActivateWorkflow(type);
     }),
   );
+  const credentials = useKnownCredentials();
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState(false);
   const { data: activationError, mutate } = useActivationError(id, active);
@@ -33,7 +35,7 @@ export function ActivationSwitch({ ops }: { ops: WorkflowOps }) {
 
   const toggle = async (next: boolean) => {
     if (next) {
-      const issues = workflowIssues(store.getState().graph.nodes, index, details);
+      const issues = workflowIssues(store.getState().graph.nodes, index, details, credentials);
       if (issues.size > 0) {
         showToast({ type: 'error', title: t('activation.problemTitle'), message: <span style={{ whiteSpace: 'pre-line' }}>{t('activation.issues', { issues: issueList(issues) })}</span> });
         return;

@@ -1,7 +1,8 @@
-import { Badge, Button, Group, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Center, Group, Loader, Text, Tooltip } from '@mantine/core';
 import { IconCheck, IconCircleCheckFilled, IconCircleXFilled, IconClockHour4, IconDeviceFloppy, IconLock } from '@tabler/icons-react';
 import { useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { getPushClient } from '../../../api/push';
 import { useSettings } from '../../../api/settings';
 import { useEditor, useEditorState } from '../EditorContext';
@@ -14,6 +15,28 @@ import classes from './header.module.css';
 export interface ExecutionInfo {
   id: string;
   status: 'success' | 'error' | 'waiting' | 'running';
+}
+
+/** The status icon next to the execution id, titled with what it means. */
+function ExecutionStateIcon({ status }: { status: ExecutionInfo['status'] }) {
+  const { t } = useTranslation();
+  const icon =
+    status === 'success' ? (
+      <IconCircleCheckFilled size={18} color="var(--mantine-color-teal-6)" />
+    ) : status === 'error' ? (
+      <IconCircleXFilled size={18} color="var(--mantine-color-red-6)" />
+    ) : status === 'running' ? (
+      <Loader size={14} />
+    ) : (
+      <IconClockHour4 size={18} color="var(--mantine-color-yellow-7)" />
+    );
+  return (
+    <Tooltip label={t(`executionView.status.${status}`)} withArrow>
+      <Center aria-label={t(`executionView.status.${status}`)} data-test-id="execution-status-icon" data-status={status}>
+        {icon}
+      </Center>
+    </Tooltip>
+  );
 }
 
 /** The editor header: name, tags, save and activation; on an execution page its id and status. */
@@ -31,20 +54,29 @@ export function WorkflowHeader({ ops, execution }: { ops: WorkflowOps; execution
   );
 
   if (mode === 'execution' && execution) {
-    const icon =
-      execution.status === 'success' ? <IconCircleCheckFilled size={18} color="var(--mantine-color-teal-6)" /> : execution.status === 'error' ? <IconCircleXFilled size={18} color="var(--mantine-color-red-6)" /> : <IconClockHour4 size={18} />;
     return (
-      <header className={classes.header} data-test-id="workflow-header">
-        <Group gap="sm">
-          <Text fw={600}>{meta.name}</Text>
-          <Group gap={6} data-test-id="execution-id">
-            {icon}
-            <Text c="dimmed">{t('execution.header.id', { id: execution.id })}</Text>
+      <header className={classes.header} data-test-id="workflow-header" data-push-lost={pushLost || undefined}>
+        <Group gap="sm" wrap="nowrap" className={classes.left}>
+          <Group gap={6} wrap="nowrap" data-test-id="execution-id">
+            <Text fw={600}>{t('execution.header.id', { id: execution.id })}</Text>
+            <ExecutionStateIcon status={execution.status} />
           </Group>
+          <Text c="dimmed">{t('executionView.of')}</Text>
+          {meta.id !== null ? (
+            <Anchor component={Link} to={`/workflow/${encodeURIComponent(meta.id)}`} fw={600} c="var(--mantine-color-text)" title={t('executionView.openWorkflow')} data-test-id="execution-workflow-name">
+              {meta.name}
+            </Anchor>
+          ) : (
+            <Text fw={600} data-test-id="execution-workflow-name">
+              {meta.name}
+            </Text>
+          )}
         </Group>
-        <Badge color="gray" variant="light" leftSection={<IconLock size={12} />} tt="none" data-test-id="read-only-notice">
-          {t('execution.header.readOnly')}
-        </Badge>
+        <Tooltip label={t('executionView.readOnlyHint')} withArrow multiline w={300}>
+          <Badge color="gray" variant="light" leftSection={<IconLock size={12} />} tt="none" data-test-id="read-only-notice">
+            {t('execution.header.readOnly')}
+          </Badge>
+        </Tooltip>
       </header>
     );
   }

@@ -1,0 +1,23 @@
+import { MANUAL_TRIGGER_TYPE, isTriggerType, type NodeTypeDescription } from '../workflow/nodeTypes';
+import type { ExecutionStatus } from './execution';
+
+/** Schedule triggers fire by themselves, so running them is a plain execute. */
+const SCHEDULE_TRIGGER_TYPES = new Set(['n8n-nodes-base.cron', 'n8n-nodes-base.interval', 'n8n-nodes-base.scheduleTrigger']);
+
+/** What the node details view's execute button needs of the editor's run. */
+export interface ExecuteButtonState {
+  status: ExecutionStatus;
+  /** Nodes running now. */
+  executing: readonly string[];
+}
+
+/** The label key of the execute button for a node (n8n's NodeExecuteButton). */
+export function executeLabel(type: NodeTypeDescription | undefined, listening: boolean, executing: boolean): string {
+  if (listening) return 'ndv.execute.stopListening';
+  if (executing) return 'ndv.execute.executing';
+  if (type && isTriggerType(type) && type.name !== MANUAL_TRIGGER_TYPE) {
+    if (type.polling) return 'ndv.execute.fetchEvent';
+    if (!SCHEDULE_TRIGGER_TYPES.has(type.name)) return 'ndv.execute.listenForEvent';
+  }
+  return 'ndv.execute.executeNode';
+}

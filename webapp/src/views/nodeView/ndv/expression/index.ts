@@ -1,0 +1,3 @@
+export { ExpressionEditorModal } from './ExpressionEditorModal';
+export { InlineExpression } from './InlineExpression';
+export { useExpressionResolver } from './useExpressionResolver';

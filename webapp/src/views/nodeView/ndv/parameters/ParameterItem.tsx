@@ -1,0 +1,82 @@
+import { Group } from '@mantine/core';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { clone, fromExpression, isExpression, toExpression, unsupportedOptionValues, valueIssues, type ParameterIssue } from '../../../../core/parameters';
+import type { NodeProperty } from '../../../../core/workflow/nodeTypes';
+import type { JsonValue } from '../../../../core/workflow/types';
+import { InlineExpression } from '../expression/InlineExpression';
+import { useNdv } from '../NdvContext';
+import { MultipleValues } from './MultipleValues';
+import { ParameterInput } from './ParameterInput';
+import { ParameterIssues } from './ParameterIssues';
+import { ParameterLabel } from './ParameterLabel';
+import { ParameterOptions } from './ParameterOptions';
+import { useParameters } from './ParametersContext';
+import { canBeExpression, staticChoices } from './editorValues';
+import { useRemoteChoices } from './useRemoteChoices';
+import classes from './parameters.module.css';
+
+/**
+ * One parameter: label with description and the options menu, the input (or the inline
+ * expression in expression mode) and its issues. `path` is the full path on the node.
+ */
+export function ParameterItem({ property, value, path }: { property: NodeProperty; value: JsonValue | undefined; path: string }) {
+  const { t } = useTranslation();
+  const { readOnly, onChange } = useParameters();
+  const ndv = useNdv();
+  const id = useId();
+  const remote = useRemoteChoices(property, path);
+  const expression = isExpression(value);
+  const setValue = (next: JsonValue | undefined) => onChange({ path, value: next });
+
+  const openEditor = (current: string) => ndv.openExpressionEditor({ path, value: current, onChange: (next) => setValue(next) });
+  const switchMode = (toExpressionMode: boolean) => {
+    if (toExpressionMode === expression) return;
+    if (toExpressionMode) {
+      const next = toExpression(value, property);
+      setValue(next);
+      openEditor(next);
+      return;
+    }
+    const current = value as string;
+    ndv
+      .resolveExpression(current)
+      .then((result) => setValue(fromExpression(current, property, result.ok ? { ok: true, value: result.value } : { ok: false })))
+      .catch(() => setValue(fromExpression(current, property)));
+  };
+
+  const issues: ParameterIssue[] = valueIssues(property, value, path);
+  const texts = issues.map((issue) => (issue.kind === 'required' ? t('parameters.required') : issue.kind === 'optionNotSupported' ? t('parameters.notSupported', { value: issue.value }) : t('parameters.selectCredentialType')));
+  if (remote?.error) texts.push(t('parameters.loadOptionsError', { message: remote.error }));
+  else if (remote?.options && !remote.isLoading) for (const unsupported of unsupportedOptionValues(property, value, remote.options)) texts.push(t('parameters.notSupported', { value: unsupported }));
+
+  const choices = remote ? (remote.options ?? []) : staticChoices(property);
+  const multiple = property.typeOptions?.multipleValues === true && !expression;
+
+  return (
+    <div className={classes.item} data-test-id="parameter-item" data-name={property.name}>
+      <Group className={classes.labelRow} justify="space-between" wrap="nowrap" gap="xs">
+        <ParameterLabel property={property} htmlFor={multiple ? undefined : id} />
+        {readOnly ? null : (
+          <ParameterOptions
+            expression={expression}
+            canBeExpression={canBeExpression(property)}
+            onModeChange={switchMode}
+            onReset={() => setValue(clone(property.default))}
+            onRefresh={remote ? remote.reload : undefined}
+          />
+        )}
+      </Group>
+      <div data-test-id={`parameter-input-${property.name}`}>
+        {expression ? (
+          <InlineExpression value={value} path={path} onOpen={() => openEditor(value)} />
+        ) : multiple ? (
+          <MultipleValues property={property} value={value} path={path} choices={choices} loadingChoices={remote?.isLoading ?? false} />
+        ) : (
+          <ParameterInput property={property} value={value} id={id} disabled={readOnly} onValue={setValue} choices={choices} loadingChoices={remote?.isLoading ?? false} />
+        )}
+      </div>
+      <ParameterIssues issues={[...new Set(texts)]} />
+    </div>
+  );
+}
