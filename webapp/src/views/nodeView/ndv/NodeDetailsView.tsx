@@ -109,6 +109,7 @@ export function NodeDetailsView({ nodeName, onClose, onRun, onStop }: { nodeName
       withCloseButton={false}
       closeOnEscape={expression === null}
       transitionProps={{ duration: 0 }}
+      overlayProps={{ color: '#1c202c', backgroundOpacity: 0.72 }}
       padding={0}
       classNames={{ content: classes.modalContent, body: classes.modalBody }}
       attributes={{ content: { 'data-test-id': 'ndv' } }}
@@ -149,7 +150,7 @@ export function NodeDetailsView({ nodeName, onClose, onRun, onStop }: { nodeName
               {node ? (
                 <>
                   <header className={classes.mainHeader}>
-                    <NodeTitle name={node.name} type={type} readOnly={readOnly} onRename={(name) => actions.rename(node.name, name)} />
+                    <NodeTitle name={node.name} type={index.forNode(node)} readOnly={readOnly} onRename={(name) => actions.rename(node.name, name)} />
                     {!readOnly ? (
                       <NodeExecuteButton node={node} type={type} execution={execution} hasIssues={issues.length > 0} onExecute={() => runTo(node.name)} onStop={onStop} />
                     ) : null}
