@@ -353,9 +353,20 @@ func (s *server) postStopExecution(c fiber.Ctx) error {
 	if err := s.checkExecutionVisible(c, id); err != nil {
 		return err
 	}
+	before, err := s.in.Store.GetExecution(c.Context(), id)
+	if err != nil {
+		return executionNotFound(id, err)
+	}
 	e, err := s.executions.Stop(c.Context(), id, stopWait)
 	if errors.Is(err, execution.ErrNotStoppable) {
 		e, err = s.in.Store.GetExecution(c.Context(), id)
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		// A run whose data is not kept (a manual run with saving off) is gone once it stopped:
+		// answer with the state it ended in.
+		now := time.Now().UTC()
+		e, err = before, nil
+		e.Status, e.StoppedAt, e.Finished = store.StatusCanceled, &now, false
 	}
 	if err != nil {
 		return executionNotFound(id, err)
