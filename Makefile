@@ -12,7 +12,7 @@ WEB_SOURCES := $(shell find webapp/src webapp/public -type f 2>/dev/null) webapp
 	webapp/tsconfig.json webapp/tsconfig.app.json webapp/package.json
 GO_SOURCES := $(shell find api worker scheduler pkg e2e/stack webapp/embed.go -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
-.PHONY: run build web test test-go test-web test-e2e compat bench bench-push bench-queue bench-webhook bench-editor docs clean
+.PHONY: run build web test test-go test-web test-e2e compat bench bench-push bench-queue bench-webhook bench-editor bench-ndv docs clean
 
 run: bin/api
 	./bin/api
@@ -77,7 +77,7 @@ compat: bin/worker
 		echo "compat: $(COMPAT_DIR)/n8n not found, nothing to check"; \
 	fi
 
-bench: bench-push bench-queue bench-webhook bench-editor
+bench: bench-push bench-queue bench-webhook bench-editor bench-ndv
 
 bench-push: build bin/stack
 	$(GO) run ./bench/push -bin bin
@@ -88,6 +88,9 @@ bench-queue: build bin/stack
 # Editor speed (Playwright, system Chromium): open a 500-node workflow, pan, editor route JS.
 bench-editor: build bin/stack e2e/node_modules/.package-lock.json
 	node bench/editor/main.mjs -bin bin
+
+bench-ndv: build bin/stack e2e/node_modules/.package-lock.json
+	node bench/editor/ndv.mjs -bin bin
 
 bench-webhook: build bin/stack
 	$(GO) run ./bench/webhook -bin bin

@@ -81,7 +81,8 @@ func (a *answers) expect(token string) (<-chan trigger.Answer, func()) {
 	}
 }
 
-func (a *answers) deliver(wa execution.WebhookAnswer) {
+// deliver hands an answer to the request waiting for it; false when none is waiting here.
+func (a *answers) deliver(wa execution.WebhookAnswer) bool {
 	a.mu.Lock()
 	ch := a.waiting[wa.Token]
 	delete(a.waiting, wa.Token)
@@ -89,6 +90,7 @@ func (a *answers) deliver(wa execution.WebhookAnswer) {
 	if ch != nil {
 		ch <- wa.Answer
 	}
+	return ch != nil
 }
 
 // stored reads the copy of an answer kept in Redis, for a request that missed the message.

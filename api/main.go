@@ -59,6 +59,7 @@ func run(args []string) error {
 		if w, err = worker.New(in); err != nil {
 			return err
 		}
+		srv.runWebhooksHere(w.Runner())
 		if err := w.Start(ctx); err != nil {
 			return err
 		}

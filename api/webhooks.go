@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -59,15 +60,30 @@ type webhooks struct {
 
 	mu    sync.Mutex
 	cache map[string]cachedWorkflow
+	// routes caches the stored webhook rows found for "method path"; emptied on every
+	// activation notice, entries also expire after cacheAge.
+	routes map[string]cachedRoute
 }
 
 // cachedWorkflow is an active workflow parsed for its webhooks; dropped on its activation
-// notice, and after cacheAge in case a notice was lost.
+// notice, and after cacheAge in case a notice was lost. It keeps what every call would
+// otherwise compute again: the snapshot an execution stores and each webhook node's options.
 type cachedWorkflow struct {
-	wf     *workflow.Workflow
-	hooks  []trigger.Webhook
+	wf       *workflow.Workflow
+	hooks    []trigger.Webhook
+	snapshot []byte
+	options  map[string]webhook.Options
+	loaded   time.Time
+}
+
+// cachedRoute is the result of a webhook lookup.
+type cachedRoute struct {
+	rows   []store.Webhook
 	loaded time.Time
 }
+
+// routeCacheSize bounds the route cache; past it the cache starts over.
+const routeCacheSize = 4096
 
 const cacheAge = 5 * time.Second
 
@@ -76,6 +92,9 @@ type hit struct {
 	hook   trigger.Webhook
 	wf     *workflow.Workflow
 	params map[string]string
+	// snapshot is wf as JSON and options the webhook node's options, when already known.
+	snapshot []byte
+	options  *webhook.Options
 }
 
 func (s *server) productionWebhook(c fiber.Ctx) error {
@@ -92,7 +111,7 @@ func (s *server) productionWebhook(c fiber.Ctx) error {
 			Message: fmt.Sprintf("The requested webhook %q is not registered.", c.Method()+" "+path)}
 	}
 	return s.serveWebhook(c, h, func(item workflow.Item, respond *trigger.Response) (int64, error) {
-		e, err := s.executions.Create(c.Context(), execution.New{Workflow: h.wf, Mode: engine.ModeWebhook,
+		e, err := s.executions.Create(c.Context(), execution.New{Workflow: h.wf, Snapshot: h.snapshot, Mode: engine.ModeWebhook,
 			Start: execution.StartData{StartNode: h.hook.Node, Input: []workflow.Item{item}, Respond: respond}})
 		if err != nil {
 			return 0, err
@@ -112,7 +131,7 @@ func webhookPath(c fiber.Ctx) string {
 // findProductionWebhook finds the active workflow's webhook for a request: the exact path, or
 // the dynamic path with the most matching static segments. nil when there is none.
 func (s *server) findProductionWebhook(ctx context.Context, method, path string) (*hit, error) {
-	rows, err := s.in.Store.FindWebhooks(ctx, method, path)
+	rows, err := s.webhookRows(ctx, method, path)
 	if err != nil || len(rows) == 0 {
 		return nil, err
 	}
@@ -136,10 +155,36 @@ func (s *server) findProductionWebhook(ctx context.Context, method, path string)
 	}
 	for _, h := range cw.hooks {
 		if h.Node == row.Node && h.Method == row.Method && h.Path == row.Path {
-			return &hit{hook: h, wf: cw.wf, params: params}, nil
+			opts, ok := cw.options[h.Node]
+			if !ok {
+				return &hit{hook: h, wf: cw.wf, params: params, snapshot: cw.snapshot}, nil
+			}
+			return &hit{hook: h, wf: cw.wf, params: params, snapshot: cw.snapshot, options: &opts}, nil
 		}
 	}
 	return nil, nil
+}
+
+// webhookRows looks up the stored webhooks for a request, from the cache when fresh.
+func (s *server) webhookRows(ctx context.Context, method, path string) ([]store.Webhook, error) {
+	l, key := s.hooks, method+" "+path
+	l.mu.Lock()
+	r, ok := l.routes[key]
+	l.mu.Unlock()
+	if ok && time.Since(r.loaded) < cacheAge {
+		return r.rows, nil
+	}
+	rows, err := s.in.Store.FindWebhooks(ctx, method, path)
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	if len(l.routes) >= routeCacheSize {
+		clear(l.routes)
+	}
+	l.routes[key] = cachedRoute{rows: rows, loaded: time.Now()}
+	l.mu.Unlock()
+	return rows, nil
 }
 
 // productionMethods lists the methods registered for a path, for a preflight answer.
@@ -178,17 +223,31 @@ func (s *server) activeWorkflow(ctx context.Context, id string) (cachedWorkflow,
 	if err != nil {
 		return cw, err
 	}
-	cw = cachedWorkflow{wf: wf, hooks: hooks, loaded: time.Now()}
+	snapshot, err := json.Marshal(wf)
+	if err != nil {
+		return cw, fmt.Errorf("encode workflow snapshot: %w", err)
+	}
+	options := map[string]webhook.Options{}
+	for _, h := range hooks {
+		if node, ok := wf.Node(h.Node); ok {
+			if o, err := s.webhookOptions(node); err == nil {
+				options[h.Node] = o
+			}
+		}
+	}
+	cw = cachedWorkflow{wf: wf, hooks: hooks, snapshot: snapshot, options: options, loaded: time.Now()}
 	l.mu.Lock()
 	l.cache[id] = cw
 	l.mu.Unlock()
 	return cw, nil
 }
 
-// forget drops a workflow from the cache (its activation changed).
+// forget drops a workflow from the cache (its activation changed), and every cached route,
+// since its webhooks may have moved.
 func (l *webhooks) forget(id string) {
 	l.mu.Lock()
 	delete(l.cache, id)
+	clear(l.routes)
 	l.mu.Unlock()
 }
 
@@ -218,13 +277,15 @@ func (s *server) serveWebhook(c fiber.Ctx, h *hit, start func(workflow.Item, *tr
 	if done, err := s.checkWebhookAuth(c, h.hook, h.wf.ID, node); done || err != nil {
 		return err
 	}
-	t, _ := s.nodeTypes.Get(node.Type, node.TypeVersion)
-	params, err := workflow.ResolveParameters(t.Description.Properties, node.Parameters, node.TypeVersion)
-	if err != nil {
-		return err
+	opts := h.options
+	if opts == nil {
+		o, err := s.webhookOptions(node)
+		if err != nil {
+			return err
+		}
+		opts = &o
 	}
-	opts, _ := params["options"].(map[string]any)
-	item, err := webhook.RequestItem(httpRequest(c), h.params, webhook.OptionsFrom(opts), 0)
+	item, err := webhook.RequestItem(httpRequest(c), h.params, *opts, 0)
 	if err != nil {
 		return badRequest(strings.TrimPrefix(err.Error(), "webhook: "))
 	}
@@ -243,6 +304,17 @@ func (s *server) serveWebhook(c fiber.Ctx, h *hit, start func(workflow.Item, *tr
 		return err
 	}
 	return writeAnswer(c, s.awaitAnswer(c.Context(), id, answer))
+}
+
+// webhookOptions reads a webhook node's options, its defaults applied.
+func (s *server) webhookOptions(node *workflow.Node) (webhook.Options, error) {
+	t, _ := s.nodeTypes.Get(node.Type, node.TypeVersion)
+	params, err := workflow.ResolveParameters(t.Description.Properties, node.Parameters, node.TypeVersion)
+	if err != nil {
+		return webhook.Options{}, err
+	}
+	opts, _ := params["options"].(map[string]any)
+	return webhook.OptionsFrom(opts), nil
 }
 
 // awaitAnswer waits for a webhook execution's answer. Every second it looks at the execution
@@ -377,7 +449,7 @@ func newWebhooks(s *server) (*webhooks, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &webhooks{ev: ev, timeout: s.cfg.WebhookResponseTimeout, cache: map[string]cachedWorkflow{},
+	l := &webhooks{ev: ev, timeout: s.cfg.WebhookResponseTimeout, cache: map[string]cachedWorkflow{}, routes: map[string]cachedRoute{},
 		tests: &testWebhooks{rdb: s.in.Redis, pub: s.in.Publisher, log: s.log, window: s.cfg.TestWebhookTimeout,
 			timers: map[string]*time.Timer{}}}
 	l.answers = newAnswers(s.in.Redis, s.log, l.forget)

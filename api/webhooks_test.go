@@ -18,12 +18,14 @@ import (
 	"github.com/flowmill/flowmill/pkg/worker"
 )
 
-// startWithWorker runs an api and a worker in-process on the same Postgres and Redis.
+// startWithWorker runs an api and a worker in-process on the same Postgres and Redis, wired as
+// in the embedded default: production webhooks run on the in-process runner.
 func startWithWorker(t *testing.T, vars map[string]string) *testEnv {
 	t.Helper()
 	e := startServer(t, vars)
 	w, err := worker.New(e.in)
 	require.NoError(t, err)
+	e.srv.runWebhooksHere(w.Runner())
 	require.NoError(t, w.Start(context.Background()))
 	t.Cleanup(w.Stop)
 	return e

@@ -2,44 +2,19 @@
 // opening a 500-node / 600-connection workflow until it answers a click, panning frame rate from
 // the browser's frame timeline, and the JavaScript the editor route loads. One JSON line per
 // measurement on stdout. Usage: node bench/editor/main.mjs [-bin bin] [-nodes 500] [-connections 600]
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { createInterface } from 'node:readline';
 import { gzipSync } from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createWorkflow, emitter, median, parseArgs, root, signedInPage, startStack } from './stack.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const require = createRequire(path.join(root, 'e2e/package.json'));
-const { chromium } = require('@playwright/test');
-
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((pairs, value, i, all) => (value.startsWith('-') ? [...pairs, [value.slice(1), all[i + 1]]] : pairs), []),
-);
+const args = parseArgs(process.argv.slice(2));
 const bin = path.resolve(root, args.bin ?? 'bin');
 const nodeCount = Number(args.nodes ?? 500);
 const connectionCount = Number(args.connections ?? 600);
 const PAN_MS = 3000;
 /** Runs per measure; medians are reported because the machine may be shared. */
 const RUNS = Number(args.runs ?? 5);
-
-function emit(result) {
-  console.log(JSON.stringify({ scenario: 'editor', ...result }));
-}
-
-async function startStack() {
-  const child = spawn(path.join(bin, 'stack'), ['-bin', bin, '-workers', '1', '-stop-on-stdin-close'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const info = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the stack did not become ready within 90 s')), 90_000);
-    child.once('exit', (code) => reject(new Error(`the stack exited early with code ${code}`)));
-    createInterface({ input: child.stdout }).once('line', (line) => {
-      clearTimeout(timer);
-      resolve(JSON.parse(line));
-    });
-  });
-  return { url: info.urls[0], stop: () => new Promise((resolve) => { child.once('exit', resolve); child.stdin.end(); }) };
-}
+const emit = emitter('editor');
 
 /** A grid of nodes: each row a chain, plus diagonal links down to the next row up to the total. */
 function largeWorkflow(nodes, connections) {
@@ -62,21 +37,11 @@ function largeWorkflow(nodes, connections) {
   return { name: `Bench ${nodes} nodes ${Date.now()}`, nodes: list, connections: connectionMap, links: links.length };
 }
 
-const stack = await startStack();
-const browser = await chromium.launch({
-  executablePath: process.env.FLOWMILL_CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-});
+const stack = await startStack(bin);
+const { browser, page } = await signedInPage(stack.url);
 try {
-  const context = await browser.newContext({ baseURL: stack.url, viewport: { width: 1440, height: 900 } });
-  const page = await context.newPage();
-  await page.request.get('/rest/login');
-  await page.request.post('/rest/owner/skip-setup');
-  await page.request.post('/rest/me/survey', { data: { version: 'v2' } });
   const workflow = largeWorkflow(nodeCount, connectionCount);
-  const created = await page.request.post('/rest/workflows', { data: { name: workflow.name, nodes: workflow.nodes, connections: workflow.connections } });
-  if (!created.ok()) throw new Error(`creating the workflow failed: ${created.status()} ${await created.text()}`);
-  const id = (await created.json()).data.id;
+  const id = await createWorkflow(page, { name: workflow.name, nodes: workflow.nodes, connections: workflow.connections });
 
   const scripts = new Map();
   page.on('response', async (response) => {
@@ -121,7 +86,6 @@ try {
     };
   }
 
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const summary = (runs) => ({
     runs: runs.length,
     rendered_nodes: runs[0].rendered_nodes,

@@ -33,6 +33,10 @@ type Config struct {
 	DataDir string
 	// DatabaseURL selects Postgres (postgres://…); empty means SQLite in DataDir.
 	DatabaseURL string
+	// DatabasePoolSize is the most Postgres connections one process opens; callers beyond it
+	// wait for a free one. Every process of a deployment has its own pool, so their sum must
+	// stay under the server's max_connections. Default 20 (1–1000).
+	DatabasePoolSize int
 	// RedisURL selects an external Redis (redis://…); empty means the embedded Redis, and the api
 	// then runs the worker and the scheduler in-process.
 	RedisURL string
@@ -45,7 +49,9 @@ type Config struct {
 	LogFormat string
 	// WorkerConcurrency is how many executions one worker runs at once. Default 10 (1–1000).
 	WorkerConcurrency int
-	// QueuePollInterval is how often an idle worker checks the queue. Default 10ms.
+	// QueuePollInterval is how often an idle worker checks the queue: the most a queued run
+	// waits for an idle worker. Default 2ms against an external Redis; 10ms on the embedded
+	// one, where each check runs its Lua script in-process and webhooks skip the queue.
 	QueuePollInterval time.Duration
 	// ShutdownTimeout bounds a graceful stop. Default 30s.
 	ShutdownTimeout time.Duration
@@ -266,6 +272,9 @@ func (c *Config) finish() error {
 	if c.EncryptionKey != "" && len(c.EncryptionKey) < 16 {
 		errs = append(errs, errors.New("FLOWMILL_ENCRYPTION_KEY: must be at least 16 characters"))
 	}
+	if c.DatabasePoolSize < 1 || c.DatabasePoolSize > 1000 {
+		errs = append(errs, fmt.Errorf("FLOWMILL_DATABASE_POOL_SIZE: %d is outside 1–1000", c.DatabasePoolSize))
+	}
 	if c.WorkerConcurrency < 1 || c.WorkerConcurrency > 1000 {
 		errs = append(errs, fmt.Errorf("FLOWMILL_WORKER_CONCURRENCY: %d is outside 1–1000", c.WorkerConcurrency))
 	}
@@ -274,6 +283,12 @@ func (c *Config) finish() error {
 	}
 	if _, err := time.LoadLocation(c.Timezone); err != nil {
 		errs = append(errs, fmt.Errorf("FLOWMILL_TIMEZONE: unknown time zone %q", c.Timezone))
+	}
+	if c.QueuePollInterval == 0 {
+		c.QueuePollInterval = 2 * time.Millisecond
+		if c.Embedded() {
+			c.QueuePollInterval = 10 * time.Millisecond
+		}
 	}
 	for _, d := range []struct {
 		name string

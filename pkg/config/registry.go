@@ -51,6 +51,10 @@ func (s Setting) set(c *Config, v string) error {
 		}
 		*p = b
 	case *time.Duration:
+		if v == "" { // left for finish to choose
+			*p = 0
+			return nil
+		}
 		d, err := time.ParseDuration(v)
 		if err != nil {
 			return fmt.Errorf("%q is not a duration such as 500ms, 30s or 5m", v)
@@ -92,6 +96,8 @@ var registry = []Setting{
 		field: func(c *Config) any { return &c.DataDir }},
 	{Env: "FLOWMILL_DATABASE_URL", Flag: "database-url", Default: "", Help: "Postgres URL (postgres://…); empty means SQLite in the data folder.", Secret: true,
 		field: func(c *Config) any { return &c.DatabaseURL }},
+	{Env: "FLOWMILL_DATABASE_POOL_SIZE", Flag: "database-pool-size", Default: "20", Help: "Most Postgres connections one process opens (1–1000); the sum over every process must stay under the server's max_connections.",
+		field: func(c *Config) any { return &c.DatabasePoolSize }},
 	{Env: "FLOWMILL_REDIS_URL", Flag: "redis-url", Default: "", Help: "Redis URL (redis://…); empty means embedded Redis with worker and scheduler inside the api.", Secret: true,
 		field: func(c *Config) any { return &c.RedisURL }},
 	{Env: "FLOWMILL_ENCRYPTION_KEY", Flag: "encryption-key", Default: "", Help: "Key that encrypts credentials (16+ characters); generated into the data folder when empty. Every process must share it.", Secret: true,
@@ -104,7 +110,7 @@ var registry = []Setting{
 		field:   func(c *Config) any { return &c.LogFormat }},
 	{Env: "FLOWMILL_WORKER_CONCURRENCY", Flag: "worker-concurrency", Default: "10", Help: "Executions one worker runs at once (1–1000).",
 		field: func(c *Config) any { return &c.WorkerConcurrency }},
-	{Env: "FLOWMILL_QUEUE_POLL_INTERVAL", Flag: "queue-poll-interval", Default: "10ms", Help: "How often an idle worker checks the queue.",
+	{Env: "FLOWMILL_QUEUE_POLL_INTERVAL", Flag: "queue-poll-interval", Default: "", Help: "How often an idle worker checks the queue; empty means 2ms against an external Redis and 10ms on the embedded one, whose polls cost more and whose webhooks skip the queue.",
 		field: func(c *Config) any { return &c.QueuePollInterval }},
 	{Env: "FLOWMILL_SHUTDOWN_TIMEOUT", Flag: "shutdown-timeout", Default: "30s", Help: "Longest a graceful stop may take.",
 		field: func(c *Config) any { return &c.ShutdownTimeout }},

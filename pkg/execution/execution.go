@@ -40,7 +40,9 @@ type StartData struct {
 // New describes an execution to create.
 type New struct {
 	// Workflow is the snapshot to run; its ID may be empty for an unsaved workflow.
-	Workflow  *workflow.Workflow
+	Workflow *workflow.Workflow
+	// Snapshot is Workflow as JSON when the caller has it already; nil means encode Workflow.
+	Snapshot  []byte
 	Mode      string
 	SessionID string
 	Start     StartData
@@ -55,18 +57,30 @@ type New struct {
 // Service is the api side of executions.
 type Service struct {
 	in *infra.Infra
+	// here, when set, runs webhook executions in this process instead of queueing them.
+	here *Runner
 }
 
 // NewService builds the api-side service.
 func NewService(in *infra.Infra) *Service { return &Service{in: in} }
 
+// RunWebhooksOn makes Create run webhook executions on r, the runner of this very process (the
+// embedded default), whenever it has a free slot: the caller's answer then needs no queue
+// round trip. Set before the service is used.
+func (s *Service) RunWebhooksOn(r *Runner) { s.here = r }
+
 // Create stores an execution (status queued) and queues it; the returned execution has its id.
 // The row is committed before the task is queued, so a worker always finds it; should Redis fail
-// in between, the execution stays in the database and the reconciler queues it later.
+// in between, the execution stays in the database and the reconciler queues it later. A webhook
+// execution on a service set to RunWebhooksOn is instead stored already claimed by that runner
+// and run at once, when the runner has room (see Runner.createHere).
 func (s *Service) Create(ctx context.Context, n New) (*store.Execution, error) {
-	snapshot, err := json.Marshal(n.Workflow)
-	if err != nil {
-		return nil, fmt.Errorf("encode workflow snapshot: %w", err)
+	snapshot := n.Snapshot
+	if snapshot == nil {
+		var err error
+		if snapshot, err = json.Marshal(n.Workflow); err != nil {
+			return nil, fmt.Errorf("encode workflow snapshot: %w", err)
+		}
 	}
 	start, err := json.Marshal(n.Start)
 	if err != nil {
@@ -82,6 +96,14 @@ func (s *Service) Create(ctx context.Context, n New) (*store.Execution, error) {
 	if n.State != nil {
 		if data.Data, err = json.Marshal(n.State); err != nil {
 			return nil, fmt.Errorf("encode state: %w", err)
+		}
+	}
+	if s.here != nil && n.Mode == engine.ModeWebhook {
+		if handled, err := s.here.createHere(ctx, e, data, n.Stored); handled {
+			if err != nil {
+				return nil, err
+			}
+			return e, nil
 		}
 	}
 	if err := s.in.Store.CreateExecution(ctx, e, data); err != nil {

@@ -23,9 +23,10 @@ import (
 )
 
 type env struct {
-	in  *infra.Infra
-	svc *execution.Service
-	hub *push.Hub
+	in     *infra.Infra
+	svc    *execution.Service
+	hub    *push.Hub
+	runner *execution.Runner
 }
 
 // setup opens a fresh Postgres schema and Redis database and starts a worker on them.
@@ -55,7 +56,7 @@ func setup(t testing.TB, vars ...string) *env {
 	hub := push.NewHub(in.Redis, 0, nil)
 	require.NoError(t, hub.Start(ctx))
 	t.Cleanup(hub.Stop)
-	return &env{in: in, svc: execution.NewService(in), hub: hub}
+	return &env{in: in, svc: execution.NewService(in), hub: hub, runner: w.Runner()}
 }
 
 // node is a workflow node in test shorthand.

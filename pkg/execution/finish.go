@@ -16,9 +16,15 @@ import (
 // keep.
 func (r *Runner) finish(ctx context.Context, e *store.Execution, wf *workflow.Workflow, res *engine.Result, h *hooks) error {
 	status := res.Status
-	data, err := json.Marshal(res.State)
-	if err != nil {
-		return fmt.Errorf("encode result: %w", err)
+	keep := savingFor(wf.Settings, r.in.Config).keep(e.Mode, status)
+	// The run data of an execution about to be dropped is never read: only its status is set,
+	// for whoever looks before it is gone.
+	var data []byte
+	if keep {
+		var err error
+		if data, err = json.Marshal(res.State); err != nil {
+			return fmt.Errorf("encode result: %w", err)
+		}
 	}
 	ok, err := r.in.Store.FinishExecution(ctx, e.ID, r.workerID, status, res.WaitTill, data)
 	if err != nil {
@@ -47,7 +53,7 @@ func (r *Runner) finish(ctx context.Context, e *store.Execution, wf *workflow.Wo
 	if status == store.StatusError {
 		r.startErrorWorkflow(ctx, e, wf, res)
 	}
-	if !savingFor(wf.Settings, r.in.Config).keep(e.Mode, status) {
+	if !keep {
 		if err := r.in.Store.DeleteExecution(ctx, e.ID); err != nil {
 			r.log.Warn("drop unsaved execution", "execution", e.ID, "err", err)
 		}

@@ -56,9 +56,10 @@ func (h *hooks) NodeExecuteBefore(ctx context.Context, ev engine.NodeEvent) {
 
 // NodeExecuteAfter checkpoints first, so what the editor is told has happened is also what a
 // worker taking over would continue from. After the last node there is nothing to continue: the
-// result written when the run ends is the checkpoint.
+// result written when the run ends is the checkpoint. See needsCheckpoint for the nodes whose
+// checkpoint is left to a later one.
 func (h *hooks) NodeExecuteAfter(ctx context.Context, ev engine.NodeEvent, task *workflow.TaskData, state *engine.State) error {
-	if len(state.ExecutionData.NodeExecutionStack) == 0 && state.ExecutionData.Waiting.Len() == 0 && task.Error == nil {
+	if !h.needsCheckpoint(ev, task, state) {
 		h.send(ctx, push.TypeNodeExecuteAfter, push.NodeExecuteAfter{ExecutionID: h.id, NodeName: ev.Node, Data: task})
 		return nil
 	}

@@ -46,6 +46,11 @@ type Runner struct {
 	snapshots snapshots
 	// slots enforces the production concurrency limit; nil when there is none.
 	slots *queue.Semaphore
+	// here runs executions started in this process without the queue (see local.go).
+	here *localRuns
+	// answered, when set, hands webhook answers to a request waiting in this process; it reports
+	// whether one was waiting (otherwise the answer goes through Redis).
+	answered func(WebhookAnswer) bool
 
 	sub      *redis.PubSub
 	done     chan struct{}
@@ -77,6 +82,7 @@ func NewRunner(in *infra.Infra, workerID string) (*Runner, error) {
 	if limit := in.Config.ConcurrencyProductionLimit; limit > 0 {
 		r.slots = queue.NewSemaphore(in.Redis, queue.KeyProductionSlots, limit, r.leaseTTL)
 	}
+	r.here = newLocalRuns(in.Config.WorkerConcurrency, in.Config.ShutdownTimeout)
 	return r, nil
 }
 
@@ -123,9 +129,12 @@ func (r *Runner) Start(ctx context.Context) error {
 	return nil
 }
 
-// Stop ends the stop-request listener. Safe to call twice.
+// Stop lets executions started in this process finish within the shutdown timeout (the rest
+// release their lease for another worker), then ends the stop-request listener. Safe to call
+// twice.
 func (r *Runner) Stop() {
 	r.stopOnce.Do(func() {
+		r.here.stop()
 		if r.sub != nil {
 			_ = r.sub.Close()
 			<-r.done
@@ -159,6 +168,11 @@ func (r *Runner) Handle(ctx context.Context, payload []byte) error {
 	if err := queue.Decode(queue.KindExecutionRun, payload, &p); err != nil {
 		return err
 	}
+	release, err := r.here.acquire(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	if r.slots != nil {
 		limited, mode, err := r.countsAgainstLimit(ctx, p.ExecutionID)
 		if err != nil {
@@ -180,7 +194,13 @@ func (r *Runner) Handle(ctx context.Context, payload []byte) error {
 		return nil
 	}
 	if err != nil {
-		return err
+		// A passing database failure (such as a full connection table) must not strand the
+		// execution until the reconciler's next pass: try again shortly.
+		r.log.Warn("claim execution; trying again", "execution", p.ExecutionID, "err", err)
+		if deferErr := r.in.Queue.DeferExecution(ctx, queue.NameFrom(ctx), p, ClaimRetryDelay); deferErr != nil {
+			return errors.Join(err, deferErr)
+		}
+		return nil
 	}
 	return r.run(ctx, e, d)
 }
@@ -188,6 +208,10 @@ func (r *Runner) Handle(ctx context.Context, payload []byte) error {
 // SlotRetryDelay is how long an execution over the production concurrency limit waits in the
 // queue before it tries again.
 const SlotRetryDelay = 500 * time.Millisecond
+
+// ClaimRetryDelay is how long an execution whose claim failed on a database error waits in the
+// queue before it tries again.
+const ClaimRetryDelay = 200 * time.Millisecond
 
 // countsAgainstLimit tells whether an execution needs a production slot: every pending one but
 // manual runs.

@@ -70,7 +70,11 @@ func (a *answerer) finished(ctx context.Context, res *engine.Result) {
 
 func (a *answerer) send(ctx context.Context, ans trigger.Answer) {
 	a.answered = true
-	b, err := json.Marshal(WebhookAnswer{Token: a.respond.Token, ExecutionID: a.id, Answer: ans})
+	wa := WebhookAnswer{Token: a.respond.Token, ExecutionID: a.id, Answer: ans}
+	if a.r.answered != nil && a.r.answered(wa) {
+		return
+	}
+	b, err := json.Marshal(wa)
 	if err != nil {
 		a.r.log.Warn("encode webhook answer", "execution", a.id, "err", err)
 		return

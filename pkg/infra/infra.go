@@ -40,9 +40,10 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*Infra, er
 		return nil, err
 	}
 	var err error
-	// Every running execution holds a connection at times; leave room for the api's requests.
+	// The pool does not grow with the worker concurrency: runs hold a connection only for single
+	// statements, and pools sized per process add up past the server's connection limit.
 	in.Store, err = store.Open(ctx, store.Options{DatabaseURL: cfg.DatabaseURL, SQLitePath: cfg.SQLitePath(),
-		MaxOpenConns: max(20, cfg.WorkerConcurrency+10), Logger: log})
+		MaxOpenConns: cfg.DatabasePoolSize, Logger: log})
 	if err != nil {
 		return nil, err
 	}

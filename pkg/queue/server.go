@@ -56,6 +56,15 @@ func (s *Server) Handle(kind string, h func(ctx context.Context, payload []byte)
 // HandleTask registers a handler that needs the task itself (for its result writer).
 func (s *Server) HandleTask(kind string, h asynq.HandlerFunc) { s.mux.HandleFunc(kind, h) }
 
+// NameFrom is the queue of the task a handler is running, from the handler's context;
+// QueueDefault outside a task.
+func NameFrom(ctx context.Context) string {
+	if q, ok := asynq.GetQueueName(ctx); ok {
+		return q
+	}
+	return QueueDefault
+}
+
 // Start begins processing in the background.
 func (s *Server) Start() error {
 	if err := s.srv.Start(s.mux); err != nil {

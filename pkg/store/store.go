@@ -92,6 +92,11 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		sqlDB.SetMaxOpenConns(cmpOr(opts.MaxOpenConns, 20))
 		sqlDB.SetMaxIdleConns(cmpOr(opts.MaxOpenConns, 20))
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
+	} else {
+		// SQLite takes one writer at a time, and a connection waiting for the write lock sleeps
+		// in growing steps (up to 100 ms each): under concurrent writes that, not the work,
+		// sets the latency. One connection makes statements wait their turn in the pool instead.
+		sqlDB.SetMaxOpenConns(1)
 	}
 	s := &Store{DB: db, Dialect: dialect, sqlDB: sqlDB, log: opts.Logger}
 	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)

@@ -43,6 +43,9 @@ func New(in *infra.Infra) (*Worker, error) {
 	return w, nil
 }
 
+// Runner is the worker's execution runner, for an api running in the same process.
+func (w *Worker) Runner() *execution.Runner { return w.runner }
+
 // Start begins taking tasks and reporting heartbeats.
 func (w *Worker) Start(ctx context.Context) error {
 	if err := w.runner.Start(ctx); err != nil {

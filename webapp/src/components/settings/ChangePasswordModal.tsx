@@ -40,7 +40,8 @@ function ChangePasswordForm({ onClose }: { onClose: () => void }) {
           <Button variant="default" onClick={onClose}>
             {t('common.cancel')}
           </Button>
-          <Button type="submit" loading={loading} data-test-id="change-password-modal-submit">
+          {/* Pressing the button must not blur the field first: the error shown on blur would move the button away before the click lands. */}
+          <Button type="submit" loading={loading} onMouseDown={(event) => event.preventDefault()} data-test-id="change-password-modal-submit">
             {t('auth.changePassword.submit')}
           </Button>
         </Group>
