@@ -1,10 +1,9 @@
-import { notifications } from '@mantine/notifications';
 import { act, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS, type Settings } from '../core/settings';
 import type { User } from '../core/user';
 import { FakeEventSource } from '../test/fakeEventSource';
-import { currentUrl, renderApp } from '../test/renderApp';
+import { currentUrl, renderApp, setUpAppTests } from '../test/renderApp';
 
 const OWNER: User = { id: '1', firstName: 'Olga', lastName: 'Owner', email: 'olga@example.com', globalRole: { name: 'owner' }, isPending: false };
 
@@ -33,15 +32,7 @@ function stubBackend({ settings = {}, user = null }: Backend) {
 }
 
 describe('app startup and route guard', () => {
-  beforeEach(() => {
-    FakeEventSource.reset();
-    vi.stubGlobal('EventSource', FakeEventSource);
-  });
-
-  afterEach(() => {
-    act(() => notifications.clean());
-    vi.unstubAllGlobals();
-  });
+  setUpAppTests();
 
   it('shows a persistent toast when the settings cannot be loaded', async () => {
     stubBackend({ settings: 'down' });

@@ -1,10 +1,8 @@
-import { notifications } from '@mantine/notifications';
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../core/settings';
 import type { User } from '../../core/user';
-import { FakeEventSource } from '../../test/fakeEventSource';
-import { currentUrl, renderApp } from '../../test/renderApp';
+import { currentUrl, renderApp, setUpAppTests } from '../../test/renderApp';
 
 const OWNER: User = { id: '1', firstName: 'Olga', lastName: 'Owner', email: 'olga@example.com', globalRole: { name: 'owner' }, isPending: false };
 
@@ -27,15 +25,7 @@ function stubBackend(login: (body: { email: string; password: string }) => Respo
 const field = (name: string) => document.querySelector<HTMLInputElement>(`input[name="${name}"]`) as HTMLInputElement;
 
 describe('sign-in', () => {
-  beforeEach(() => {
-    FakeEventSource.reset();
-    vi.stubGlobal('EventSource', FakeEventSource);
-  });
-
-  afterEach(() => {
-    act(() => notifications.clean());
-    vi.unstubAllGlobals();
-  });
+  setUpAppTests();
 
   it('marks no field as required and checks the fields only when signing in', async () => {
     stubBackend(() => json({ data: OWNER }));

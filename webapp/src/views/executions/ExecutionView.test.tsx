@@ -1,10 +1,8 @@
-import { notifications } from '@mantine/notifications';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../core/settings';
 import type { User } from '../../core/user';
-import { FakeEventSource } from '../../test/fakeEventSource';
-import { currentUrl, renderApp } from '../../test/renderApp';
+import { currentUrl, renderApp, setUpAppTests } from '../../test/renderApp';
 
 const OWNER: User = { id: '1', firstName: 'Olga', lastName: 'Owner', email: 'olga@example.com', globalRole: { name: 'owner' }, isPending: false };
 
@@ -51,15 +49,7 @@ function stubBackend(execution: Record<string, unknown> | null) {
 const toastTexts = () => screen.queryAllByTestId('toast').map((toast) => toast.textContent ?? '');
 
 describe('execution view', { timeout: 20_000 }, () => {
-  beforeEach(() => {
-    FakeEventSource.reset();
-    vi.stubGlobal('EventSource', FakeEventSource);
-  });
-
-  afterEach(() => {
-    act(() => notifications.clean());
-    vi.unstubAllGlobals();
-  });
+  setUpAppTests();
 
   it('shows the execution id with its status, the workflow it ran and a read-only notice', async () => {
     stubBackend(storedExecution());
