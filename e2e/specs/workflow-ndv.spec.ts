@@ -260,3 +260,67 @@ test('a failed execution is listed, retried and opened read-only with its node e
   await expect(page.getByTestId('toast').filter({ hasText: 'Problem loading execution' })).toBeVisible();
   await expect(page).toHaveURL(/\/workflow$/);
 });
+
+test('date-time, multi-select, remote options, credential type, JSON and notice editors store what is picked', async ({ page }) => {
+  test.setTimeout(90_000);
+  const workflow = await createWorkflow(page.request, {
+    name: uniqueName('Editors'),
+    nodes: [
+      { name: 'Schedule', type: 'n8n-nodes-base.scheduleTrigger', typeVersion: 1, position: [240, 300], parameters: { rule: { interval: [{ field: 'weeks' }] } } },
+      { name: 'Wait', type: 'n8n-nodes-base.wait', typeVersion: 1, position: [460, 300], parameters: { resume: 'specificTime' }, webhookId: 'e2e-editors-wait' },
+      { name: 'Date & Time', type: 'n8n-nodes-base.dateTime', typeVersion: 1, position: [680, 300], parameters: { value: '2024-01-01', dataPropertyName: 'formatted' } },
+      { name: 'HTTP Request', type: 'n8n-nodes-base.httpRequest', typeVersion: 2, position: [900, 300], parameters: { url: 'http://127.0.0.1:1/', authentication: 'genericCredentialType', jsonParameters: true } },
+    ],
+    connections: {
+      Schedule: { main: [[{ node: 'Wait', type: 'main', index: 0 }]] },
+      Wait: { main: [[{ node: 'Date & Time', type: 'main', index: 0 }]] },
+      'Date & Time': { main: [[{ node: 'HTTP Request', type: 'main', index: 0 }]] },
+    },
+  });
+  await page.goto(`/workflow/${workflow.id}`);
+  await expect(node(page, 'Wait')).toBeVisible();
+
+  // Multi-select: weekdays added to the default Sunday; the trigger's notice is shown.
+  await openNode(page, 'Schedule');
+  await expect(ndv(page).getByTestId('parameter-notice').first()).toBeVisible();
+  await param(page, 'triggerAtDay').locator('input:not([type="hidden"])').first().click();
+  await page.getByRole('option', { name: 'Monday', exact: true }).click();
+  await page.getByRole('option', { name: 'Friday', exact: true }).click();
+  await page.keyboard.press('Tab');
+  await closeNode(page);
+
+  // Date and time: the shortcut fills today's date.
+  await openNode(page, 'Wait');
+  await param(page, 'dateTime').getByTestId('parameter-date-shortcuts').click();
+  await page.getByRole('button', { name: 'Today', exact: true }).click();
+  await closeNode(page);
+
+  // Remote options: time zones come from the server.
+  await openNode(page, 'Date & Time');
+  await ndv(page).getByTestId('collection-parameter-add').click();
+  await page.getByTestId('collection-parameter-add-option').filter({ hasText: 'From Timezone' }).click();
+  await param(page, 'fromTimezone').locator('input:not([type="hidden"])').first().click();
+  await page.getByRole('option', { name: /Europe\/Berlin/ }).first().click();
+  await closeNode(page);
+
+  // Credential type select, then the credential select for the chosen type; a JSON parameter.
+  await openNode(page, 'HTTP Request');
+  await param(page, 'genericAuthType').locator('input:not([type="hidden"])').first().click();
+  await page.getByRole('option', { name: 'Basic Auth', exact: true }).click();
+  await expect(ndv(page).getByTestId('node-credentials').filter({ has: page.getByTestId('credentials-label') })).toBeVisible();
+  await param(page, 'headerParametersJson').getByTestId('parameter-edit-preview').click();
+  await page.getByTestId('edit-dialog-input').fill('{"x-test": "1"}');
+  await page.getByTestId('edit-dialog-close').click();
+  await closeNode(page);
+
+  await page.keyboard.press('Control+s');
+  await expect(page.getByTestId('workflow-save-button')).toHaveAttribute('data-state', 'saved');
+  const stored = await getWorkflow(page.request, workflow.id);
+  const parameters = Object.fromEntries(stored.nodes.map((n) => [n.name, n.parameters as Record<string, unknown>]));
+  expect(parameters.Schedule).toEqual({ rule: { interval: [{ field: 'weeks', triggerAtDay: [0, 1, 5] }] } });
+  const today = new Date();
+  const day = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
+  expect(String(parameters.Wait?.dateTime)).toContain(day);
+  expect(parameters['Date & Time']?.options).toEqual({ fromTimezone: 'Europe/Berlin' });
+  expect(parameters['HTTP Request']).toMatchObject({ genericAuthType: 'httpBasicAuth', headerParametersJson: '{"x-test": "1"}' });
+});
