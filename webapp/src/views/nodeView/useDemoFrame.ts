@@ -7,8 +7,9 @@ function post(message: FrameMessage): void {
 }
 
 /**
- * The demo view's frame protocol: tells the host it is ready (with the version), opens workflows
- * the host sends, answers `error` for invalid ones, and reports the node panel opening and closing.
+ * The frame protocol: the demo view tells the host it is ready (with the version), opens workflows
+ * the host sends and answers `error` for invalid ones; any framed editor reports the node panel
+ * opening and closing (openNDV, closeNDV).
  */
 export function useDemoFrame(enabled: boolean, store: EditorStore, version: string, ndvNode: string | null, onOpened: () => void): void {
   const opened = useEffectEvent(onOpened);
@@ -34,9 +35,8 @@ export function useDemoFrame(enabled: boolean, store: EditorStore, version: stri
 
   const wasOpen = useRef(false);
   useEffect(() => {
-    if (!enabled) return;
     const open = ndvNode !== null;
     if (open !== wasOpen.current) post({ command: open ? 'openNDV' : 'closeNDV' });
     wasOpen.current = open;
-  }, [enabled, ndvNode]);
+  }, [ndvNode]);
 }
