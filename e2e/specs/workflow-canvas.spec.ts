@@ -196,3 +196,23 @@ test('zoom buttons and keys step by 1.25, wheel pans, and a pasted workflow URL 
   await page.getByTestId('cancel-button').click();
   await expect(page.getByTestId('toast')).toHaveCount(0);
 });
+
+test('a node type dropped from the creator onto a connection is inserted into it', async ({ page }) => {
+  await addAfter(page, 'Start', 'set', 'Set');
+  await expect(edge(page, 'Start', 'Set')).toHaveCount(1);
+  await page.getByTestId('node-creator-plus-button').click();
+  await page.getByTestId('node-creator-search-bar').fill('no operation');
+  const line = edge(page, 'Start', 'Set');
+  const box = await line.boundingBox();
+  if (!box) throw new Error('the connection is not drawn');
+  await page.getByTestId('node-creator').getByTestId('node-creator-item').first().dragTo(page.getByTestId('node-view'), {
+    targetPosition: await page.getByTestId('node-view').evaluate((view, b) => {
+      const r = view.getBoundingClientRect();
+      return { x: b.x + b.width / 2 - r.left, y: b.y + b.height / 2 - r.top };
+    }, box),
+  });
+  await expect(node(page, 'No Operation, do nothing')).toBeVisible();
+  await expect(edge(page, 'Start', 'No Operation, do nothing')).toHaveCount(1);
+  await expect(edge(page, 'No Operation, do nothing', 'Set')).toHaveCount(1);
+  await expect(edge(page, 'Start', 'Set')).toHaveCount(0);
+});
