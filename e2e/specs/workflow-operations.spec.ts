@@ -283,3 +283,24 @@ test('the sidebar lists newer versions from the version notification endpoint, t
   await expect(page.getByText('9.0.0 · security fix')).toBeVisible();
   await expect(page.getByText('Release 119')).toBeAttached();
 });
+
+test('a Wait node holds the run for its time interval, then the run goes on', async ({ page }) => {
+  const workflow = await createWorkflow(page.request, {
+    name: uniqueName('Wait by time'),
+    nodes: [
+      { name: 'Start', type: 'n8n-nodes-base.start', typeVersion: 1, position: [240, 300], parameters: {} },
+      { name: 'Wait', type: 'n8n-nodes-base.wait', typeVersion: 1, position: [460, 300], parameters: { amount: 2, unit: 'seconds' }, webhookId: 'e2e-wait-by-time' },
+      { name: 'After', type: 'n8n-nodes-base.set', typeVersion: 1, position: [680, 300], parameters: { values: { string: [{ name: 'done', value: 'yes' }] } } },
+    ],
+    connections: { Start: { main: [[{ node: 'Wait', type: 'main', index: 0 }]] }, Wait: { main: [[{ node: 'After', type: 'main', index: 0 }]] } },
+  });
+  await page.goto(`/workflow/${workflow.id}`);
+  await expect(page.locator('body')).toHaveAttribute('data-push-connected', 'true');
+  const started = Date.now();
+  await page.getByTestId('execute-workflow-button').click();
+  await expect(node(page, 'Wait').getByTestId('node-executing')).toBeVisible();
+  await expect(node(page, 'After').getByTestId('node-success')).toHaveCount(0);
+  await expect(page.getByTestId('toast').filter({ hasText: 'Workflow executed successfully' })).toBeVisible();
+  expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+  await expect(node(page, 'After').getByTestId('node-success')).toBeVisible();
+});
