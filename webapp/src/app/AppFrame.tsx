@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSignOut } from '../api/currentUser';
@@ -11,9 +11,11 @@ import { MainSidebar } from '../components/MainSidebar';
 import { PersonalizationModal } from '../components/PersonalizationModal';
 import { PushConnectionLost } from '../components/PushConnectionLost';
 import { showToast } from '../components/toast';
-import { ExecutionsDialog } from '../views/executions/ExecutionsDialog';
 import { openPendingModal } from '../views/pending/pendingModals';
 import classes from './AppFrame.module.css';
+
+/** The executions dialog is its own chunk, fetched when first opened. */
+const ExecutionsDialog = lazy(() => import('../views/executions/ExecutionsDialog').then((module) => ({ default: module.ExecutionsDialog })));
 
 interface AppFrameProps {
   route: RouteName;
@@ -60,7 +62,11 @@ export function AppFrame({ route, settings, access, pushStatus, children }: AppF
         {children}
       </main>
       <PersonalizationModal enabled={settings.personalizationSurveyEnabled} user={access.user} />
-      {executionsOpen ? <ExecutionsDialog onClose={() => setExecutionsOpen(false)} /> : null}
+      {executionsOpen ? (
+        <Suspense fallback={null}>
+          <ExecutionsDialog onClose={() => setExecutionsOpen(false)} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

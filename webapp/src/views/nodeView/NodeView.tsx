@@ -1,7 +1,7 @@
 import { Center, Loader } from '@mantine/core';
 import '@xyflow/react/dist/style.css';
 import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker, useLocation, useNavigate } from 'react-router';
 import { workflowCommands, type WorkflowCommand } from '../../core/editor/commands';
@@ -23,7 +23,6 @@ import { WorkflowSettingsModal } from './dialogs/WorkflowSettingsModal';
 import { EditorContext, type EditorContextValue, type EditorMode } from './EditorContext';
 import { showReadOnlyError } from './editorToasts';
 import { WorkflowHeader, type ExecutionInfo } from './header/WorkflowHeader';
-import { NodeDetailsView } from './ndv/NodeDetailsView';
 import { useDemoFrame } from './useDemoFrame';
 import { useEditorActions, type EditorUi, type InsertContext } from './useEditorActions';
 import { useKeyboardShortcuts } from './useKeyboardShortcuts';
@@ -35,6 +34,12 @@ import { workflowBody } from './workflowData';
 import classes from './NodeView.module.css';
 
 type Dialog = 'open' | 'duplicate' | 'importUrl' | 'settings' | null;
+
+// The node details view is its own chunk: the canvas opens and answers without it, and it is
+// fetched once the editor has been idle a while (or when a node is first opened).
+const loadNodeDetailsView = () => import('./ndv/NodeDetailsView');
+const NodeDetailsView = lazy(() => loadNodeDetailsView().then((module) => ({ default: module.NodeDetailsView })));
+const NDV_PRELOAD_DELAY = 5000;
 
 /** The workflow editor screen: header, canvas, node creator and the workflow dialogs. */
 export function NodeView({ mode }: { mode: EditorMode }) {
@@ -86,6 +91,18 @@ function NodeViewInner({ mode }: { mode: EditorMode }) {
   useEffect(() => {
     if (!loader.loading) void flow.fitView({ padding: 0.2, maxZoom: 1 });
   }, [loader.loading, flow]);
+
+  useEffect(() => {
+    let idle: number | undefined;
+    const timer = window.setTimeout(() => {
+      if ('requestIdleCallback' in window) idle = window.requestIdleCallback(() => void loadNodeDetailsView());
+      else void loadNodeDetailsView();
+    }, NDV_PRELOAD_DELAY);
+    return () => {
+      window.clearTimeout(timer);
+      if (idle !== undefined) window.cancelIdleCallback(idle);
+    };
+  }, []);
 
   const openWorkflow = useCallback(
     (id: string) => {
@@ -177,7 +194,11 @@ function NodeViewInner({ mode }: { mode: EditorMode }) {
             }}
           />
         ) : null}
-        {ndvNode !== null ? <NodeDetailsView nodeName={ndvNode} onClose={() => setNdvNode(null)} onRun={(destination) => void run.run(destination)} onStop={() => void run.stop()} /> : null}
+        {ndvNode !== null ? (
+          <Suspense fallback={null}>
+            <NodeDetailsView nodeName={ndvNode} onClose={() => setNdvNode(null)} onRun={(destination) => void run.run(destination)} onStop={() => void run.stop()} />
+          </Suspense>
+        ) : null}
         {renaming !== null ? <RenameNodeModal name={renaming} onRename={(name) => actions.rename(renaming, name)} onClose={() => setRenaming(null)} /> : null}
         {dialog === 'open' ? <WorkflowOpenModal onOpen={openWorkflow} onClose={() => setDialog(null)} /> : null}
         {dialog === 'duplicate' ? <DuplicateWorkflowModal name={store.getState().meta.name} body={() => workflowBody(store.getState())} onClose={() => setDialog(null)} /> : null}
