@@ -116,20 +116,9 @@ func (s *server) apiUpdateWorkflow(c fiber.Ctx) error {
 	if len(req.StaticData) == 0 {
 		req.StaticData = []byte("null")
 	}
-	var name string
-	w, err := s.in.Store.UpdateWorkflow(c.Context(), apiUser(c), id, func(w *store.Workflow) error {
-		err := s.applyWorkflowRequest(req, w)
-		name = w.Name
-		if err == nil {
-			err = s.activation(w)
-		}
-		return err
-	})
-	if err := s.afterSave(c.Context(), id, w, err); err != nil {
-		return err
-	}
+	w, err := s.updateWorkflow(c, id, req)
 	if err != nil {
-		return workflowStoreError(err, id, name)
+		return err
 	}
 	return c.JSON(toWorkflowResponse(w))
 }

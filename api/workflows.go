@@ -164,6 +164,16 @@ func (s *server) patchWorkflow(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	w, err := s.updateWorkflow(c, id, req)
+	if err != nil {
+		return err
+	}
+	return respond(c, toWorkflowResponse(w))
+}
+
+// updateWorkflow applies a request to a stored workflow the caller may see, with its activation,
+// in one transaction, then registers or removes its triggers.
+func (s *server) updateWorkflow(c fiber.Ctx, id string, req workflowRequest) (*store.Workflow, error) {
 	var name string
 	w, err := s.in.Store.UpdateWorkflow(c.Context(), sessionUser(c), id, func(w *store.Workflow) error {
 		err := s.applyWorkflowRequest(req, w)
@@ -174,12 +184,12 @@ func (s *server) patchWorkflow(c fiber.Ctx) error {
 		return err
 	})
 	if err := s.afterSave(c.Context(), id, w, err); err != nil {
-		return err
+		return nil, err
 	}
 	if err != nil {
-		return workflowStoreError(err, id, name)
+		return nil, workflowStoreError(err, id, name)
 	}
-	return respond(c, toWorkflowResponse(w))
+	return w, nil
 }
 
 // deleteWorkflow deletes a workflow the caller may see.

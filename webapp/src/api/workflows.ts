@@ -96,5 +96,3 @@ export function deleteTestWebhook(workflowId: string): Promise<boolean> {
   return restApi.request<boolean>('DELETE', `/test-webhook/${encodeURIComponent(workflowId)}`);
 }
 
-// Execution calls live in ./executions; the editor's run hook imports them from here.
-export { getExecution, stopExecution, type StoredExecution } from './executions';
