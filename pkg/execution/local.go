@@ -114,7 +114,11 @@ func (r *Runner) createHere(ctx context.Context, e *store.Execution, d *store.Ex
 	}
 	go func() {
 		defer done()
-		if err := r.run(r.here.ctx, e, d); err != nil {
+		runCtx, cancel := context.WithCancelCause(r.here.ctx)
+		defer cancel(nil)
+		defer r.track(e.ID, cancel)()
+		// A stop asked between storing the execution and tracking it left only its mark.
+		if err := r.run(r.here.ctx, runCtx, cancel, e, d, true); err != nil {
 			r.log.Warn("run execution", "execution", e.ID, "err", err)
 		}
 	}()

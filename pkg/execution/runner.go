@@ -189,7 +189,12 @@ func (r *Runner) Handle(ctx context.Context, payload []byte) error {
 			defer func() { _ = r.slots.Release(context.WithoutCancel(ctx), p.ExecutionID) }()
 		}
 	}
-	e, d, err := r.in.Store.ClaimExecution(ctx, p.ExecutionID, r.workerID, r.leaseTTL)
+	// Listening for a stop before claiming means a stop asked once the execution runs reaches
+	// this run; one asked before found it pending and canceled it in the database.
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	defer r.track(p.ExecutionID, cancel)()
+	c, err := r.in.Store.ClaimExecution(ctx, p.ExecutionID, r.workerID, r.leaseTTL)
 	if errors.Is(err, store.ErrNotClaimable) {
 		return nil
 	}
@@ -202,7 +207,8 @@ func (r *Runner) Handle(ctx context.Context, payload []byte) error {
 		}
 		return nil
 	}
-	return r.run(ctx, e, d)
+	// An execution that had started before may have been asked to stop while nobody ran it.
+	return r.run(ctx, runCtx, cancel, c.Execution, c.Data, c.Resumed)
 }
 
 // SlotRetryDelay is how long an execution over the production concurrency limit waits in the
@@ -226,18 +232,18 @@ func (r *Runner) countsAgainstLimit(ctx context.Context, id int64) (bool, string
 	return e.Mode != engine.ModeManual && slices.Contains(store.PendingStatuses, e.Status), e.Mode, nil
 }
 
-func (r *Runner) run(taskCtx context.Context, e *store.Execution, d *store.ExecutionData) error {
+// run executes a claimed execution under runCtx, which cancel ends and which is already tracked
+// for stop requests; checkStop says to look for a stop request that was only left as a mark.
+func (r *Runner) run(taskCtx, runCtx context.Context, cancel context.CancelCauseFunc, e *store.Execution, d *store.ExecutionData, checkStop bool) error {
 	id := e.ID
 	wf, err := r.snapshots.parse(d.WorkflowData)
 	if err != nil {
 		return r.fail(taskCtx, e, fmt.Errorf("The stored workflow cannot be read: %w", err))
 	}
-	runCtx, cancel := context.WithCancelCause(taskCtx)
-	defer cancel(nil)
-	defer r.track(id, cancel)()
-	// A stop requested between the claim and now only left its mark.
-	if n, err := r.in.Redis.Exists(taskCtx, queue.KeyStopPrefix+IDString(id)).Result(); err == nil && n > 0 {
-		cancel(errStopRequested)
+	if checkStop {
+		if n, err := r.in.Redis.Exists(taskCtx, queue.KeyStopPrefix+IDString(id)).Result(); err == nil && n > 0 {
+			cancel(errStopRequested)
+		}
 	}
 	if limit := timeout(wf.Settings, r.in.Config); limit > 0 {
 		var stop context.CancelFunc

@@ -15,6 +15,22 @@ func (s *Store) CreateExecution(ctx context.Context, e *Execution, data *Executi
 	if e.CreatedAt.IsZero() {
 		e.CreatedAt = time.Now().UTC()
 	}
+	if s.Dialect == Postgres {
+		// One statement is one round trip and one implicit transaction: both rows or neither.
+		var id int64
+		err := s.DB.WithContext(ctx).Raw(`WITH e AS (INSERT INTO executions (workflow_id, workflow_name, status, mode,
+			finished, retry_of, retry_success_id, session_id, lease_owner, lease_expires_at, created_at, started_at,
+			stopped_at, wait_till) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id),
+		d AS (INSERT INTO execution_data (execution_id, workflow_data, start_data, data) SELECT id, ?, ?, ? FROM e)
+		SELECT id FROM e`, e.WorkflowID, e.WorkflowName, e.Status, e.Mode, e.Finished, e.RetryOf, e.RetrySuccessID,
+			e.SessionID, e.LeaseOwner, e.LeaseExpiresAt, e.CreatedAt, e.StartedAt, e.StoppedAt, e.WaitTill,
+			data.WorkflowData, data.StartData, data.Data).Row().Scan(&id)
+		if err != nil {
+			return fmt.Errorf("create execution: %w", err)
+		}
+		e.ID, data.ExecutionID = id, id
+		return nil
+	}
 	return s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
 		if err := tx.Create(e).Error; err != nil {
 			return fmt.Errorf("create execution: %w", err)
@@ -129,19 +145,29 @@ func (s *Store) OrphanedExecutions(ctx context.Context, grace time.Duration, lim
 	return out, nil
 }
 
+// Claim is an execution a worker has just leased, with its data.
+type Claim struct {
+	Execution *Execution
+	Data      *ExecutionData
+	// Resumed tells that the execution had started before this claim (a worker taking over, a
+	// wait resuming), so a stop request made meanwhile may not have reached anyone. SQLite
+	// answers true always: the embedded process checks every claim.
+	Resumed bool
+}
+
 // ClaimExecution is AcquireLease plus the execution's data, in one round trip on Postgres: the
 // first thing a worker does with every execution.
-func (s *Store) ClaimExecution(ctx context.Context, id int64, owner string, ttl time.Duration) (*Execution, *ExecutionData, error) {
+func (s *Store) ClaimExecution(ctx context.Context, id int64, owner string, ttl time.Duration) (*Claim, error) {
 	if s.Dialect != Postgres {
 		e, err := s.AcquireLease(ctx, id, owner, ttl)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		d, err := s.GetExecutionData(ctx, id)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		return e, d, nil
+		return &Claim{Execution: e, Data: d, Resumed: true}, nil
 	}
 	now := time.Now().UTC()
 	var rows []struct {
@@ -149,19 +175,23 @@ func (s *Store) ClaimExecution(ctx context.Context, id int64, owner string, ttl 
 		WorkflowData JSON
 		StartData    JSON
 		Data         JSON
+		Resumed      bool
 	}
+	// started_at keeps its first value: one that differs from this claim's time was set before.
 	err := s.DB.WithContext(ctx).Raw(`WITH c AS (
 		UPDATE executions SET status = ?, lease_owner = ?, lease_expires_at = ?, started_at = COALESCE(started_at, ?)
 		WHERE id = ? AND status IN ? AND (lease_expires_at IS NULL OR lease_expires_at < ? OR lease_owner = ?)
 		RETURNING *)
-		SELECT c.*, d.workflow_data, d.start_data, d.data FROM c JOIN execution_data d ON d.execution_id = c.id`,
-		StatusRunning, owner, now.Add(ttl), now, id, PendingStatuses, now, owner).Scan(&rows).Error
+		SELECT c.*, d.workflow_data, d.start_data, d.data, c.started_at IS DISTINCT FROM ? AS resumed
+		FROM c JOIN execution_data d ON d.execution_id = c.id`,
+		StatusRunning, owner, now.Add(ttl), now, id, PendingStatuses, now, owner, now).Scan(&rows).Error
 	if err != nil {
-		return nil, nil, fmt.Errorf("lease execution %d: %w", id, err)
+		return nil, fmt.Errorf("lease execution %d: %w", id, err)
 	}
 	if len(rows) != 1 {
-		return nil, nil, fmt.Errorf("lease execution %d: %w", id, ErrNotClaimable)
+		return nil, fmt.Errorf("lease execution %d: %w", id, ErrNotClaimable)
 	}
 	r := rows[0]
-	return &r.Execution, &ExecutionData{ExecutionID: r.ID, WorkflowData: r.WorkflowData, StartData: r.StartData, Data: r.Data}, nil
+	return &Claim{Execution: &r.Execution, Resumed: r.Resumed,
+		Data: &ExecutionData{ExecutionID: r.ID, WorkflowData: r.WorkflowData, StartData: r.StartData, Data: r.Data}}, nil
 }

@@ -194,4 +194,17 @@ ALTER TABLE credentials ALTER COLUMN nodes_access TYPE jsonb;
 ALTER TABLE execution_data ALTER COLUMN workflow_data TYPE jsonb, ALTER COLUMN data TYPE jsonb,
   ALTER COLUMN start_data TYPE jsonb;
 `},
+	// Every status change of an execution rewrites its row and adds an entry to each of its
+	// indexes; rows that have not stopped or are not waiting need no entry in these two.
+	{name: "partial_execution_indexes", up: `
+DROP INDEX executions_wait_till;
+CREATE INDEX executions_wait_till ON executions (wait_till) WHERE wait_till IS NOT NULL;
+DROP INDEX executions_stopped_at;
+CREATE INDEX executions_stopped_at ON executions (stopped_at) WHERE stopped_at IS NOT NULL;
+`, down: `
+DROP INDEX executions_stopped_at;
+CREATE INDEX executions_stopped_at ON executions (stopped_at);
+DROP INDEX executions_wait_till;
+CREATE INDEX executions_wait_till ON executions (wait_till);
+`},
 }

@@ -258,8 +258,12 @@ func TestClaimExecutionReturnsItsData(t *testing.T) {
 		ctx := context.Background()
 		e := &store.Execution{Status: store.StatusQueued, Mode: "trigger", SessionID: "s1", WorkflowName: "w"}
 		require.NoError(t, s.CreateExecution(ctx, e, &store.ExecutionData{WorkflowData: store.JSON(`{"name":"w"}`), StartData: store.JSON(`{"startNode":"A"}`)}))
-		got, d, err := s.ClaimExecution(ctx, e.ID, "w1", time.Minute)
+		c, err := s.ClaimExecution(ctx, e.ID, "w1", time.Minute)
 		require.NoError(t, err)
+		got, d := c.Execution, c.Data
+		if s.Dialect == store.Postgres {
+			require.False(t, c.Resumed, "a first claim starts the execution")
+		}
 		require.Equal(t, e.ID, got.ID)
 		require.Equal(t, store.StatusRunning, got.Status)
 		require.Equal(t, "s1", got.SessionID)
@@ -268,7 +272,14 @@ func TestClaimExecutionReturnsItsData(t *testing.T) {
 		require.JSONEq(t, `{"name":"w"}`, string(d.WorkflowData))
 		require.JSONEq(t, `{"startNode":"A"}`, string(d.StartData))
 		require.Empty(t, d.Data)
-		_, _, err = s.ClaimExecution(ctx, e.ID, "w2", time.Minute)
+		_, err = s.ClaimExecution(ctx, e.ID, "w2", time.Minute)
 		require.ErrorIs(t, err, store.ErrNotClaimable)
+
+		// A worker taking over an expired lease resumes an execution that had started.
+		require.NoError(t, s.ReleaseLease(ctx, e.ID, "w1"))
+		again, err := s.ClaimExecution(ctx, e.ID, "w2", time.Minute)
+		require.NoError(t, err)
+		require.True(t, again.Resumed)
+		require.Equal(t, got.StartedAt.UnixMicro(), again.Execution.StartedAt.UnixMicro())
 	})
 }
