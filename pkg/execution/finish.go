@@ -17,18 +17,22 @@ import (
 func (r *Runner) finish(ctx context.Context, e *store.Execution, wf *workflow.Workflow, res *engine.Result, h *hooks) error {
 	status := res.Status
 	keep := savingFor(wf.Settings, r.in.Config).keep(e.Mode, status)
-	// The run data of an execution about to be dropped is never read: only its status is set,
-	// for whoever looks before it is gone.
-	var data []byte
+	// An execution not to be kept is removed at once: its outcome reaches the editor and any
+	// waiting caller through push and the finished notice, and nobody reads its row again.
+	var ok bool
 	if keep {
-		var err error
-		if data, err = json.Marshal(res.State); err != nil {
+		data, err := json.Marshal(res.State)
+		if err != nil {
 			return fmt.Errorf("encode result: %w", err)
 		}
-	}
-	ok, err := r.in.Store.FinishExecution(ctx, e.ID, r.workerID, status, res.WaitTill, data)
-	if err != nil {
-		return err
+		if ok, err = r.in.Store.FinishExecution(ctx, e.ID, r.workerID, status, res.WaitTill, data); err != nil {
+			return err
+		}
+	} else {
+		var err error
+		if ok, err = r.in.Store.DropExecution(ctx, e.ID, r.workerID); err != nil {
+			return err
+		}
 	}
 	if !ok {
 		r.log.Warn("execution changed under the worker; result dropped", "execution", e.ID)
@@ -52,11 +56,6 @@ func (r *Runner) finish(ctx context.Context, e *store.Execution, wf *workflow.Wo
 	}
 	if status == store.StatusError {
 		r.startErrorWorkflow(ctx, e, wf, res)
-	}
-	if !keep {
-		if err := r.in.Store.DeleteExecution(ctx, e.ID); err != nil {
-			r.log.Warn("drop unsaved execution", "execution", e.ID, "err", err)
-		}
 	}
 	NewService(r.in).announceFinished(ctx, e.ID)
 	return nil

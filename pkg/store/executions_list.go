@@ -233,6 +233,19 @@ func (s *Store) FinishExecution(ctx context.Context, id int64, owner, status str
 	return ok, nil
 }
 
+// DropExecution removes a run that owner finished and that is not to be kept, with its data,
+// in one statement instead of recording the outcome first. Like FinishExecution it changes
+// nothing unless the execution is still running under owner's lease, and reports whether it did.
+func (s *Store) DropExecution(ctx context.Context, id int64, owner string) (bool, error) {
+	// execution_data goes with its execution (ON DELETE CASCADE).
+	res := s.DB.WithContext(ctx).Exec(`DELETE FROM executions WHERE id = ? AND status = ? AND lease_owner = ?`,
+		id, StatusRunning, owner)
+	if res.Error != nil {
+		return false, fmt.Errorf("drop execution %d: %w", id, res.Error)
+	}
+	return res.RowsAffected == 1, nil
+}
+
 // DeleteExecution removes one execution and its data.
 func (s *Store) DeleteExecution(ctx context.Context, id int64) error {
 	return s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error { return deleteByIDs(tx, []int64{id}) })
