@@ -96,6 +96,7 @@ func (s *server) start(ctx context.Context, ln net.Listener) (<-chan error, erro
 		s.hub.Stop()
 		return nil, err
 	}
+	s.hooks.tests.start(ctx)
 	done := make(chan error, 1)
 	go func() {
 		done <- s.app.Listener(ln, fiber.ListenConfig{DisableStartupMessage: true})

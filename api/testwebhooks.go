@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -28,9 +29,14 @@ import (
 //	path:<METHOD> <path>          → registration id, one per webhook
 //	dyn:<METHOD> <webhookId>      set of dynamic paths starting with that webhook id
 //	wf:<workflowId>               → the workflow's registration id
+//	due                           sorted set of registration ids by the end of their window (ms)
 //
-// Every key expires with the test window. Whoever deletes reg:<id> first owns the registration:
-// the one call it serves, or its removal (expiry, DELETE /rest/test-webhook/:id).
+// Every key but due expires a little after the test window. Whoever deletes reg:<id> first owns
+// the registration: the one call it serves, or its removal (expiry, DELETE
+// /rest/test-webhook/:id), and only the owner tells the editor. The replica that registered a
+// window ends it on time with a timer; should that replica die, every replica's sweep looks at
+// due once per testSweepInterval and ends the windows that are over, so the editor still hears
+// of it (testWebhookDeleted) about a second late.
 type testWebhooks struct {
 	rdb    redis.UniversalClient
 	pub    *push.Publisher
@@ -39,7 +45,15 @@ type testWebhooks struct {
 
 	mu     sync.Mutex
 	timers map[string]*time.Timer
+
+	cancel   context.CancelFunc
+	done     chan struct{}
+	stopOnce sync.Once
 }
+
+// testSweepInterval is how often each api replica ends the test webhook windows that are over
+// but still registered (their replica died before its timer fired).
+const testSweepInterval = time.Second
 
 // testRegistration is one editor session waiting for a call of its workflow's webhooks.
 type testRegistration struct {
@@ -98,6 +112,7 @@ func (t *testWebhooks) register(ctx context.Context, reg *testRegistration) erro
 	_, err = t.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.Set(ctx, testKey("reg:", reg.ID), b, ttl)
 		p.Set(ctx, testKey("wf:", reg.WorkflowID), reg.ID, ttl)
+		p.ZAdd(ctx, testKey("due"), redis.Z{Score: float64(reg.Until.UnixMilli()), Member: reg.ID})
 		for _, h := range reg.Hooks {
 			if h.Dynamic() {
 				dyn := testKey("dyn:", h.Method, " ", h.WebhookID)
@@ -146,7 +161,9 @@ func (t *testWebhooks) claim(ctx context.Context, method, path string) (*testReg
 		return nil, nil, nil, err
 	}
 	if time.Now().After(reg.Until) {
-		// Past its window: the replica that registered it died before announcing the end.
+		// Past its window: the replica that registered it died before announcing the end, and no
+		// sweep has come by yet. This call took it, so it tells the editor.
+		t.announce(ctx, reg)
 		return nil, nil, nil, nil
 	}
 	for i := range reg.Hooks {
@@ -178,6 +195,7 @@ func (t *testWebhooks) take(ctx context.Context, id string) (*testRegistration, 
 	t.mu.Unlock()
 	_, _ = t.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.Del(ctx, reg.keys()[1:]...)
+		p.ZRem(ctx, testKey("due"), id)
 		for _, h := range reg.Hooks {
 			if h.Dynamic() {
 				p.SRem(ctx, testKey("dyn:", h.Method, " ", h.WebhookID), h.Path)
@@ -201,17 +219,69 @@ func (t *testWebhooks) remove(ctx context.Context, id string, notify bool) bool 
 	if reg == nil {
 		return false
 	}
-	if notify && reg.SessionID != "" {
-		if err := t.pub.Send(ctx, reg.SessionID, push.Message{Type: push.TypeTestWebhookDeleted,
-			Data: map[string]any{"workflowId": reg.WorkflowID}}); err != nil {
-			t.log.Warn("push testWebhookDeleted", "err", err)
-		}
+	if notify {
+		t.announce(ctx, reg)
 	}
 	return true
 }
 
-// stop cancels the expiry timers of this replica; the keys still expire in Redis.
+// announce tells the editor of a registration taken away that it stopped listening.
+func (t *testWebhooks) announce(ctx context.Context, reg *testRegistration) {
+	if reg.SessionID == "" {
+		return
+	}
+	if err := t.pub.Send(ctx, reg.SessionID, push.Message{Type: push.TypeTestWebhookDeleted,
+		Data: map[string]any{"workflowId": reg.WorkflowID}}); err != nil {
+		t.log.Warn("push testWebhookDeleted", "err", err)
+	}
+}
+
+// start begins the sweep that ends windows other replicas left behind.
+func (t *testWebhooks) start(ctx context.Context) {
+	ctx, t.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	t.done = make(chan struct{})
+	go func() {
+		defer close(t.done)
+		tick := time.NewTicker(testSweepInterval)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				t.sweep(ctx)
+			}
+		}
+	}()
+}
+
+// sweep ends every registration whose window is over. take lets one replica own each, so the
+// editor hears of it once whichever replicas sweep.
+func (t *testWebhooks) sweep(ctx context.Context) {
+	ids, err := t.rdb.ZRangeByScore(ctx, testKey("due"), &redis.ZRangeBy{Min: "-inf",
+		Max: strconv.FormatInt(time.Now().UnixMilli(), 10), Count: 100}).Result()
+	if err != nil {
+		if ctx.Err() == nil {
+			t.log.Warn("sweep test webhooks", "err", err)
+		}
+		return
+	}
+	for _, id := range ids {
+		t.remove(ctx, id, true)
+		// Also when the keys expired already (no replica ran for a while).
+		_ = t.rdb.ZRem(ctx, testKey("due"), id).Err()
+	}
+}
+
+// stop ends the sweep and cancels the expiry timers of this replica; the keys still expire in
+// Redis and other replicas' sweeps end their windows. Safe to call twice, and before start.
 func (t *testWebhooks) stop() {
+	t.stopOnce.Do(func() {
+		if t.cancel != nil {
+			t.cancel()
+			<-t.done
+		}
+	})
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for id, tm := range t.timers {

@@ -19,6 +19,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/engine"
 	"github.com/flowmill/flowmill/pkg/expr"
 	"github.com/flowmill/flowmill/pkg/infra"
+	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/core"
 	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/store"
@@ -41,8 +42,10 @@ type Runner struct {
 	log      *slog.Logger
 	leaseTTL time.Duration
 
-	mu        sync.Mutex
-	running   map[int64]context.CancelCauseFunc
+	mu      sync.Mutex
+	running map[int64]context.CancelCauseFunc
+	// stopped holds stop requests heard for executions not running here, by when they came.
+	stopped   map[int64]time.Time
 	snapshots snapshots
 	// slots enforces the production concurrency limit; nil when there is none.
 	slots *queue.Semaphore
@@ -57,20 +60,30 @@ type Runner struct {
 	stopOnce sync.Once
 }
 
+// RunnerOptions adjust a Runner; the zero value is what workers run.
+type RunnerOptions struct {
+	// Nodes is the node registry executions run with; nil means the core node types without
+	// FLOWMILL_NODES_EXCLUDE. Tests pass a registry with node types of their own.
+	Nodes *nodes.Registry
+}
+
 // NewRunner builds the engine a worker runs executions with.
-func NewRunner(in *infra.Infra, workerID string) (*Runner, error) {
+func NewRunner(in *infra.Infra, workerID string, opts RunnerOptions) (*Runner, error) {
 	ev, err := expr.New(expr.Options{DefaultTimezone: in.Config.Timezone})
 	if err != nil {
 		return nil, err
 	}
 	r := &Runner{in: in, workerID: workerID, log: in.Log.With("component", "runner"), leaseTTL: in.Config.ExecutionLeaseTTL,
-		running: map[int64]context.CancelCauseFunc{}, done: make(chan struct{})}
+		running: map[int64]context.CancelCauseFunc{}, stopped: map[int64]time.Time{}, done: make(chan struct{})}
 	r.base = engine.Options{
-		Registry:  core.Registry().Without(in.Config.ExcludedNodes()...),
+		Registry:  opts.Nodes,
 		Evaluator: ev,
 		Logger:    r.log,
 		Env:       NodeEnvironment(),
 		Workflows: storeLoader{in.Store},
+	}
+	if r.base.Registry == nil {
+		r.base.Registry = core.Registry().Without(in.Config.ExcludedNodes()...)
 	}
 	r.base.SubWorkflows = &subWorkflows{r: r, active: map[string]*subRun{}}
 	if r.cipher, err = credential.NewCipher(in.Config.EncryptionKey); err != nil {
@@ -142,17 +155,47 @@ func (r *Runner) Stop() {
 	})
 }
 
+// stopMemory is how long a stop request for an execution this process does not run (yet) is
+// remembered; stopMemorySize bounds how many are.
+const (
+	stopMemory     = time.Minute
+	stopMemorySize = 10000
+)
+
 func (r *Runner) cancel(id int64, cause error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if c := r.running[id]; c != nil {
 		c(cause)
+		return
 	}
+	// The run may be about to start here: an execution this process has just stored runs
+	// before anyone else could know its id, but a stop may still overtake the tracking.
+	now := time.Now()
+	if len(r.stopped) >= stopMemorySize {
+		for k, at := range r.stopped {
+			if now.Sub(at) > stopMemory {
+				delete(r.stopped, k)
+			}
+		}
+		if len(r.stopped) >= stopMemorySize {
+			clear(r.stopped)
+		}
+	}
+	r.stopped[id] = now
 }
 
+// track makes stop requests for id reach c, including one heard in the last minute before
+// tracking began; the returned function ends the tracking.
 func (r *Runner) track(id int64, c context.CancelCauseFunc) func() {
 	r.mu.Lock()
 	r.running[id] = c
+	if at, ok := r.stopped[id]; ok {
+		delete(r.stopped, id)
+		if time.Since(at) <= stopMemory {
+			c(errStopRequested)
+		}
+	}
 	r.mu.Unlock()
 	return func() {
 		r.mu.Lock()

@@ -3,7 +3,9 @@
 // package that n8n 0.x runs them with: six fields (seconds first; five fields mean second 0),
 // months 0-11 when taken from those nodes, day of month and day of week both required to match,
 // names such as jan or mon allowed. Times are wall-clock times in the zone: a time skipped by a
-// daylight-saving jump fires at the shifted instant, a repeated time fires once (first occurrence).
+// daylight-saving jump fires at the shifted instant, a repeated time fires once (first occurrence)
+// unless the rule fires in every hour of the day, which keeps firing by real time through the
+// repeated hour.
 package schedule
 
 import (
@@ -141,41 +143,86 @@ func (s *spec) next(after time.Time, loc *time.Location) time.Time {
 	return time.Time{}
 }
 
-// inDay finds the first matching time of one calendar day after `after`.
+// allHours is a spec.hour with every hour set.
+const allHours = 1<<24 - 1
+
+// inDay finds the first matching time of one calendar day after `after`. A wall time that a
+// fall-back repeats counts at its first instant, except in rules that fire in every hour of the
+// day: those also fire at the second one, so an hourly rule goes on firing every real hour (and
+// a 15-minute rule every 15 real minutes) through the repeated hour instead of leaving it out.
 func (s *spec) inDay(day time.Time, after time.Time, loc *time.Location) time.Time {
 	y, mo, d := day.Date()
+	everyHour := s.hour&allHours == allHours
+	// last is the latest instant a wall time shows that the rule may fire at.
+	last := func(h, m, sec int) time.Time {
+		first, second := wall(y, mo, d, h, m, sec, loc)
+		if everyHour && !second.IsZero() {
+			return second
+		}
+		return first
+	}
+	// repeat is the earliest second instant of a repeated time after `after`. Matches come in
+	// wall-clock order, so the first instants only grow; a second instant comes after every
+	// first one of the same hour, hence the comparison below.
+	var repeat time.Time
 	for h := 0; h < 24; h++ {
-		if !has(s.hour, h) || !wall(y, mo, d, h, 59, 59, loc).After(after) {
+		if !has(s.hour, h) || !last(h, 59, 59).After(after) {
 			continue
 		}
 		for m := 0; m < 60; m++ {
-			if !has(s.minute, m) || !wall(y, mo, d, h, m, 59, loc).After(after) {
+			if !has(s.minute, m) || !last(h, m, 59).After(after) {
 				continue
 			}
 			for sec := 0; sec < 60; sec++ {
 				if !has(s.second, sec) {
 					continue
 				}
-				if t := wall(y, mo, d, h, m, sec, loc); t.After(after) {
-					return t
+				first, second := wall(y, mo, d, h, m, sec, loc)
+				if first.After(after) {
+					if !repeat.IsZero() && repeat.Before(first) {
+						return repeat
+					}
+					return first
+				}
+				if everyHour && repeat.IsZero() && second.After(after) {
+					repeat = second
 				}
 			}
 		}
 	}
-	return time.Time{}
+	return repeat
 }
 
 // wall is the instant of a wall-clock time in loc. A time inside a daylight-saving gap does
-// not exist; it becomes the instant the clock shows after jumping forward (02:30 → 03:30).
-func wall(y int, mo time.Month, d, h, m, s int, loc *time.Location) time.Time {
+// not exist; it becomes the instant the clock shows after jumping forward (02:30 → 03:30). A time
+// that a fall-back repeats has two instants: first is the earlier, second the later one (zero for
+// every other time).
+func wall(y int, mo time.Month, d, h, m, s int, loc *time.Location) (first, second time.Time) {
 	t := time.Date(y, mo, d, h, m, s, 0, loc)
-	if t.Hour() == h && t.Minute() == m {
-		return t
+	if t.Hour() != h || t.Minute() != m {
+		_, before := t.Zone()
+		_, after := t.Add(6 * time.Hour).Zone()
+		if shifted := t.Add(time.Duration(after-before) * time.Second); shifted.After(t) {
+			return shifted, time.Time{}
+		}
+		return t, time.Time{}
 	}
-	_, before := t.Zone()
-	_, after := t.Add(6 * time.Hour).Zone()
-	if shifted := t.Add(time.Duration(after-before) * time.Second); shifted.After(t) {
-		return shifted
+	// time.Date picks either instant of a repeated time (the later one east of UTC): look for
+	// an instant with the other offset that shows the same wall clock.
+	_, off := t.Zone()
+	for _, probe := range []time.Time{t.Add(-12 * time.Hour), t.Add(12 * time.Hour)} {
+		_, other := probe.Zone()
+		if other == off {
+			continue
+		}
+		u := t.Add(time.Duration(off-other) * time.Second)
+		if l := u.In(loc); l.Day() != d || l.Hour() != h || l.Minute() != m || l.Second() != s {
+			continue
+		}
+		if u.Before(t) {
+			return u, t
+		}
+		return t, u
 	}
-	return t
+	return t, time.Time{}
 }

@@ -77,14 +77,45 @@ func TestNextCron(t *testing.T) {
 	}
 }
 
-func TestFallBackFiresOnceByInstant(t *testing.T) {
+// TestFallBackByInstant checks firings across a fall-back by instant (UTC), since the wall clock
+// shows the repeated hour twice: a fixed time fires once, at its first instant, in zones west
+// and east of UTC alike; a rule that fires every hour goes on firing every real hour.
+func TestFallBackByInstant(t *testing.T) {
 	t.Parallel()
 	ny := mustLoc(t, "America/New_York")
-	r, err := schedule.ParseCron("0 30 1 * * *", false)
-	require.NoError(t, err)
-	first := r.Next(at(t, ny, "2023-11-05 00:00:00"), ny)
-	second := r.Next(first, ny)
-	require.Equal(t, 25*time.Hour, second.Sub(first), "the next day's 01:30 is 25 real hours later")
+	berlin := mustLoc(t, "Europe/Berlin")
+	tests := []struct {
+		name, expr string
+		loc        *time.Location
+		after      string   // wall clock in loc
+		want       []string // successive firings in UTC
+	}{
+		{"repeated time fires once", "0 30 1 * * *", ny, "2023-11-05 00:00:00",
+			[]string{"2023-11-05 05:30:00", "2023-11-06 06:30:00"}},
+		{"repeated time fires at its first instant east of UTC", "0 30 2 * * *", berlin, "2023-10-28 12:00:00",
+			[]string{"2023-10-29 00:30:00", "2023-10-30 01:30:00"}},
+		{"hourly runs every real hour", "0 0 * * * *", ny, "2023-11-04 23:30:00",
+			[]string{"2023-11-05 04:00:00", "2023-11-05 05:00:00", "2023-11-05 06:00:00", "2023-11-05 07:00:00"}},
+		{"hourly runs every real hour east of UTC", "0 0 * * * *", berlin, "2023-10-29 00:30:00",
+			[]string{"2023-10-28 23:00:00", "2023-10-29 00:00:00", "2023-10-29 01:00:00", "2023-10-29 02:00:00"}},
+		{"every 20 minutes through the repeated hour", "0 */20 * * * *", ny, "2023-11-05 00:50:00",
+			[]string{"2023-11-05 05:00:00", "2023-11-05 05:20:00", "2023-11-05 05:40:00", "2023-11-05 06:00:00",
+				"2023-11-05 06:20:00", "2023-11-05 06:40:00", "2023-11-05 07:00:00"}},
+		{"fixed hours keep their first instant", "0 0 1-2 * * *", ny, "2023-11-05 00:00:00",
+			[]string{"2023-11-05 05:00:00", "2023-11-05 07:00:00"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r, err := schedule.ParseCron(tc.expr, false)
+			require.NoError(t, err)
+			cur := at(t, tc.loc, tc.after)
+			for _, w := range tc.want {
+				cur = r.Next(cur, tc.loc)
+				require.Equal(t, w, cur.UTC().Format("2006-01-02 15:04:05"))
+			}
+		})
+	}
 }
 
 func TestParseErrors(t *testing.T) {

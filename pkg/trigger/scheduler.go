@@ -63,13 +63,25 @@ type tick struct {
 	last   time.Time
 }
 
+// SchedulerOptions adjust a Scheduler; the zero value is what scheduler processes run.
+type SchedulerOptions struct {
+	// Nodes is the node registry trigger nodes are read with; nil means the core node types
+	// without FLOWMILL_NODES_EXCLUDE. Tests pass a registry with node types of their own; the
+	// workers running those workflows need the same types (worker.Options.Nodes).
+	Nodes *nodes.Registry
+}
+
 // NewScheduler builds the trigger scheduler on in.
-func NewScheduler(in *infra.Infra) (*Scheduler, error) {
+func NewScheduler(in *infra.Infra, opts SchedulerOptions) (*Scheduler, error) {
 	ev, err := expr.New(expr.Options{DefaultTimezone: in.Config.Timezone})
 	if err != nil {
 		return nil, err
 	}
-	return &Scheduler{in: in, reg: core.Registry().Without(in.Config.ExcludedNodes()...), ev: ev,
+	reg := opts.Nodes
+	if reg == nil {
+		reg = core.Registry().Without(in.Config.ExcludedNodes()...)
+	}
+	return &Scheduler{in: in, reg: reg, ev: ev,
 		log: in.Log.With("component", "triggers"), Now: time.Now,
 		versions: map[string]string{}, ticks: map[string][]*tick{}, wake: make(chan struct{}, 1)}, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/infra"
+	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/queue"
 )
 
@@ -20,8 +21,18 @@ type Worker struct {
 	runner    *execution.Runner
 }
 
+// Options adjust a Worker; the zero value is what worker processes run.
+type Options struct {
+	// Nodes is the node registry executions run with; nil means the core node types without
+	// FLOWMILL_NODES_EXCLUDE. Tests pass a registry with node types of their own.
+	Nodes *nodes.Registry
+}
+
 // New builds a worker on in; the id names it in heartbeats and execution leases.
-func New(in *infra.Infra) (*Worker, error) {
+func New(in *infra.Infra) (*Worker, error) { return NewWithOptions(in, Options{}) }
+
+// NewWithOptions builds a worker on in as New does, adjusted by opts.
+func NewWithOptions(in *infra.Infra, opts Options) (*Worker, error) {
 	id := infra.InstanceName()
 	cfg := in.Config
 	w := &Worker{
@@ -36,7 +47,7 @@ func New(in *infra.Infra) (*Worker, error) {
 		heartbeat: queue.NewHeartbeat(in.Redis, queue.RoleWorker, id, cfg.HeartbeatInterval, in.Log),
 	}
 	var err error
-	if w.runner, err = execution.NewRunner(in, id); err != nil {
+	if w.runner, err = execution.NewRunner(in, id, execution.RunnerOptions{Nodes: opts.Nodes}); err != nil {
 		return nil, err
 	}
 	w.register()
