@@ -79,9 +79,6 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		if err := os.MkdirAll(filepath.Dir(opts.SQLitePath), 0o700); err != nil {
 			return nil, fmt.Errorf("create database folder: %w", err)
 		}
-		// SQLite compiles every statement it is given; with one connection, keeping the compiled
-		// statements saves that work on every call (a few hundred distinct statements at most).
-		gcfg.PrepareStmt, gcfg.PrepareStmtMaxSize = true, 512
 		db, err = gorm.Open(sqlite.Open(sqliteDSN(opts.SQLitePath)), gcfg)
 	}
 	if err != nil {
