@@ -31,7 +31,8 @@ func (s *Store) CreateExecution(ctx context.Context, e *Execution, data *Executi
 		e.ID, data.ExecutionID = id, id
 		return nil
 	}
-	return s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	return s.group.write(ctx, func(tx *gorm.DB) error {
+		e.ID = 0 // a retried write inserts afresh
 		if err := tx.Create(e).Error; err != nil {
 			return fmt.Errorf("create execution: %w", err)
 		}

@@ -177,12 +177,17 @@ func (s *Store) DueWaitingExecutions(ctx context.Context, until time.Time, limit
 // owner still holds its lease; false means the lease was lost and the caller must stop. It runs
 // after every node, so it is one statement.
 func (s *Store) SaveExecutionState(ctx context.Context, id int64, owner string, data JSON) (bool, error) {
-	res := s.DB.WithContext(ctx).Exec(`UPDATE execution_data SET data = ? WHERE execution_id = ? AND EXISTS
+	var n int64
+	err := s.writeOne(ctx, func(tx *gorm.DB) error {
+		res := tx.Exec(`UPDATE execution_data SET data = ? WHERE execution_id = ? AND EXISTS
 		(SELECT 1 FROM executions WHERE id = ? AND status = ? AND lease_owner = ?)`, data, id, id, StatusRunning, owner)
-	if res.Error != nil {
-		return false, fmt.Errorf("checkpoint execution %d: %w", id, res.Error)
+		n = res.RowsAffected
+		return res.Error
+	})
+	if err != nil {
+		return false, fmt.Errorf("checkpoint execution %d: %w", id, err)
 	}
-	return res.RowsAffected == 1, nil
+	return n == 1, nil
 }
 
 // FinishExecution records the outcome of a run by owner: the final status (or waiting with
@@ -211,7 +216,8 @@ func (s *Store) FinishExecution(ctx context.Context, id int64, owner, status str
 		return n == 1, nil
 	}
 	var ok bool
-	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err := s.group.write(ctx, func(tx *gorm.DB) error {
+		ok = false
 		updates := map[string]any{"status": status, "lease_owner": "", "lease_expires_at": nil, "wait_till": waitTill}
 		if stoppedAt != nil {
 			updates["stopped_at"] = now
@@ -238,12 +244,26 @@ func (s *Store) FinishExecution(ctx context.Context, id int64, owner, status str
 // nothing unless the execution is still running under owner's lease, and reports whether it did.
 func (s *Store) DropExecution(ctx context.Context, id int64, owner string) (bool, error) {
 	// execution_data goes with its execution (ON DELETE CASCADE).
-	res := s.DB.WithContext(ctx).Exec(`DELETE FROM executions WHERE id = ? AND status = ? AND lease_owner = ?`,
-		id, StatusRunning, owner)
-	if res.Error != nil {
-		return false, fmt.Errorf("drop execution %d: %w", id, res.Error)
+	const drop = `DELETE FROM executions WHERE id = ? AND status = ? AND lease_owner = ?`
+	var n int64
+	err := s.writeOne(ctx, func(tx *gorm.DB) error {
+		res := tx.Exec(drop, id, StatusRunning, owner)
+		n = res.RowsAffected
+		return res.Error
+	})
+	if err != nil {
+		return false, fmt.Errorf("drop execution %d: %w", id, err)
 	}
-	return res.RowsAffected == 1, nil
+	return n == 1, nil
+}
+
+// writeOne runs a single-statement write: on SQLite in a transaction shared with other writes,
+// on Postgres on its own.
+func (s *Store) writeOne(ctx context.Context, fn func(tx *gorm.DB) error) error {
+	if s.group == nil {
+		return fn(s.DB.WithContext(ctx))
+	}
+	return s.group.write(ctx, fn)
 }
 
 // DeleteExecution removes one execution and its data.

@@ -55,6 +55,8 @@ type Store struct {
 	Dialect Dialect
 	sqlDB   *sql.DB
 	log     *slog.Logger
+	// group shares SQLite transactions between execution writes; nil on Postgres.
+	group *groupCommit
 }
 
 // Open connects, checks the connection and applies pending migrations.
@@ -109,6 +111,9 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		_ = sqlDB.Close()
 		return nil, err
 	}
+	if dialect == SQLite {
+		s.group = newGroupCommit(db)
+	}
 	return s, nil
 }
 
@@ -130,7 +135,12 @@ func sqliteDSN(path string) string {
 func (s *Store) Ping(ctx context.Context) error { return s.sqlDB.PingContext(ctx) }
 
 // Close releases the connection pool.
-func (s *Store) Close() error { return s.sqlDB.Close() }
+func (s *Store) Close() error {
+	if s.group != nil {
+		s.group.stop()
+	}
+	return s.sqlDB.Close()
+}
 
 // SQL exposes the underlying pool, for migrations and health checks.
 func (s *Store) SQL() *sql.DB { return s.sqlDB }
