@@ -168,7 +168,9 @@ func (s *Service) Stop(ctx context.Context, id int64, timeout time.Duration) (*s
 	return stopped, err
 }
 
-// Wait returns the execution once it has finished (or is waiting), or after timeout.
+// Wait returns the execution once it has finished (or is waiting), or after timeout. Retries
+// and runs asked to stop announce their end, so Wait answers at once for those; for any other
+// execution it looks every second.
 func (s *Service) Wait(ctx context.Context, id int64, timeout time.Duration) (*store.Execution, error) {
 	done := s.subscribeFinished(ctx, id)
 	defer done.close()

@@ -57,7 +57,11 @@ func (r *Runner) finish(ctx context.Context, e *store.Execution, wf *workflow.Wo
 	if status == store.StatusError {
 		r.startErrorWorkflow(ctx, e, wf, res)
 	}
-	NewService(r.in).announceFinished(ctx, e.ID)
+	// Only a caller that stopped the run, or that retried an execution, waits for its end (and
+	// looks every second besides): other runs need not announce it.
+	if h.stopAsked || e.Mode == ModeRetry {
+		NewService(r.in).announceFinished(ctx, e.ID)
+	}
 	return nil
 }
 

@@ -22,6 +22,8 @@ type hooks struct {
 	startedAt time.Time
 	// answer sends a webhook execution's answer to the caller waiting for it; nil otherwise.
 	answer *answerer
+	// stopAsked is set when someone asked to stop the run: that caller waits for its end.
+	stopAsked bool
 }
 
 func (r *Runner) hooks(e *store.Execution, wf *workflow.Workflow) *hooks {

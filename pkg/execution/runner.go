@@ -317,8 +317,9 @@ func (r *Runner) run(taskCtx, runCtx context.Context, cancel context.CancelCause
 	}
 	// A node interrupted by a stop or the time limit reports its own error; the execution's
 	// outcome is the stop or the timeout.
+	hooks.stopAsked = errors.Is(context.Cause(runCtx), errStopRequested)
 	switch {
-	case errors.Is(context.Cause(runCtx), errStopRequested):
+	case hooks.stopAsked:
 		res.Status = engine.StatusCanceled
 		setRunError(res, "ExecutionCancelledError", "The execution was canceled")
 	case errors.Is(runCtx.Err(), context.DeadlineExceeded):
