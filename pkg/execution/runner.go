@@ -42,8 +42,10 @@ type Runner struct {
 	log      *slog.Logger
 	leaseTTL time.Duration
 
-	mu      sync.Mutex
-	running map[int64]context.CancelCauseFunc
+	mu sync.Mutex
+	// running holds the cancel functions of the runs of each execution in this process: usually
+	// one, two while a task queued again for a stalled run meets the run itself.
+	running map[int64][]*context.CancelCauseFunc
 	// stopped holds stop requests heard for executions not running here, by when they came.
 	stopped   map[int64]time.Time
 	snapshots snapshots
@@ -74,7 +76,7 @@ func NewRunner(in *infra.Infra, workerID string, opts RunnerOptions) (*Runner, e
 		return nil, err
 	}
 	r := &Runner{in: in, workerID: workerID, log: in.Log.With("component", "runner"), leaseTTL: in.Config.ExecutionLeaseTTL,
-		running: map[int64]context.CancelCauseFunc{}, stopped: map[int64]time.Time{}, done: make(chan struct{})}
+		running: map[int64][]*context.CancelCauseFunc{}, stopped: map[int64]time.Time{}, done: make(chan struct{})}
 	r.base = engine.Options{
 		Registry:  opts.Nodes,
 		Evaluator: ev,
@@ -165,8 +167,10 @@ const (
 func (r *Runner) cancel(id int64, cause error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if c := r.running[id]; c != nil {
-		c(cause)
+	if runs := r.running[id]; len(runs) > 0 {
+		for _, c := range runs {
+			(*c)(cause)
+		}
 		return
 	}
 	// The run may be about to start here: an execution this process has just stored runs
@@ -189,7 +193,8 @@ func (r *Runner) cancel(id int64, cause error) {
 // tracking began; the returned function ends the tracking.
 func (r *Runner) track(id int64, c context.CancelCauseFunc) func() {
 	r.mu.Lock()
-	r.running[id] = c
+	entry := &c
+	r.running[id] = append(r.running[id], entry)
 	if at, ok := r.stopped[id]; ok {
 		delete(r.stopped, id)
 		if time.Since(at) <= stopMemory {
@@ -199,7 +204,12 @@ func (r *Runner) track(id int64, c context.CancelCauseFunc) func() {
 	r.mu.Unlock()
 	return func() {
 		r.mu.Lock()
-		delete(r.running, id)
+		runs := slices.DeleteFunc(r.running[id], func(e *context.CancelCauseFunc) bool { return e == entry })
+		if len(runs) == 0 {
+			delete(r.running, id)
+		} else {
+			r.running[id] = runs
+		}
 		r.mu.Unlock()
 	}
 }
