@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"testing"
 	"time"
@@ -18,6 +19,22 @@ import (
 // database, and returns the two api base URLs.
 func scaledStack(t *testing.T, workers int, extra ...string) (string, string, map[string]string, []*proc) {
 	t.Helper()
+	env := scaledEnv(t, extra...)
+	a, b, _ := twoAPIProcs(t, env)
+	var ws []*proc
+	for range workers {
+		ws = append(ws, startProc(t, "worker", env))
+	}
+	startProc(t, "scheduler", env)
+	waitReady(t, a)
+	waitReady(t, b)
+	return a, b, env, ws
+}
+
+// scaledEnv is the settings of a scaled stack's processes on a fresh Postgres schema and Redis
+// database, with extra settings as key, value pairs.
+func scaledEnv(t *testing.T, extra ...string) map[string]string {
+	t.Helper()
 	_, redisURL := queuetest.Redis(t)
 	env := map[string]string{
 		"FLOWMILL_DATABASE_URL":   storetest.PostgresSchemaURL(t),
@@ -28,28 +45,22 @@ func scaledStack(t *testing.T, workers int, extra ...string) (string, string, ma
 	for i := 0; i+1 < len(extra); i += 2 {
 		env[extra[i]] = extra[i+1]
 	}
-	with := func(kv ...string) map[string]string {
-		m := map[string]string{}
-		for k, v := range env {
-			m[k] = v
-		}
-		for i := 0; i+1 < len(kv); i += 2 {
-			m[kv[i]] = kv[i+1]
-		}
+	return env
+}
+
+// twoAPIProcs starts api processes A and B with env, each on a free port, and returns their base
+// URLs and A's process; the caller waits for them to be ready.
+func twoAPIProcs(t *testing.T, env map[string]string) (a, b string, apiA *proc) {
+	t.Helper()
+	withPort := func(port int) map[string]string {
+		m := maps.Clone(env)
+		m["FLOWMILL_PORT"] = fmt.Sprint(port)
 		return m
 	}
 	portA, portB := freePort(t), freePort(t)
-	startProc(t, "api", with("FLOWMILL_PORT", fmt.Sprint(portA)))
-	startProc(t, "api", with("FLOWMILL_PORT", fmt.Sprint(portB)))
-	var ws []*proc
-	for range workers {
-		ws = append(ws, startProc(t, "worker", with()))
-	}
-	startProc(t, "scheduler", with())
-	a, b := fmt.Sprintf("http://127.0.0.1:%d/", portA), fmt.Sprintf("http://127.0.0.1:%d/", portB)
-	waitReady(t, a)
-	waitReady(t, b)
-	return a, b, env, ws
+	apiA = startProc(t, "api", withPort(portA))
+	startProc(t, "api", withPort(portB))
+	return fmt.Sprintf("http://127.0.0.1:%d/", portA), fmt.Sprintf("http://127.0.0.1:%d/", portB), apiA
 }
 
 func runWorkflow(t *testing.T, base, session, wf string) string {

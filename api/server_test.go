@@ -353,7 +353,14 @@ func TestPushMessageReachesStream(t *testing.T) {
 // connection reset, which says nothing about the server's answer.)
 func (e *testEnv) postOversized(t *testing.T, path string, size int) (int, string) {
 	t.Helper()
-	u, err := url.Parse(e.base + path)
+	res, body := postOversizedTo(t, e.base+path, size)
+	return res.StatusCode, body
+}
+
+// postOversizedTo is postOversized for any address.
+func postOversizedTo(t *testing.T, address string, size int) (*http.Response, string) {
+	t.Helper()
+	u, err := url.Parse(address)
 	require.NoError(t, err)
 	conn, err := net.Dial("tcp", u.Host)
 	require.NoError(t, err)
@@ -365,5 +372,5 @@ func (e *testEnv) postOversized(t *testing.T, path string, size int) (int, strin
 	require.NoError(t, err)
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
-	return res.StatusCode, string(b)
+	return res, string(b)
 }

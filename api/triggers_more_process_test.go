@@ -16,7 +16,6 @@ import (
 
 	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/queue/queuetest"
-	"github.com/flowmill/flowmill/pkg/store/storetest"
 )
 
 // TestCronCustomExpressionFiresEverySecond activates a Cron node with a custom six-field
@@ -104,28 +103,9 @@ func TestCronCustomExpressionFiresEverySecond(t *testing.T) {
 // database, with extra settings; A's process is returned so the test can kill it.
 func twoAPIs(t *testing.T, extra ...string) (apiA *proc, a, b string) {
 	t.Helper()
-	_, redisURL := queuetest.Redis(t)
-	env := map[string]string{
-		"FLOWMILL_DATABASE_URL":   storetest.PostgresSchemaURL(t),
-		"FLOWMILL_REDIS_URL":      redisURL,
-		"FLOWMILL_ENCRYPTION_KEY": "scaled-test-key-0123456789",
-		"FLOWMILL_DATA_DIR":       t.TempDir(),
-	}
-	for i := 0; i+1 < len(extra); i += 2 {
-		env[extra[i]] = extra[i+1]
-	}
-	withPort := func(port int) map[string]string {
-		m := map[string]string{"FLOWMILL_PORT": fmt.Sprint(port)}
-		for k, v := range env {
-			m[k] = v
-		}
-		return m
-	}
-	portA, portB := freePort(t), freePort(t)
-	apiA = startProc(t, "api", withPort(portA))
-	startProc(t, "api", withPort(portB))
+	env := scaledEnv(t, extra...)
+	a, b, apiA = twoAPIProcs(t, env)
 	startProc(t, "worker", env)
-	a, b = fmt.Sprintf("http://127.0.0.1:%d/", portA), fmt.Sprintf("http://127.0.0.1:%d/", portB)
 	waitReady(t, a)
 	waitReady(t, b)
 	return apiA, a, b

@@ -150,14 +150,7 @@ func TestScaledWebhooksAnswerAcrossProcesses(t *testing.T) {
 // TestEmbeddedWebhooksAndSchedules: the embedded default (one api process with SQLite and its
 // own Redis) serves production webhooks in every response mode and fires schedules.
 func TestEmbeddedWebhooksAndSchedules(t *testing.T) {
-	port := freePort(t)
-	startProc(t, "api", map[string]string{
-		"FLOWMILL_PORT": fmt.Sprint(port), "FLOWMILL_DATA_DIR": t.TempDir(),
-		"FLOWMILL_DATABASE_URL": "", "FLOWMILL_REDIS_URL": "", "FLOWMILL_ENCRYPTION_KEY": "",
-	})
-	base := fmt.Sprintf("http://127.0.0.1:%d/", port)
-	waitReady(t, base)
-	signInDefault(t, base)
+	_, base := startEmbedded(t)
 	for _, mode := range []string{"onReceived", "lastNode", "responseNode"} {
 		id := createVia(t, base, fmt.Sprintf(`{"name":"embedded %s","nodes":[
 		 {"name":"Webhook","type":"n8n-nodes-base.webhook","typeVersion":1,"position":[0,0],"webhookId":"e-%s","parameters":{"path":%q,"httpMethod":"POST","responseMode":%q}},
