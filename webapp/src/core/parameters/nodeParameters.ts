@@ -22,14 +22,32 @@ interface LevelOptions extends NodeParametersOptions {
 
 const COMPLEX_TYPES = new Set(['collection', 'fixedCollection']);
 
+/** A deep copy of a JSON value; primitives are returned as they are (copying them is a costly native call). */
 export function clone<T extends JsonValue | undefined>(value: T): T {
-  return value === undefined ? value : (structuredClone(value) as T);
+  return typeof value !== 'object' || value === null ? value : (structuredClone(value) as T);
 }
 
 export function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** What a level's property list needs on every pass, worked out once per list (descriptions do not change). */
+interface LevelShape {
+  order: NodeProperty[];
+  duplicates: Set<string>;
+}
+
+const shapes = new WeakMap<readonly NodeProperty[], LevelShape>();
+
+function shapeOf(properties: readonly NodeProperty[]): LevelShape {
+  let shape = shapes.get(properties);
+  if (!shape) {
+    shape = { order: resolveOrder(properties), duplicates: duplicateNames(properties) };
+    shapes.set(properties, shape);
+  }
+  return shape;
 }
 
 /** The properties whose displayOptions depend on other properties of the level come after those. */
@@ -83,7 +101,7 @@ export function getNodeParameters(properties: readonly NodeProperty[], values: J
 
 function level(properties: readonly NodeProperty[], values: JsonObject | undefined, options: LevelOptions): JsonObject {
   const { returnDefaults, returnNoneDisplayed, version, parentType } = options;
-  const duplicates = duplicateNames(properties);
+  const { order, duplicates } = shapeOf(properties);
   const out: JsonObject = {};
   const full: JsonObject = {};
   const displayCheck =
@@ -93,7 +111,7 @@ function level(properties: readonly NodeProperty[], values: JsonObject | undefin
   const root = options.root ?? displayCheck;
   const shown = (property: NodeProperty) => displayParameter(property.displayOptions, displayCheck, version, root);
 
-  for (const property of resolveOrder(properties)) {
+  for (const property of order) {
     const name = property.name;
     const value = values?.[name];
     if (!values || (value === undefined && (!returnDefaults || parentType === 'collection'))) continue;

@@ -42,6 +42,47 @@ describe('node issues', () => {
     expect(nodeIssues(node({}), undefined)).toEqual([{ kind: 'typeUnknown' }]);
   });
 
+  it('checks a parameters object once per description and version, and credentials on every call', () => {
+    const parameters = { url: 'u', authentication: 'basicAuth' };
+    const calls = { count: 0 };
+    const counted: NodeTypeDescription = {
+      ...type,
+      properties: (type.properties ?? []).map((property) =>
+        property.name === 'url'
+          ? Object.defineProperty({ ...property }, 'required', {
+              get: () => {
+                calls.count += 1;
+                return true;
+              },
+            })
+          : property,
+      ),
+    };
+    const unset = node(parameters);
+    const set = node(parameters, { credentials: { httpBasicAuth: { id: '1', name: 'a' } } });
+    expect(nodeIssues(unset, counted)).toEqual([{ kind: 'credentials', credential: 'httpBasicAuth' }]);
+    const afterFirst = calls.count;
+    expect(afterFirst).toBeGreaterThan(0);
+    // Same parameters object: the parameter check is reused, the credential check still runs.
+    expect(nodeIssues(set, counted)).toEqual([]);
+    expect(nodeIssues(set, counted, [])).toEqual([{ kind: 'credentialsNotFound', credential: 'httpBasicAuth', name: 'a' }]);
+    expect(calls.count).toBe(afterFirst);
+    // An edit makes a new parameters object, which is checked afresh.
+    expect(nodeIssues(node({ ...parameters, url: '' }), counted)).toEqual([
+      { kind: 'parameters', parameter: 'url', displayName: 'URL' },
+      { kind: 'credentials', credential: 'httpBasicAuth' },
+    ]);
+    const afterEdit = calls.count;
+    expect(afterEdit).toBeGreaterThan(afterFirst);
+    // Another type version is another check.
+    nodeIssues(node(parameters, { typeVersion: 1 }), counted);
+    const afterVersion = calls.count;
+    expect(afterVersion).toBeGreaterThan(afterEdit);
+    // Another node with the same settings shares the check.
+    expect(nodeIssues(node({ url: 'u', authentication: 'basicAuth' }), counted)).toEqual([{ kind: 'credentials', credential: 'httpBasicAuth' }]);
+    expect(calls.count).toBe(afterVersion);
+  });
+
   it('evaluates show and hide rules, root paths and the version', () => {
     expect(isDisplayed({ show: { '/mode': ['a'] } }, { mode: 'a' }, 1)).toBe(true);
     expect(isDisplayed({ hide: { mode: ['a'] } }, { mode: 'a' }, 1)).toBe(false);

@@ -3,7 +3,7 @@ import { parameterIssues } from '../parameters/issues';
 import { nodeParametersWithDefaults } from '../parameters/nodeParameters';
 import { displayParameter } from '../parameters/visibility';
 import type { DisplayOptions, NodeProperty, NodeTypeDescription } from './nodeTypes';
-import type { JsonValue, WorkflowNode } from './types';
+import type { JsonObject, JsonValue, WorkflowNode } from './types';
 
 /**
  * A problem that keeps a node from running (spec 001 §4 issue kinds). `parameter` is the path of
@@ -55,19 +55,52 @@ function credentialIssues(node: WorkflowNode, type: NodeTypeDescription, values:
   return issues;
 }
 
+interface ParameterCheck {
+  /** Top-level values with defaults, as the credential checks read them. */
+  values: Readonly<Record<string, JsonValue | undefined>>;
+  issues: readonly NodeIssue[];
+}
+
 /**
- * The issues of a node against its full type description (with properties): an unknown type;
- * on every nesting level, shown required parameters that are empty, option values that are not in
- * the list and empty credential-type selects; required credentials that are shown but not set,
- * and, when the known credentials are given, references that match none or several of them
- * (spec 001 §5). A disabled node has none.
+ * Parameter checks by type description, then by parameters object and type version, then by the
+ * parameters' content. Descriptions and parameters are never changed in place (edits make new
+ * objects), so a check stays valid while both live: a large workflow is checked once when its
+ * descriptions arrive, not again on every credential list, selection or edit elsewhere in the
+ * graph, and nodes with the same settings (fresh nodes of one type) share one check.
  */
-export function nodeIssues(node: WorkflowNode, type: NodeTypeDescription | undefined, credentials?: readonly KnownCredential[]): NodeIssue[] {
-  if (node.disabled) return [];
-  if (!type) return [{ kind: 'typeUnknown' }];
+interface TypeChecks {
+  byObject: WeakMap<JsonObject, Map<number, ParameterCheck>>;
+  byContent: Map<string, ParameterCheck>;
+}
+
+const parameterChecks = new WeakMap<NodeTypeDescription, TypeChecks>();
+
+/** Content keys kept per type; past this the oldest go (an editing session makes one per change). */
+const CONTENT_CHECKS_KEPT = 1000;
+
+function checkParameters(type: NodeTypeDescription, parameters: JsonObject, version: number): ParameterCheck {
   const properties = type.properties ?? [];
-  const values = properties.length > 0 ? nodeParametersWithDefaults(type, node.parameters, node.typeVersion) : node.parameters;
-  const issues: NodeIssue[] = parameterIssues(properties, values, node.typeVersion).map((issue): NodeIssue => {
+  if (properties.length === 0) return { values: parameters, issues: [] };
+  let checks = parameterChecks.get(type);
+  if (!checks) {
+    checks = { byObject: new WeakMap(), byContent: new Map() };
+    parameterChecks.set(type, checks);
+  }
+  let byVersion = checks.byObject.get(parameters);
+  if (!byVersion) {
+    byVersion = new Map();
+    checks.byObject.set(parameters, byVersion);
+  }
+  const known = byVersion.get(version);
+  if (known) return known;
+  const contentKey = `${version}\u0000${JSON.stringify(parameters)}`;
+  const same = checks.byContent.get(contentKey);
+  if (same) {
+    byVersion.set(version, same);
+    return same;
+  }
+  const values = nodeParametersWithDefaults(type, parameters, version);
+  const issues = parameterIssues(properties, values, version).map((issue): NodeIssue => {
     switch (issue.kind) {
       case 'required':
         return { kind: 'parameters', parameter: issue.path, displayName: issue.displayName };
@@ -77,6 +110,28 @@ export function nodeIssues(node: WorkflowNode, type: NodeTypeDescription | undef
         return { kind: 'credentialTypeNotSelected', parameter: issue.path, displayName: issue.displayName };
     }
   });
+  const check = { values, issues };
+  byVersion.set(version, check);
+  checks.byContent.set(contentKey, check);
+  if (checks.byContent.size > CONTENT_CHECKS_KEPT) {
+    const oldest = checks.byContent.keys().next().value;
+    if (oldest !== undefined) checks.byContent.delete(oldest);
+  }
+  return check;
+}
+
+/**
+ * The issues of a node against its full type description (with properties): an unknown type;
+ * on every nesting level, shown required parameters that are empty, option values that are not in
+ * the list and empty credential-type selects; required credentials that are shown but not set,
+ * and, when the known credentials are given, references that match none or several of them
+ * (spec 001 §5). A disabled node has none. The parameter part is computed once per description,
+ * parameters object and version.
+ */
+export function nodeIssues(node: WorkflowNode, type: NodeTypeDescription | undefined, credentials?: readonly KnownCredential[]): NodeIssue[] {
+  if (node.disabled) return [];
+  if (!type) return [{ kind: 'typeUnknown' }];
+  const { values, issues } = checkParameters(type, node.parameters, node.typeVersion);
   return [...issues, ...credentialIssues(node, type, values, credentials)];
 }
 

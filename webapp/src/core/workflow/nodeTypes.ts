@@ -93,6 +93,8 @@ export function canActivateWorkflow(type: NodeTypeDescription): boolean {
 /** Looks up node types by name and version. */
 export class NodeTypeIndex {
   private readonly byName = new Map<string, NodeTypeDescription[]>();
+  /** Answers by name and version: a large workflow asks the same few questions once per node. */
+  private readonly answers = new Map<string, NodeTypeDescription | undefined>();
 
   constructor(types: readonly NodeTypeDescription[]) {
     for (const type of types) {
@@ -104,6 +106,14 @@ export class NodeTypeIndex {
 
   /** The description covering that version, else the latest one of the type, else undefined. */
   get(name: string, version?: number): NodeTypeDescription | undefined {
+    const key = `${name}@${version ?? ''}`;
+    if (this.answers.has(key)) return this.answers.get(key);
+    const answer = this.find(name, version);
+    this.answers.set(key, answer);
+    return answer;
+  }
+
+  private find(name: string, version?: number): NodeTypeDescription | undefined {
     const list = this.byName.get(name);
     if (!list) return undefined;
     if (version !== undefined) {
