@@ -1,5 +1,5 @@
-import { useMemo } from 'react';
-import useSWR from 'swr';
+import { useCallback, useMemo } from 'react';
+import useSWR, { unstable_serialize, useSWRConfig } from 'swr';
 import { currentAppPaths } from '../core/basePath';
 import { NodeTypeIndex, type NodeTypeDescription } from '../core/workflow/nodeTypes';
 import { restApi } from './fetcher';
@@ -24,22 +24,48 @@ export function nodeIconUrl(typeName: string): string {
   return `${currentAppPaths().restBase}/node-icon/${typeName}`;
 }
 
+/** The SWR key of the full descriptions of the types in `typeKey` (see useNodeTypeDetails). */
+function detailsKey(typeKey: string): [string, string] {
+  return ['node-type-details', typeKey];
+}
+
+function fetchNodeTypeDetails(typeKey: string): Promise<NodeTypeDescription[]> {
+  return restApi.request<NodeTypeDescription[]>('POST', '/node-types', {
+    nodeInfos: typeKey.split('\n').map((entry) => {
+      const at = entry.lastIndexOf('@');
+      return { name: entry.slice(0, at), version: Number(entry.slice(at + 1)) };
+    }),
+  });
+}
+
 /**
  * Full descriptions (with properties) of the node types a workflow uses, from POST /node-types;
  * null until they arrive. `typeKey` lists the types as `name@version`, sorted, so the call
  * repeats only when the set of types changes.
  */
 export function useNodeTypeDetails(typeKey: string): NodeTypeIndex | null {
-  const { data } = useSWR<NodeTypeDescription[]>(
-    typeKey === '' ? null : ['node-type-details', typeKey],
-    () =>
-      restApi.request<NodeTypeDescription[]>('POST', '/node-types', {
-        nodeInfos: typeKey.split('\n').map((entry) => {
-          const at = entry.lastIndexOf('@');
-          return { name: entry.slice(0, at), version: Number(entry.slice(at + 1)) };
-        }),
-      }),
-    { revalidateOnFocus: false, revalidateIfStale: false, keepPreviousData: true },
-  );
+  const { data } = useSWR<NodeTypeDescription[]>(typeKey === '' ? null : detailsKey(typeKey), () => fetchNodeTypeDetails(typeKey), {
+    revalidateOnFocus: false,
+    revalidateIfStale: false,
+    keepPreviousData: true,
+  });
   return useMemo(() => (data ? new NodeTypeIndex(data) : null), [data]);
+}
+
+/**
+ * Loads the full descriptions of `typeKey` into the cache useNodeTypeDetails reads, so an editor
+ * opening a workflow has them on its first render; resolves to them, or to undefined when the
+ * call fails (the hook then asks again).
+ */
+export function usePrefetchNodeTypeDetails(): (typeKey: string) => Promise<NodeTypeDescription[] | undefined> {
+  const { cache, mutate } = useSWRConfig();
+  return useCallback(
+    (typeKey: string) => {
+      if (typeKey === '') return Promise.resolve([]);
+      const cached = cache.get(unstable_serialize(detailsKey(typeKey)))?.data as NodeTypeDescription[] | undefined;
+      if (cached) return Promise.resolve(cached);
+      return mutate<NodeTypeDescription[]>(detailsKey(typeKey), fetchNodeTypeDetails(typeKey), { revalidate: false }).catch(() => undefined);
+    },
+    [cache, mutate],
+  );
 }

@@ -1,38 +1,16 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import { nodeIconUrl } from '../api/nodeTypes';
+import { fontIconName } from '../core/icons/fontIcons';
+import { fontIcons } from './nodeIcons';
 import type { NodeTypeDescription } from '../core/workflow/nodeTypes';
 
-interface FontIcon {
-  width: number;
-  height: number;
-  paths: string[];
-}
-
-function loadIcon(name: string): Promise<unknown> {
-  return import('./iconFiles').then((module) => module.loadIconDefinition(name));
-}
-
-function readIcon(value: unknown): FontIcon | null {
-  if (typeof value !== 'object' || value === null || !('icon' in value)) return null;
-  const icon = (value as { icon: unknown }).icon;
-  if (!Array.isArray(icon) || icon.length < 5) return null;
-  const [width, height, , , paths] = icon as [number, number, unknown, unknown, string | string[]];
-  return { width, height, paths: Array.isArray(paths) ? paths : [paths] };
-}
-
-function useFontIcon(name: string | null): FontIcon | null {
-  const [icon, setIcon] = useState<{ name: string; icon: FontIcon | null } | null>(null);
+function useFontIcon(name: string | null) {
+  const subscribe = useCallback((listener: () => void) => (name === null ? () => undefined : fontIcons.subscribe(name, listener)), [name]);
+  const icon = useSyncExternalStore(subscribe, () => (name === null ? null : fontIcons.get(name)));
   useEffect(() => {
-    if (name === null) return undefined;
-    let live = true;
-    void loadIcon(name).then((definition) => {
-      if (live) setIcon({ name, icon: readIcon(definition) });
-    });
-    return () => {
-      live = false;
-    };
+    if (name !== null) void fontIcons.load(name);
   }, [name]);
-  return icon && icon.name === name ? icon.icon : null;
+  return icon ?? null;
 }
 
 interface NodeIconProps {
@@ -45,7 +23,7 @@ interface NodeIconProps {
 /** A node type's icon: its `file:` image from the server or its font icon in the type's color. */
 export function NodeIcon({ type, size, fallbackLabel }: NodeIconProps) {
   const icon = type?.icon ?? '';
-  const fontName = icon.startsWith('fa:') ? icon.slice(3) : null;
+  const fontName = fontIconName(icon);
   const font = useFontIcon(fontName);
   const color = type?.defaults.color ?? '#7d838f';
   if (type && icon.startsWith('file:')) {

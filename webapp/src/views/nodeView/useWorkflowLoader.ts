@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { START_NODE_POSITION, STICKY_DEFAULT_HEIGHT, STICKY_DEFAULT_WIDTH } from '../../core/workflow/canvas';
@@ -9,6 +9,9 @@ import type { EditorStore } from '../../core/editor/store';
 import type { Graph, WorkflowNode } from '../../core/workflow/types';
 import { getExecution, type StoredExecution } from '../../api/executions';
 import { listCredentials } from '../../api/credentials';
+import { usePrefetchNodeTypeDetails } from '../../api/nodeTypes';
+import { preloadNodeIcons, prefetchIconTable } from '../../components/nodeIcons';
+import { nodeTypeKey } from '../../core/workflow/nodeIssues';
 import { getWorkflow, newWorkflowName } from '../../api/workflows';
 import { matchNodeCredentials } from '../../core/parameters/credentials';
 import { openedExecutionNotices } from '../../core/executions/opened';
@@ -34,6 +37,27 @@ function newWorkflowGraph(index: NodeTypeIndex, onboarding: boolean): Graph {
   return { nodes, connections: {} };
 }
 
+/** How long opening a workflow waits for its icons before drawing the cards without them (ms). */
+const ICON_WAIT = 300;
+
+/**
+ * Fetches what the canvas draws a workflow's nodes with — the full descriptions of their types
+ * (subtitles, issues) and their font icons — before the workflow is put into the store, so 500
+ * cards are drawn once, complete, rather than drawn and then redrawn as each part arrives. A failed
+ * call is left to the hooks that ask again; icons that are slow to come are not waited for.
+ */
+function usePrepareNodes(): (nodes: readonly WorkflowNode[]) => Promise<void> {
+  const prefetchDetails = usePrefetchNodeTypeDetails();
+  return useCallback(
+    async (nodes: readonly WorkflowNode[]) => {
+      const details = await prefetchDetails(nodeTypeKey(nodes));
+      const icons = preloadNodeIcons(details ?? []);
+      await Promise.race([icons, new Promise((resolve) => setTimeout(resolve, ICON_WAIT))]);
+    },
+    [prefetchDetails],
+  );
+}
+
 export interface LoaderState {
   loading: boolean;
   execution: StoredExecution | null;
@@ -55,18 +79,26 @@ export function useWorkflowLoader(mode: EditorMode, store: EditorStore, index: N
   const key = `${mode}|${workflowId}|${executionId}|${freshKey}`;
   // The saved workflow is fetched at once, in parallel with the node types it is drawn with.
   const [fetched, setFetched] = useState<{ id: string; workflow?: StoredWorkflow; error?: unknown } | null>(null);
+  const prepareNodes = usePrepareNodes();
   useEffect(() => {
     if (mode !== 'existing' || workflowId === null || store.getState().meta.id === workflowId) return undefined;
     let live = true;
+    prefetchIconTable();
     // Credential references are matched against the user's credentials as the workflow opens.
-    Promise.all([getWorkflow(workflowId), listCredentials().catch(() => null)]).then(
-      ([workflow, credentials]) => live && setFetched({ id: workflowId, workflow: { ...workflow, nodes: matchNodeCredentials(workflow.nodes ?? [], credentials) } }),
-      (error: unknown) => live && setFetched({ id: workflowId, error }),
-    );
+    Promise.all([getWorkflow(workflowId), listCredentials().catch(() => null)])
+      .then(async ([workflow, credentials]) => {
+        const nodes = matchNodeCredentials(workflow.nodes ?? [], credentials);
+        await prepareNodes(nodes);
+        return { ...workflow, nodes };
+      })
+      .then(
+        (workflow) => live && setFetched({ id: workflowId, workflow }),
+        (error: unknown) => live && setFetched({ id: workflowId, error }),
+      );
     return () => {
       live = false;
     };
-  }, [mode, workflowId, store]);
+  }, [mode, workflowId, store, prepareNodes]);
 
   useEffect(() => {
     if (!typesLoaded || mode === 'demo') return;
@@ -95,7 +127,12 @@ export function useWorkflowLoader(mode: EditorMode, store: EditorStore, index: N
     }
 
     if (mode === 'execution' && executionId !== null) {
+      prefetchIconTable();
       getExecution(executionId)
+        .then(async (execution) => {
+          await prepareNodes(execution.workflowData.nodes);
+          return execution;
+        })
         .then((execution) => {
           if (!live()) return;
           const { workflowData } = execution;
@@ -128,7 +165,7 @@ export function useWorkflowLoader(mode: EditorMode, store: EditorStore, index: N
     }
     // locationState is read when the key changes; it belongs to that navigation.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key, mode, workflowId, executionId, typesLoaded, store, index, navigate, t, fetched]);
+  }, [key, mode, workflowId, executionId, typesLoaded, store, index, navigate, t, fetched, prepareNodes]);
 
   const loaded = done?.key === key || mode === 'demo' || (mode === 'existing' && store.getState().meta.id === workflowId);
   return { loading: !loaded, execution: done?.key === key ? done.execution : null };
