@@ -11,7 +11,10 @@ export function usePageTitle(store: EditorStore): void {
       const { meta, execution } = store.getState();
       const failed = execution.result !== null && ['nodeError', 'failed'].includes(runOutcome(execution.result).kind);
       const symbol = execution.status !== 'idle' ? SYMBOL.running : failed ? SYMBOL.warning : SYMBOL.idle;
-      document.title = `Flowmill - ${symbol} ${meta.name}`;
+      const title = `Flowmill - ${symbol} ${meta.name}`;
+      // Every store change calls this (selection, each drag end); writing the same title again
+      // still costs the browser a title update.
+      if (document.title !== title) document.title = title;
     };
     update();
     const off = store.subscribe(update);

@@ -11,6 +11,7 @@ import {
   type NodeChange,
 } from '@xyflow/react';
 import { useCallback, useMemo, useState, type DragEvent, type MouseEvent as ReactMouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { GRID_SIZE, MAX_ZOOM, MIN_ZOOM, NODE_SIZE } from '../../../core/workflow/canvas';
 import { mainConnection } from '../../../core/workflow/connections';
 import { dropTargetInput } from '../../../core/workflow/edits';
@@ -20,6 +21,7 @@ import { useKnownCredentials } from '../../../api/credentials';
 import { useEditor, useEditorState } from '../EditorContext';
 import { CanvasEdgeComponent } from './CanvasEdge';
 import { CanvasNodeComponent } from './CanvasNode';
+import { CanvasTextContext, rememberingText } from './canvasText';
 import { applyLocalChanges, applySelectionChanges, CanvasModel, EMPTY_LOCAL, type CanvasEdge, type CanvasNode, type LocalNodeState } from './model';
 import { StickyNodeComponent } from './StickyNode';
 import classes from './canvas.module.css';
@@ -61,6 +63,8 @@ export function Canvas() {
   const selected = useEditorState((s) => s.selected);
   const execution = useEditorState((s) => s.execution);
   const flow = useReactFlow();
+  const { t } = useTranslation();
+  const text = useMemo(() => rememberingText((key, options) => (options ? t(key, options) : t(key))), [t]);
   const zoomedOut = useStore((state) => state.transform[2] < DETAIL_ZOOM);
   const [model] = useState(() => new CanvasModel());
   // React Flow needs every drag frame and its measurements; the store only gets the final
@@ -150,47 +154,49 @@ export function Canvas() {
 
   return (
     <div className={classes.canvas} data-test-id="node-view" data-read-only={readOnly || undefined} data-zoomed-out={zoomedOut || undefined} onDragOver={(event) => event.preventDefault()} onDrop={onDrop}>
-      <ReactFlow<CanvasNode, CanvasEdge>
-        nodes={nodes}
-        edges={edges}
-        nodeTypes={NODE_TYPES}
-        edgeTypes={EDGE_TYPES}
-        onNodesChange={onNodesChange}
-        onNodeDragStop={onNodeDragStop}
-        onSelectionDragStop={onSelectionDragStop}
-        onConnect={onConnect}
-        onConnectEnd={onConnectEnd}
-        onPaneClick={onPaneClick}
-        onNodeDoubleClick={onNodeDoubleClick}
-        nodesDraggable={!readOnly}
-        nodesConnectable={!readOnly}
-        elementsSelectable
-        connectOnClick={false}
-        snapToGrid
-        snapGrid={SNAP_GRID}
-        panOnScroll
-        zoomOnScroll={false}
-        zoomActivationKeyCode={MODIFIER_KEYS}
-        panActivationKeyCode={MODIFIER_KEYS}
-        panOnDrag={PAN_BUTTONS}
-        selectionOnDrag
-        selectionMode={SelectionMode.Partial}
-        multiSelectionKeyCode={MULTI_SELECT_KEYS}
-        deleteKeyCode={null}
-        selectionKeyCode={null}
-        zoomOnDoubleClick={false}
-        minZoom={MIN_ZOOM}
-        maxZoom={MAX_ZOOM}
-        fitView
-        fitViewOptions={FIT_VIEW_OPTIONS}
-        onlyRenderVisibleElements={graph.nodes.length > CULLING_THRESHOLD}
-        connectionLineType={ConnectionLineType.Bezier}
-        connectionRadius={30}
-        proOptions={PRO_OPTIONS}
-      >
-        {/* Zoomed far out the dots would be a few pixels apart and cost a full repaint per frame. */}
-        {zoomedOut ? null : <Background variant={BackgroundVariant.Dots} gap={GRID_SIZE} size={1.2} color="#c9ced8" />}
-      </ReactFlow>
+      <CanvasTextContext.Provider value={text}>
+        <ReactFlow<CanvasNode, CanvasEdge>
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={NODE_TYPES}
+          edgeTypes={EDGE_TYPES}
+          onNodesChange={onNodesChange}
+          onNodeDragStop={onNodeDragStop}
+          onSelectionDragStop={onSelectionDragStop}
+          onConnect={onConnect}
+          onConnectEnd={onConnectEnd}
+          onPaneClick={onPaneClick}
+          onNodeDoubleClick={onNodeDoubleClick}
+          nodesDraggable={!readOnly}
+          nodesConnectable={!readOnly}
+          elementsSelectable
+          connectOnClick={false}
+          snapToGrid
+          snapGrid={SNAP_GRID}
+          panOnScroll
+          zoomOnScroll={false}
+          zoomActivationKeyCode={MODIFIER_KEYS}
+          panActivationKeyCode={MODIFIER_KEYS}
+          panOnDrag={PAN_BUTTONS}
+          selectionOnDrag
+          selectionMode={SelectionMode.Partial}
+          multiSelectionKeyCode={MULTI_SELECT_KEYS}
+          deleteKeyCode={null}
+          selectionKeyCode={null}
+          zoomOnDoubleClick={false}
+          minZoom={MIN_ZOOM}
+          maxZoom={MAX_ZOOM}
+          fitView
+          fitViewOptions={FIT_VIEW_OPTIONS}
+          onlyRenderVisibleElements={graph.nodes.length > CULLING_THRESHOLD}
+          connectionLineType={ConnectionLineType.Bezier}
+          connectionRadius={30}
+          proOptions={PRO_OPTIONS}
+        >
+          {/* Zoomed far out the dots would be a few pixels apart and cost a full repaint per frame. */}
+          {zoomedOut ? null : <Background variant={BackgroundVariant.Dots} gap={GRID_SIZE} size={1.2} color="#c9ced8" />}
+        </ReactFlow>
+      </CanvasTextContext.Provider>
     </div>
   );
 }

@@ -1,9 +1,9 @@
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyflow/react';
 import { memo, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useEditor } from '../EditorContext';
 import type { CanvasEdgeData } from './model';
+import { useCanvasText } from './canvasText';
 import classes from './canvas.module.css';
 
 /** Hover actions show 150 ms after the pointer arrives and hide 500 ms after it leaves (spec 001 §2). */
@@ -13,7 +13,7 @@ export const EDGE_ACTIONS_HIDE_DELAY = 500;
 type Props = EdgeProps & { data?: CanvasEdgeData };
 
 function CanvasEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data, selected, markerEnd }: Props) {
-  const { t } = useTranslation();
+  const t = useCanvasText();
   const { readOnly, actions } = useEditor();
   const [hovered, setHovered] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);

@@ -2,11 +2,11 @@ import { Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconClock, IconCopy, IconPlayerPlayFilled, IconPlus, IconPower, IconTrash } from '@tabler/icons-react';
 import { Handle, Position, useOnViewportChange, type NodeProps } from '@xyflow/react';
 import { memo, useEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
 import { NodeIcon } from '../../../components/NodeIcon';
 import { useEditor } from '../EditorContext';
 import { issueText } from '../issueText';
 import type { CanvasNodeData } from './model';
+import { useCanvasText } from './canvasText';
 import classes from './canvas.module.css';
 
 type Props = NodeProps & { data: CanvasNodeData };
@@ -44,13 +44,44 @@ function EventHint({ hint, children }: { hint: string; children: ReactNode }) {
   );
 }
 
+/**
+ * The warning badge of a node with issues. The tooltip (and the sentences in it) is only built once
+ * the pointer first comes over the badge: a large workflow has hundreds of these, and each Mantine
+ * tooltip costs a floating-ui setup on every card render.
+ */
+function IssueBadge({ issues, label }: { issues: string[]; label: string }) {
+  const [hovered, setHovered] = useState(false);
+  const [armed, setArmed] = useState(false);
+  const badge = (
+    <span
+      className={classes.badgeIssue}
+      data-test-id="node-issues"
+      aria-label={label}
+      tabIndex={0}
+      onMouseEnter={() => {
+        setArmed(true);
+        setHovered(true);
+      }}
+      onMouseLeave={() => setHovered(false)}
+    >
+      <IconAlertTriangle size={16} />
+    </span>
+  );
+  if (!armed) return badge;
+  return (
+    <Tooltip label={issues.map(issueText).join('\n')} opened={hovered} multiline maw={280} withArrow style={{ whiteSpace: 'pre-line' }}>
+      {badge}
+    </Tooltip>
+  );
+}
+
 /** Spreads n handles along the card's side, as percentages. */
 function handleTop(index: number, count: number): CSSProperties {
   return { top: `${((index + 1) * 100) / (count + 1)}%` };
 }
 
 function CanvasNodeView({ data, selected }: Props) {
-  const { t } = useTranslation();
+  const t = useCanvasText();
   const { index, readOnly, actions } = useEditor();
   const type = index.get(data.typeName, data.typeVersion);
   const name = data.name;
@@ -76,11 +107,7 @@ function CanvasNodeView({ data, selected }: Props) {
       {data.disabled ? <div className={classes.disabledStrike} aria-hidden="true" /> : null}
       <div className={classes.nodeBadges}>
         {data.issues.length > 0 ? (
-          <Tooltip label={data.issues.map(issueText).join('\n')} multiline maw={280} withArrow style={{ whiteSpace: 'pre-line' }}>
-            <span className={classes.badgeIssue} data-test-id="node-issues" aria-label={t('node.issues.label')} tabIndex={0}>
-              <IconAlertTriangle size={16} />
-            </span>
-          </Tooltip>
+          <IssueBadge issues={data.issues} label={t('node.issues.label')} />
         ) : data.waiting ? (
           <span className={classes.badgeWaiting} data-test-id="node-waiting" aria-label={t('node.status.waiting')}>
             <IconClock size={16} />

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { IDLE_EXECUTION, runStarted } from '../../../core/editor/execution';
 import { TEST_INDEX } from '../../../core/workflow/testTypes';
 import type { Graph } from '../../../core/workflow/types';
-import { applyLocalChanges, applySelectionChanges, CanvasModel, EMPTY_LOCAL } from './model';
+import { applyLocalChanges, applySelectionChanges, CanvasModel, EMPTY_LOCAL, sameCanvasNode } from './model';
 
 const graph: Graph = {
   nodes: [
@@ -22,6 +22,27 @@ describe('canvas model', () => {
     expect(second[0]).toBe(first[0]);
     expect(second[1]).not.toBe(first[1]);
     expect(second[1]?.selected).toBe(true);
+  });
+
+  it('keeps node objects that draw the same when the type descriptions are replaced', async () => {
+    const { NodeTypeIndex } = await import('../../../core/workflow/nodeTypes');
+    const model = new CanvasModel();
+    const first = model.nodes(graph, TEST_INDEX, [], IDLE_EXECUTION);
+    // Fresh descriptions (as after a reload of the type list) that draw the same cards.
+    const copy = new NodeTypeIndex(TEST_INDEX.latest().map((type) => structuredClone(type)));
+    const second = model.nodes(graph, copy, [], IDLE_EXECUTION);
+    second.forEach((node, i) => expect(node).toBe(first[i]));
+  });
+
+  it('compares what a node draws', () => {
+    const [a, b] = new CanvasModel().nodes(graph, TEST_INDEX, [], IDLE_EXECUTION);
+    if (!a || !b || a.type !== 'canvasNode') throw new Error('expected canvas nodes');
+    expect(sameCanvasNode(a, { ...a, data: { ...a.data, connectedOutputs: [...a.data.connectedOutputs] } })).toBe(true);
+    expect(sameCanvasNode(a, { ...a, data: { ...a.data, issues: ['parameters:URL'] } })).toBe(false);
+    expect(sameCanvasNode(a, { ...a, data: { ...a.data, subtitle: 'GET' } })).toBe(false);
+    expect(sameCanvasNode(a, { ...a, position: { x: 1, y: 0 } })).toBe(false);
+    expect(sameCanvasNode(a, { ...a, selected: true })).toBe(false);
+    expect(sameCanvasNode(a, b)).toBe(false);
   });
 
   it('describes outputs, stickies and unknown types', () => {

@@ -75,9 +75,31 @@ function sameKey(a: unknown[], b: unknown[]): boolean {
   return a.length === b.length && a.every((value, i) => value === b[i]);
 }
 
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return sameKey(a, b);
+  return false;
+}
+
+/**
+ * Whether two canvas nodes draw the same: same place, size, stacking, selection and card data
+ * (data values are primitives or arrays of primitives). React Flow and the card then keep the
+ * old object, so a change that leaves a card as it was (descriptions or credentials arriving,
+ * another node's edit) does not redraw it.
+ */
+export function sameCanvasNode(a: CanvasNode, b: CanvasNode): boolean {
+  if (a.id !== b.id || a.type !== b.type || a.selected !== b.selected || a.width !== b.width || a.height !== b.height || a.zIndex !== b.zIndex) return false;
+  if (a.position.x !== b.position.x || a.position.y !== b.position.y) return false;
+  const aData: Record<string, unknown> = a.data;
+  const bData: Record<string, unknown> = b.data;
+  const keys = Object.keys(aData);
+  return keys.length === Object.keys(bData).length && keys.every((key) => sameValue(aData[key], bData[key]));
+}
+
 /**
  * Maps the graph to React Flow nodes and edges. Node objects are reused while their inputs are
- * unchanged, so a change to one node re-renders one card even on workflows of hundreds of nodes.
+ * unchanged, or when what they draw is unchanged, so a change to one node re-renders one card even
+ * on workflows of hundreds of nodes.
  */
 export class CanvasModel {
   private readonly nodeCache = new Map<string, Cached>();
@@ -136,8 +158,9 @@ export class CanvasModel {
       const cached = this.nodeCache.get(node.name);
       if (cached && sameKey(cached.key, key)) return cached.node;
       const built = this.build(node, index, isSelected, connected.get(node.name), inputsUsed.get(node.name) ?? 0, status, issueKeys, details?.forNode(node), awaiting);
-      this.nodeCache.set(node.name, { key, node: built });
-      return built;
+      const kept = cached && sameCanvasNode(cached.node, built) ? cached.node : built;
+      this.nodeCache.set(node.name, { key, node: kept });
+      return kept;
     });
     for (const name of this.nodeCache.keys()) if (!seen.has(name)) this.nodeCache.delete(name);
     return out;
