@@ -1,11 +1,18 @@
 import { Center, Loader } from '@mantine/core';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { currentAppPaths } from '../../core/basePath';
 import type { EditorMode } from './EditorContext';
 
+type NodeViewComponent = (props: { mode: EditorMode }) => ReactNode;
+
 // The editor (canvas library included) loads with its route, not with the app shell.
-const loadNodeView = () => import('./NodeView');
-const NodeView = lazy(() => loadNodeView().then((module) => ({ default: module.NodeView })));
+let loadedNodeView: NodeViewComponent | null = null;
+const loadNodeView = () =>
+  import('./NodeView').then((module) => {
+    loadedNodeView = module.NodeView;
+    return module;
+  });
+const LazyNodeView = lazy(() => loadNodeView().then((module) => ({ default: module.NodeView })));
 
 // Opened on an editor route, the page fetches the editor's code while it still starts (settings,
 // sign-in) rather than after.
@@ -13,8 +20,14 @@ const EDITOR_PATH = /^\/(workflow(\/|$)|execution\/|workflows\/demo)/;
 const { basePath } = currentAppPaths();
 if (typeof window !== 'undefined' && EDITOR_PATH.test(`/${window.location.pathname.slice(basePath.length)}`)) void loadNodeView();
 
-/** The editor screen for a route: new, existing, execution or demo. */
+/**
+ * The editor screen for a route: new, existing, execution or demo. Once the editor's code is in
+ * (fetched early, above), it is rendered directly: the lazy component would suspend once anyway,
+ * show the fallback, and React then holds the editor back for its fallback throttle (300 ms).
+ */
 export function NodeViewScreen({ mode }: { mode: EditorMode }) {
+  // Chosen once per screen, so the editor is never swapped (and remounted) under its user.
+  const [NodeView] = useState<NodeViewComponent>(() => loadedNodeView ?? LazyNodeView);
   return (
     <Suspense
       fallback={
