@@ -1,4 +1,5 @@
-import type { Position } from './types';
+import { STICKY_NOTE_TYPE } from './nodeTypes';
+import type { Position, WorkflowNode } from './types';
 
 /** Canvas constants of spec 001 §9. */
 export const GRID_SIZE = 20;
@@ -54,4 +55,40 @@ export function freePosition(taken: readonly Position[], wanted: Position, step:
 export function steppedZoom(zoom: number, direction: 'in' | 'out'): number {
   const next = direction === 'in' ? zoom * ZOOM_STEP : zoom / ZOOM_STEP;
   return Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, next));
+}
+
+/** A rectangle on the canvas, in canvas coordinates. */
+export interface CanvasRect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+function stickySide(node: WorkflowNode, key: 'width' | 'height', fallback: number): number {
+  const value = node.parameters[key];
+  return typeof value === 'number' && value > 0 ? value : fallback;
+}
+
+/**
+ * The rectangle around all nodes as the canvas draws them (node cards NODE_SIZE square, sticky
+ * notes their own size), or null without nodes. Fitting the view to it before the nodes are drawn
+ * gives the view React Flow's fit would give once it has measured them.
+ */
+export function nodesBounds(nodes: readonly WorkflowNode[]): CanvasRect | null {
+  if (nodes.length === 0) return null;
+  let left = Infinity;
+  let top = Infinity;
+  let right = -Infinity;
+  let bottom = -Infinity;
+  for (const node of nodes) {
+    const sticky = node.type === STICKY_NOTE_TYPE;
+    const width = sticky ? stickySide(node, 'width', STICKY_DEFAULT_WIDTH) : NODE_SIZE;
+    const height = sticky ? stickySide(node, 'height', STICKY_DEFAULT_HEIGHT) : NODE_SIZE;
+    left = Math.min(left, node.position[0]);
+    top = Math.min(top, node.position[1]);
+    right = Math.max(right, node.position[0] + width);
+    bottom = Math.max(bottom, node.position[1] + height);
+  }
+  return { x: left, y: top, width: right - left, height: bottom - top };
 }

@@ -1,13 +1,15 @@
 import { Center, Loader } from '@mantine/core';
 import '@xyflow/react/dist/style.css';
-import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
+import { getViewportForBounds, ReactFlowProvider, useReactFlow, useStoreApi } from '@xyflow/react';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker, useLocation, useNavigate } from 'react-router';
 import { workflowCommands, type WorkflowCommand } from '../../core/editor/commands';
 import { EditorStore } from '../../core/editor/store';
 import { openedExecutionState } from '../../core/executions/status';
+import { MIN_ZOOM, nodesBounds } from '../../core/workflow/canvas';
 import { STICKY_NOTE_TYPE } from '../../core/workflow/nodeTypes';
+import type { Graph } from '../../core/workflow/types';
 import { useNodeTypeDetails, useNodeTypes } from '../../api/nodeTypes';
 import { nodeTypeKey } from '../../core/workflow/nodeIssues';
 import { useSettings } from '../../api/settings';
@@ -40,6 +42,7 @@ type Dialog = 'open' | 'duplicate' | 'importUrl' | 'settings' | null;
 const loadNodeDetailsView = () => import('./ndv/NodeDetailsView');
 const NodeDetailsView = lazy(() => loadNodeDetailsView().then((module) => ({ default: module.NodeDetailsView })));
 const NDV_PRELOAD_DELAY = 5000;
+const FIT_VIEW_OPTIONS = { padding: 0.2, maxZoom: 1 };
 
 /** The workflow editor screen: header, canvas, node creator and the workflow dialogs. */
 export function NodeView({ mode }: { mode: EditorMode }) {
@@ -84,12 +87,25 @@ function NodeViewInner({ mode }: { mode: EditorMode }) {
   const actions = useEditorActions(store, index, readOnly, ui);
   const ops = useWorkflowOps(store, actions);
   const editor: EditorContextValue = useMemo(() => ({ store, types, index, details, mode, readOnly, actions }), [store, types, index, details, mode, readOnly, actions]);
-  const loader = useWorkflowLoader(mode, store, index, isLoaded);
+  const flowStore = useStoreApi();
+  // The view is fitted to a workflow before its nodes are first drawn (React Flow would fit it
+  // only after measuring them): a large workflow is then laid out and painted once, zoomed out
+  // with its unreadable details left undrawn, instead of first at full size and detail.
+  const fitBeforeShow = useCallback(
+    (graph: Graph) => {
+      const bounds = nodesBounds(graph.nodes);
+      const { width, height } = flowStore.getState();
+      if (!bounds || width === 0 || height === 0) return;
+      void flow.setViewport(getViewportForBounds(bounds, width, height, MIN_ZOOM, FIT_VIEW_OPTIONS.maxZoom, FIT_VIEW_OPTIONS.padding));
+    },
+    [flow, flowStore],
+  );
+  const loader = useWorkflowLoader(mode, store, index, isLoaded, fitBeforeShow);
   usePageTitle(store);
-  useDemoFrame(mode === 'demo', store, settings.versionCli, ndvNode, () => void flow.fitView({ padding: 0.2, maxZoom: 1 }));
+  useDemoFrame(mode === 'demo', store, settings.versionCli, ndvNode, () => void flow.fitView(FIT_VIEW_OPTIONS));
 
   useEffect(() => {
-    if (!loader.loading) void flow.fitView({ padding: 0.2, maxZoom: 1 });
+    if (!loader.loading) void flow.fitView(FIT_VIEW_OPTIONS);
   }, [loader.loading, flow]);
 
   useEffect(() => {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { START_NODE_POSITION, STICKY_DEFAULT_HEIGHT, STICKY_DEFAULT_WIDTH } from '../../core/workflow/canvas';
@@ -63,14 +63,21 @@ export interface LoaderState {
   execution: StoredExecution | null;
 }
 
-/** Loads what the route names into the store: a new workflow, a saved one, or a past execution. */
-export function useWorkflowLoader(mode: EditorMode, store: EditorStore, index: NodeTypeIndex, typesLoaded: boolean): LoaderState {
+/**
+ * Loads what the route names into the store: a new workflow, a saved one, or a past execution.
+ * `beforeShow` gets each graph just before the store does (the view is fitted to it there).
+ */
+export function useWorkflowLoader(mode: EditorMode, store: EditorStore, index: NodeTypeIndex, typesLoaded: boolean, beforeShow?: (graph: Graph) => void): LoaderState {
   const { t } = useTranslation();
   const params = useParams();
   const location = useLocation();
   const navigate = useNavigate();
   const [done, setDone] = useState<{ key: string; execution: StoredExecution | null } | null>(null);
   const generation = useRef(0);
+  const beforeShowRef = useRef(beforeShow);
+  useLayoutEffect(() => {
+    beforeShowRef.current = beforeShow;
+  });
   const locationState = location.state as { newToast?: boolean } | null;
 
   const workflowId = mode === 'existing' ? (params.name ?? null) : null;
@@ -104,6 +111,10 @@ export function useWorkflowLoader(mode: EditorMode, store: EditorStore, index: N
     if (!typesLoaded || mode === 'demo') return;
     const run = ++generation.current;
     const live = () => run === generation.current;
+    const show = (meta: Parameters<EditorStore['load']>[0], graph: Graph) => {
+      beforeShowRef.current?.(graph);
+      store.load(meta, graph);
+    };
     // Opening another workflow first ends a pending test webhook wait (spec 001 §4).
     const opensAnother = !(mode === 'existing' && store.getState().meta.id === workflowId);
     if (opensAnother) void stopWaitingForWebhook(store);
@@ -114,7 +125,7 @@ export function useWorkflowLoader(mode: EditorMode, store: EditorStore, index: N
       if (fetched?.id !== workflowId) return;
       if (fetched.workflow) {
         const workflow = fetched.workflow;
-        store.load(
+        show(
           { id: workflow.id, name: workflow.name, active: workflow.active, tagIds: workflow.tags.map((tag) => tag.id), settings: workflow.settings ?? {} },
           { nodes: workflow.nodes ?? [], connections: workflow.connections ?? {} },
         );
@@ -136,7 +147,7 @@ export function useWorkflowLoader(mode: EditorMode, store: EditorStore, index: N
         .then((execution) => {
           if (!live()) return;
           const { workflowData } = execution;
-          store.load({ id: workflowData.id ?? null, name: workflowData.name, settings: workflowData.settings ?? {} }, { nodes: workflowData.nodes, connections: workflowData.connections });
+          show({ id: workflowData.id ?? null, name: workflowData.name, settings: workflowData.settings ?? {} }, { nodes: workflowData.nodes, connections: workflowData.connections });
           const runData = execution.data?.resultData?.runData ?? {};
           // The stored result makes the canvas show where a waiting execution stopped.
           const result = execution.data ? { ...execution, data: execution.data } : null;
@@ -158,7 +169,7 @@ export function useWorkflowLoader(mode: EditorMode, store: EditorStore, index: N
         .catch(() => ({ name: DEFAULT_WORKFLOW_NAME, onboardingFlowEnabled: false }))
         .then((answer) => {
           if (!live()) return;
-          store.load({ name: answer.name }, newWorkflowGraph(index, answer.onboardingFlowEnabled));
+          show({ name: answer.name }, newWorkflowGraph(index, answer.onboardingFlowEnabled));
           setDone({ key, execution: null });
           if (locationState?.newToast) showToast({ type: 'success', title: t('workflow.new.created'), message: t('workflow.new.createdMessage') });
         });
