@@ -179,12 +179,17 @@ func (s *Store) ClaimExecution(ctx context.Context, id int64, owner string, ttl 
 		Resumed      bool
 	}
 	// started_at keeps its first value: one that differs from this claim's time was set before.
-	err := s.DB.WithContext(ctx).Raw(`WITH c AS (
+	// The claim commits without waiting for the disk (synchronous_commit off for this statement's
+	// transaction only): every later write of the run (checkpoint, result) waits for the disk and
+	// so makes the claim durable first; a claim lost with a database crash before then leaves the
+	// execution to be run again from its last checkpoint, as when a worker dies before its first.
+	err := s.DB.WithContext(ctx).Raw(`WITH async AS (SELECT set_config('synchronous_commit', 'off', true)),
+		c AS (
 		UPDATE executions SET status = ?, lease_owner = ?, lease_expires_at = ?, started_at = COALESCE(started_at, ?)
 		WHERE id = ? AND status IN ? AND (lease_expires_at IS NULL OR lease_expires_at < ? OR lease_owner = ?)
 		RETURNING *)
 		SELECT c.*, d.workflow_data, d.start_data, d.data, c.started_at IS DISTINCT FROM ? AS resumed
-		FROM c JOIN execution_data d ON d.execution_id = c.id`,
+		FROM c JOIN execution_data d ON d.execution_id = c.id CROSS JOIN async`,
 		StatusRunning, owner, now.Add(ttl), now, id, PendingStatuses, now, owner, now).Scan(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("lease execution %d: %w", id, err)
