@@ -117,9 +117,8 @@ func (r *Runner) createHere(ctx context.Context, e *store.Execution, d *store.Ex
 		runCtx, cancel := context.WithCancelCause(r.here.ctx)
 		defer cancel(nil)
 		defer r.track(e.ID, cancel)()
-		// A stop asked between storing the execution and tracking it was heard by this process
-		// (track applies it), so the mark left in Redis need not be read.
-		if err := r.run(r.here.ctx, runCtx, cancel, e, d, false); err != nil {
+		// A stop asked between storing the execution and tracking it left only its mark.
+		if err := r.run(r.here.ctx, runCtx, cancel, e, d, true); err != nil {
 			r.log.Warn("run execution", "execution", e.ID, "err", err)
 		}
 	}()

@@ -45,9 +45,7 @@ type Runner struct {
 	mu sync.Mutex
 	// running holds the cancel functions of the runs of each execution in this process: usually
 	// one, two while a task queued again for a stalled run meets the run itself.
-	running map[int64][]*context.CancelCauseFunc
-	// stopped holds stop requests heard for executions not running here, by when they came.
-	stopped   map[int64]time.Time
+	running   map[int64][]*context.CancelCauseFunc
 	snapshots snapshots
 	// slots enforces the production concurrency limit; nil when there is none.
 	slots *queue.Semaphore
@@ -76,7 +74,7 @@ func NewRunner(in *infra.Infra, workerID string, opts RunnerOptions) (*Runner, e
 		return nil, err
 	}
 	r := &Runner{in: in, workerID: workerID, log: in.Log.With("component", "runner"), leaseTTL: in.Config.ExecutionLeaseTTL,
-		running: map[int64][]*context.CancelCauseFunc{}, stopped: map[int64]time.Time{}, done: make(chan struct{})}
+		running: map[int64][]*context.CancelCauseFunc{}, done: make(chan struct{})}
 	r.base = engine.Options{
 		Registry:  opts.Nodes,
 		Evaluator: ev,
@@ -157,50 +155,19 @@ func (r *Runner) Stop() {
 	})
 }
 
-// stopMemory is how long a stop request for an execution this process does not run (yet) is
-// remembered; stopMemorySize bounds how many are.
-const (
-	stopMemory     = time.Minute
-	stopMemorySize = 10000
-)
-
 func (r *Runner) cancel(id int64, cause error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if runs := r.running[id]; len(runs) > 0 {
-		for _, c := range runs {
-			(*c)(cause)
-		}
-		return
+	for _, c := range r.running[id] {
+		(*c)(cause)
 	}
-	// The run may be about to start here: an execution this process has just stored runs
-	// before anyone else could know its id, but a stop may still overtake the tracking.
-	now := time.Now()
-	if len(r.stopped) >= stopMemorySize {
-		for k, at := range r.stopped {
-			if now.Sub(at) > stopMemory {
-				delete(r.stopped, k)
-			}
-		}
-		if len(r.stopped) >= stopMemorySize {
-			clear(r.stopped)
-		}
-	}
-	r.stopped[id] = now
 }
 
-// track makes stop requests for id reach c, including one heard in the last minute before
-// tracking began; the returned function ends the tracking.
+// track makes stop requests for id reach c; the returned function ends the tracking.
 func (r *Runner) track(id int64, c context.CancelCauseFunc) func() {
 	r.mu.Lock()
 	entry := &c
 	r.running[id] = append(r.running[id], entry)
-	if at, ok := r.stopped[id]; ok {
-		delete(r.stopped, id)
-		if time.Since(at) <= stopMemory {
-			c(errStopRequested)
-		}
-	}
 	r.mu.Unlock()
 	return func() {
 		r.mu.Lock()
