@@ -34,7 +34,7 @@ func newAnswers(rdb redis.UniversalClient, log *slog.Logger, activated func(id s
 
 // start subscribes to answers and activation notices, and returns once the subscription is live.
 func (a *answers) start(ctx context.Context) error {
-	a.sub = a.rdb.Subscribe(ctx, queue.ChannelWebhookResponse, queue.ChannelActivation)
+	a.sub = a.rdb.Subscribe(ctx, queue.ChannelFor(a.rdb, queue.ChannelWebhookResponse), queue.ChannelFor(a.rdb, queue.ChannelActivation))
 	if _, err := a.sub.Receive(ctx); err != nil {
 		_ = a.sub.Close()
 		return fmt.Errorf("subscribe to webhook answers: %w", err)
@@ -43,7 +43,7 @@ func (a *answers) start(ctx context.Context) error {
 	go func() {
 		defer close(a.done)
 		for m := range ch {
-			if m.Channel == queue.ChannelActivation {
+			if m.Channel == queue.ChannelFor(a.rdb, queue.ChannelActivation) {
 				a.activated(m.Payload)
 				continue
 			}

@@ -150,7 +150,7 @@ func (s *Service) Stop(ctx context.Context, id int64, timeout time.Duration) (*s
 	if err := s.in.Redis.Set(ctx, queue.KeyStopPrefix+IDString(id), "1", time.Minute).Err(); err != nil {
 		return nil, fmt.Errorf("mark execution %d to stop: %w", id, err)
 	}
-	if err := s.in.Redis.Publish(ctx, queue.ChannelStop, strconv.FormatInt(id, 10)).Err(); err != nil {
+	if err := s.in.Redis.Publish(ctx, queue.ChannelFor(s.in.Redis, queue.ChannelStop), strconv.FormatInt(id, 10)).Err(); err != nil {
 		return nil, fmt.Errorf("ask workers to stop execution %d: %w", id, err)
 	}
 	// A running execution whose worker is gone holds an expired lease: nobody will answer, so
@@ -178,7 +178,7 @@ func (s *Service) Wait(ctx context.Context, id int64, timeout time.Duration) (*s
 }
 
 func (s *Service) announceFinished(ctx context.Context, id int64) {
-	_ = s.in.Redis.Publish(ctx, queue.ChannelFinished, strconv.FormatInt(id, 10)).Err()
+	_ = s.in.Redis.Publish(ctx, queue.ChannelFor(s.in.Redis, queue.ChannelFinished), strconv.FormatInt(id, 10)).Err()
 }
 
 // IDString renders an execution id as the API and push messages carry it.

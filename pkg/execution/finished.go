@@ -20,7 +20,7 @@ type finishedWatch struct {
 }
 
 func (s *Service) subscribeFinished(ctx context.Context, _ int64) *finishedWatch {
-	sub := s.in.Redis.Subscribe(ctx, queue.ChannelFinished)
+	sub := s.in.Redis.Subscribe(ctx, queue.ChannelFor(s.in.Redis, queue.ChannelFinished))
 	_, _ = sub.Receive(ctx) // wait for the subscription so no notice is missed
 	return &finishedWatch{sub: sub, ch: sub.Channel()}
 }

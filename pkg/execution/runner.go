@@ -125,7 +125,7 @@ func (l storeLoader) LoadWorkflow(ctx context.Context, id string) (*workflow.Wor
 
 // Start listens for stop requests.
 func (r *Runner) Start(ctx context.Context) error {
-	r.sub = r.in.Redis.Subscribe(ctx, queue.ChannelStop)
+	r.sub = r.in.Redis.Subscribe(ctx, queue.ChannelFor(r.in.Redis, queue.ChannelStop))
 	if _, err := r.sub.Receive(ctx); err != nil {
 		_ = r.sub.Close()
 		return fmt.Errorf("subscribe to stop requests: %w", err)

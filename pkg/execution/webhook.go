@@ -82,7 +82,7 @@ func (a *answerer) send(ctx context.Context, ans trigger.Answer) {
 	ctx = context.WithoutCancel(ctx)
 	_, err = a.r.in.Redis.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.Set(ctx, queue.KeyWebhookResponsePrefix+IDString(a.id), b, AnswerKeep)
-		p.Publish(ctx, queue.ChannelWebhookResponse, b)
+		p.Publish(ctx, queue.ChannelFor(a.r.in.Redis, queue.ChannelWebhookResponse), b)
 		return nil
 	})
 	if err != nil {

@@ -59,7 +59,7 @@ func NewHub(rdb redis.UniversalClient, buffer int, log *slog.Logger) *Hub {
 // Start subscribes to the push channel and returns once the subscription is live, so no message
 // published after Start returns is missed.
 func (h *Hub) Start(ctx context.Context) error {
-	h.pubsub = h.rdb.Subscribe(ctx, queue.ChannelPush)
+	h.pubsub = h.rdb.Subscribe(ctx, queue.ChannelFor(h.rdb, queue.ChannelPush))
 	if _, err := h.pubsub.Receive(ctx); err != nil {
 		_ = h.pubsub.Close()
 		return fmt.Errorf("subscribe to push channel: %w", err)

@@ -26,7 +26,7 @@ func (p *Publisher) Send(ctx context.Context, sessionID string, m Message) error
 		return fmt.Errorf("encode push %s: %w", m.Type, err)
 	}
 	env, _ := json.Marshal(envelope{SessionID: sessionID, Message: msg})
-	if err := p.rdb.Publish(ctx, queue.ChannelPush, env).Err(); err != nil {
+	if err := p.rdb.Publish(ctx, queue.ChannelFor(p.rdb, queue.ChannelPush), env).Err(); err != nil {
 		return fmt.Errorf("publish push %s: %w", m.Type, err)
 	}
 	return nil

@@ -14,7 +14,7 @@ import (
 
 // Announce tells every scheduler and api that the activation of workflow id changed.
 func Announce(ctx context.Context, rdb redis.UniversalClient, id string) error {
-	if err := rdb.Publish(ctx, queue.ChannelActivation, id).Err(); err != nil {
+	if err := rdb.Publish(ctx, queue.ChannelFor(rdb, queue.ChannelActivation), id).Err(); err != nil {
 		return fmt.Errorf("announce activation of workflow %s: %w", id, err)
 	}
 	return nil

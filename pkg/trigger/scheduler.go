@@ -88,7 +88,7 @@ func NewScheduler(in *infra.Infra, opts SchedulerOptions) (*Scheduler, error) {
 
 // Start subscribes to activation notices, loads the active workflows and starts firing.
 func (s *Scheduler) Start(ctx context.Context) error {
-	s.sub = s.in.Redis.Subscribe(ctx, queue.ChannelActivation)
+	s.sub = s.in.Redis.Subscribe(ctx, queue.ChannelFor(s.in.Redis, queue.ChannelActivation))
 	if _, err := s.sub.Receive(ctx); err != nil {
 		_ = s.sub.Close()
 		return fmt.Errorf("subscribe to activation notices: %w", err)
