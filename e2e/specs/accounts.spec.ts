@@ -4,7 +4,9 @@ import { startStack, type Stack } from '../support/stack';
 
 // Owner setup changes the whole instance, so these tests run in order on a stack of their own
 // (fresh database, mail sent to an in-process SMTP capture) and leave the shared stack alone.
-test.describe.configure({ mode: 'serial', timeout: 60_000 });
+// Each test opens several browser contexts and signs in again and again: on a loaded 2-core
+// machine that alone took close to a minute.
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
 const OWNER = { email: 'ada@example.com', firstName: 'Ada', lastName: 'Owner', password: 'Owner-Pass1' };
 const MEMBER = { email: 'member@example.com', firstName: 'Mia', lastName: 'Member', password: 'Member-Pass1' };
