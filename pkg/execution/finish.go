@@ -17,8 +17,8 @@ import (
 func (r *Runner) finish(ctx context.Context, e *store.Execution, wf *workflow.Workflow, res *engine.Result, h *hooks) error {
 	status := res.Status
 	keep := savingFor(wf.Settings, r.in.Config).keep(e.Mode, status)
-	// An execution not to be kept is removed at once: its outcome reaches the editor and any
-	// waiting caller through push and the finished notice, and nobody reads its row again.
+	// An execution not to be kept is removed at once: its outcome reaches the editor through
+	// push and a webhook caller through its answer, and nobody reads its row again.
 	var ok bool
 	if keep {
 		data, err := json.Marshal(res.State)

@@ -114,9 +114,8 @@ func (r *Runner) createHere(ctx context.Context, e *store.Execution, d *store.Ex
 	}
 	go func() {
 		defer done()
-		runCtx, cancel := context.WithCancelCause(r.here.ctx)
-		defer cancel(nil)
-		defer r.track(e.ID, cancel)()
+		runCtx, cancel, end := r.tracked(r.here.ctx, e.ID)
+		defer end()
 		// A stop asked between storing the execution and tracking it left only its mark.
 		if err := r.run(r.here.ctx, runCtx, cancel, e, d, true); err != nil {
 			r.log.Warn("run execution", "execution", e.ID, "err", err)

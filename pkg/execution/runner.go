@@ -181,6 +181,17 @@ func (r *Runner) track(id int64, c context.CancelCauseFunc) func() {
 	}
 }
 
+// tracked is a context for a run of execution id that stop requests for it cancel; end cancels
+// it and ends the tracking.
+func (r *Runner) tracked(parent context.Context, id int64) (ctx context.Context, cancel context.CancelCauseFunc, end func()) {
+	ctx, cancel = context.WithCancelCause(parent)
+	untrack := r.track(id, cancel)
+	return ctx, cancel, func() {
+		untrack()
+		cancel(nil)
+	}
+}
+
 // Handle is the execution:run task handler. It is idempotent: an execution someone else holds,
 // or one that already ended, is left alone.
 func (r *Runner) Handle(ctx context.Context, payload []byte) error {
@@ -211,9 +222,8 @@ func (r *Runner) Handle(ctx context.Context, payload []byte) error {
 	}
 	// Listening for a stop before claiming means a stop asked once the execution runs reaches
 	// this run; one asked before found it pending and canceled it in the database.
-	runCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	defer r.track(p.ExecutionID, cancel)()
+	runCtx, cancel, end := r.tracked(ctx, p.ExecutionID)
+	defer end()
 	c, err := r.in.Store.ClaimExecution(ctx, p.ExecutionID, r.workerID, r.leaseTTL)
 	if errors.Is(err, store.ErrNotClaimable) {
 		return nil
