@@ -10,7 +10,7 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: 0,
-  reporter: [['list']],
+  reporter: [['list'], ['./support/failureSummary.ts']],
   outputDir: './test-results',
   use: {
     baseURL: process.env.FLOWMILL_E2E_URL,
