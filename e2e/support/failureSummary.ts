@@ -1,6 +1,6 @@
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 
-// Prints each failed test's error once more after the list reporter's summary, trimmed to its
+// Prints each failed attempt's error once more after the list reporter's summary, trimmed to its
 // first lines, so the last lines of a CI log say what went wrong and where.
 const MAX_LINES = 14;
 
@@ -19,7 +19,7 @@ export default class FailureSummary implements Reporter {
     const message = strip(error?.message ?? result.status).split('\n').filter((line) => line.trim() !== '');
     const where = error?.location ? [`at ${error.location.file.replace(/^.*\/e2e\//, '')}:${error.location.line}`] : [];
     this.failures.push({
-      title: `${test.location.file.replace(/^.*\/e2e\//, '')}:${test.location.line} › ${test.title} (${result.status}, ${Math.round(result.duration / 1000)} s)`,
+      title: `${test.location.file.replace(/^.*\/e2e\//, '')}:${test.location.line} › ${test.title} (${result.status}, attempt ${result.retry + 1}, ${Math.round(result.duration / 1000)} s)`,
       lines: [...message.slice(0, MAX_LINES), ...where],
     });
   }
