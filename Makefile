@@ -65,9 +65,11 @@ e2e/node_modules/.package-lock.json: e2e/package-lock.json
 	cd e2e && $(NPM) ci --no-audit --no-fund
 	@touch $@
 
-# End to end: Playwright drives Chromium (/usr/bin/chromium, or FLOWMILL_CHROMIUM) against the
-# scaled stack that bin/stack starts on a fresh database.
-test-e2e: build bin/stack e2e/node_modules/.package-lock.json
+# End to end: the specs are type-checked (with the web app's TypeScript), then Playwright drives
+# Chromium (/usr/bin/chromium, or FLOWMILL_CHROMIUM) against the scaled stack that bin/stack
+# starts on a fresh database.
+test-e2e: build bin/stack e2e/node_modules/.package-lock.json webapp/node_modules/.package-lock.json
+	webapp/node_modules/.bin/tsc -p e2e
 	cd e2e && npx playwright test
 
 compat: bin/worker
