@@ -34,7 +34,8 @@ func newAnswers(rdb redis.UniversalClient, log *slog.Logger, activated func(id s
 
 // start subscribes to answers and activation notices, and returns once the subscription is live.
 func (a *answers) start(ctx context.Context) error {
-	a.sub = a.rdb.Subscribe(ctx, queue.ChannelFor(a.rdb, queue.ChannelWebhookResponse), queue.ChannelFor(a.rdb, queue.ChannelActivation))
+	activation := queue.ChannelFor(a.rdb, queue.ChannelActivation)
+	a.sub = a.rdb.Subscribe(ctx, queue.ChannelFor(a.rdb, queue.ChannelWebhookResponse), activation)
 	if _, err := a.sub.Receive(ctx); err != nil {
 		_ = a.sub.Close()
 		return fmt.Errorf("subscribe to webhook answers: %w", err)
@@ -43,7 +44,7 @@ func (a *answers) start(ctx context.Context) error {
 	go func() {
 		defer close(a.done)
 		for m := range ch {
-			if m.Channel == queue.ChannelFor(a.rdb, queue.ChannelActivation) {
+			if m.Channel == activation {
 				a.activated(m.Payload)
 				continue
 			}

@@ -42,10 +42,7 @@ func scaledEnv(t *testing.T, extra ...string) map[string]string {
 		"FLOWMILL_ENCRYPTION_KEY": "scaled-test-key-0123456789",
 		"FLOWMILL_DATA_DIR":       t.TempDir(),
 	}
-	for i := 0; i+1 < len(extra); i += 2 {
-		env[extra[i]] = extra[i+1]
-	}
-	return env
+	return withSettings(env, extra)
 }
 
 // twoAPIProcs starts api processes A and B with env, each on a free port, and returns their base

@@ -145,19 +145,24 @@ func TestScaledPushReachesAnotherAPI(t *testing.T) {
 	}, 5*time.Second, 20*time.Millisecond)
 }
 
+// withSettings sets extra settings, given as name, value pairs, in env and returns it.
+func withSettings(env map[string]string, extra []string) map[string]string {
+	for i := 0; i+1 < len(extra); i += 2 {
+		env[extra[i]] = extra[i+1]
+	}
+	return env
+}
+
 // startEmbedded starts the embedded default (one api process with SQLite in a fresh data
 // folder, its own Redis, worker and scheduler), with extra settings as name, value pairs, and
 // returns it once it is ready, with its base URL.
 func startEmbedded(t *testing.T, extra ...string) (*proc, string) {
 	t.Helper()
 	port := freePort(t)
-	env := map[string]string{
+	env := withSettings(map[string]string{
 		"FLOWMILL_PORT": fmt.Sprint(port), "FLOWMILL_DATA_DIR": t.TempDir(),
 		"FLOWMILL_DATABASE_URL": "", "FLOWMILL_REDIS_URL": "", "FLOWMILL_ENCRYPTION_KEY": "",
-	}
-	for i := 0; i+1 < len(extra); i += 2 {
-		env[extra[i]] = extra[i+1]
-	}
+	}, extra)
 	p := startProc(t, "api", env)
 	base := fmt.Sprintf("http://127.0.0.1:%d/", port)
 	waitReady(t, base)

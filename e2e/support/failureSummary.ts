@@ -14,7 +14,7 @@ export default class FailureSummary implements Reporter {
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    if (result.status === 'passed' || result.status === 'skipped' || result.status === test.expectedStatus) return;
+    if (result.status === 'skipped' || result.status === test.expectedStatus) return;
     const error = result.errors[0];
     const message = strip(error?.message ?? result.status).split('\n').filter((line) => line.trim() !== '');
     const where = error?.location ? [`at ${error.location.file.replace(/^.*\/e2e\//, '')}:${error.location.line}`] : [];

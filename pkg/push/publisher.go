@@ -13,11 +13,14 @@ import (
 // Publisher sends messages to editor sessions through Redis. Safe for concurrent use; messages
 // from one Publisher arrive in the order they were sent.
 type Publisher struct {
-	rdb redis.UniversalClient
+	rdb     redis.UniversalClient
+	channel string
 }
 
 // NewPublisher publishes on rdb.
-func NewPublisher(rdb redis.UniversalClient) *Publisher { return &Publisher{rdb: rdb} }
+func NewPublisher(rdb redis.UniversalClient) *Publisher {
+	return &Publisher{rdb: rdb, channel: queue.ChannelFor(rdb, queue.ChannelPush)}
+}
 
 // Send delivers m to the editor session sessionID, or to every session when it is empty.
 func (p *Publisher) Send(ctx context.Context, sessionID string, m Message) error {
@@ -26,7 +29,7 @@ func (p *Publisher) Send(ctx context.Context, sessionID string, m Message) error
 		return fmt.Errorf("encode push %s: %w", m.Type, err)
 	}
 	env, _ := json.Marshal(envelope{SessionID: sessionID, Message: msg})
-	if err := p.rdb.Publish(ctx, queue.ChannelFor(p.rdb, queue.ChannelPush), env).Err(); err != nil {
+	if err := p.rdb.Publish(ctx, p.channel, env).Err(); err != nil {
 		return fmt.Errorf("publish push %s: %w", m.Type, err)
 	}
 	return nil

@@ -16,6 +16,7 @@ import { useSettings } from '../../api/settings';
 import { showToast } from '../../components/toast';
 import { Canvas } from './canvas/Canvas';
 import { CanvasControls } from './canvas/CanvasControls';
+import { FIT_VIEW_OPTIONS } from './canvas/viewport';
 import { NodeCreator } from './creator/NodeCreator';
 import { DuplicateWorkflowModal } from './dialogs/DuplicateWorkflowModal';
 import { ImportFromUrlModal } from './dialogs/ImportFromUrlModal';
@@ -42,7 +43,6 @@ type Dialog = 'open' | 'duplicate' | 'importUrl' | 'settings' | null;
 const loadNodeDetailsView = () => import('./ndv/NodeDetailsView');
 const NodeDetailsView = lazy(() => loadNodeDetailsView().then((module) => ({ default: module.NodeDetailsView })));
 const NDV_PRELOAD_DELAY = 5000;
-const FIT_VIEW_OPTIONS = { padding: 0.2, maxZoom: 1 };
 
 /** The workflow editor screen: header, canvas, node creator and the workflow dialogs. */
 export function NodeView({ mode }: { mode: EditorMode }) {

@@ -24,6 +24,7 @@ import { CanvasNodeComponent } from './CanvasNode';
 import { CanvasTextContext, rememberingText } from './canvasText';
 import { applyLocalChanges, applySelectionChanges, CanvasModel, EMPTY_LOCAL, type CanvasEdge, type CanvasNode, type LocalNodeState } from './model';
 import { StickyNodeComponent } from './StickyNode';
+import { FIT_VIEW_OPTIONS } from './viewport';
 import classes from './canvas.module.css';
 
 /** Declared at module scope so React Flow never sees new component types. */
@@ -32,7 +33,6 @@ const EDGE_TYPES = { canvasEdge: CanvasEdgeComponent };
 const SNAP_GRID: [number, number] = [GRID_SIZE, GRID_SIZE];
 const MODIFIER_KEYS = ['Control', 'Meta'];
 const PAN_BUTTONS = [1];
-const FIT_VIEW_OPTIONS = { padding: 0.2, maxZoom: 1 };
 const MULTI_SELECT_KEYS = ['Shift', 'Control', 'Meta'];
 const PRO_OPTIONS = { hideAttribution: true };
 

@@ -1,2 +1,5 @@
-/** Zoom to fit: everything in view with a margin, never enlarged past 100 %. */
-export const FIT_VIEW = { padding: 0.2, maxZoom: 1, duration: 150 };
+/** Fit: everything in view with a margin, never enlarged past 100 % (as a workflow opens). */
+export const FIT_VIEW_OPTIONS = { padding: 0.2, maxZoom: 1 };
+
+/** Zoom to fit (button and shortcut): the same fit, animated. */
+export const FIT_VIEW = { ...FIT_VIEW_OPTIONS, duration: 150 };
