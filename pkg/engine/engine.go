@@ -43,6 +43,8 @@ type Options struct {
 	// Credentials hands nodes the decrypted data of the credentials they selected; nil makes
 	// nodes that ask fail with nodes.ErrCredentialsNotAvailable.
 	Credentials nodes.CredentialsFunc
+	// Host is what nodes may reach outside the workflow (files, network); see nodes.Host.
+	Host nodes.Host
 }
 
 // SubWorkflowRecorder records sub-workflow runs as executions of their own.

@@ -110,6 +110,7 @@ func (r *run) callNode(ctx context.Context, t *nodes.Type, node *workflow.Node, 
 		},
 		Logger:      r.e.opts.Logger.With("node", node.Name),
 		Credentials: r.e.opts.Credentials,
+		Host:        r.e.opts.Host,
 		Flow: nodes.FlowConfig{
 			Now:         r.e.opts.Now,
 			Sleep:       r.e.opts.Sleep,

@@ -54,6 +54,8 @@ type ExecutionConfig struct {
 	Credentials CredentialsFunc
 	// Flow is what a node may ask of the engine beyond its inputs (see FlowConfig).
 	Flow FlowConfig
+	// Host is what the node may reach outside the workflow: files and the network.
+	Host Host
 }
 
 // Execution is the context of one node run: inputs, parameters evaluated per item, settings,

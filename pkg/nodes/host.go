@@ -1,0 +1,32 @@
+package nodes
+
+import (
+	"net/http"
+)
+
+// Host is what the instance lets nodes reach beyond their items: files on disk and the network.
+// The engine hands the same Host to every node run; its policies come from the settings.
+type Host struct {
+	// Files decides which paths file nodes may read and write; nil refuses every path.
+	Files FileAccess
+	// HTTP is the client for every request a node sends; its dialer applies the egress policy.
+	// nil means http.DefaultClient (tests only: processes always set it).
+	HTTP *http.Client
+}
+
+// FileAccess resolves the path a file node was given to the file it may touch, or refuses it
+// with an error that says why and which setting decides.
+type FileAccess interface {
+	Resolve(path string) (string, error)
+}
+
+// Host returns what the instance lets this node reach.
+func (ex *Execution) Host() Host { return ex.cfg.Host }
+
+// HTTPClient is the client a node sends its requests with.
+func (ex *Execution) HTTPClient() *http.Client {
+	if ex.cfg.Host.HTTP != nil {
+		return ex.cfg.Host.HTTP
+	}
+	return http.DefaultClient
+}
