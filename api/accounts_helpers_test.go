@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,6 +18,14 @@ import (
 type person struct {
 	e *testEnv
 	c *http.Client
+	// headers go with every request (name, value, …): X-Forwarded-For makes a remote caller.
+	headers []string
+}
+
+// from is a new browser that reaches e through a trusted proxy on loopback, for the client
+// address ip (the server needs FLOWMILL_TRUSTED_PROXIES=127.0.0.1).
+func (e *testEnv) from(ip string) *person {
+	return &person{e: e, c: browser(), headers: []string{"X-Forwarded-For", ip}}
 }
 
 func (e *testEnv) person() *person { return &person{e: e, c: browser()} }
@@ -33,6 +42,7 @@ func (p *person) raw(t *testing.T, method, path, body string, headers ...string)
 	req, err := http.NewRequest(method, p.e.base+strings.TrimPrefix(path, "/"), strings.NewReader(body))
 	require.NoError(t, err)
 	req.Header.Set("Content-Type", "application/json")
+	headers = append(slices.Clone(p.headers), headers...)
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
@@ -113,8 +123,8 @@ func signUpMember(t *testing.T, owner *person, smtp *mailtest.Server, email, fir
 	id, link := invite(t, owner, smtp, email)
 	q := link.Query()
 	m := owner.e.person()
-	m.ok(t, "POST", "rest/users/"+q.Get("inviteeId"), fmt.Sprintf(`{"inviterId":%q,"firstName":%q,"lastName":"Member","password":%q}`,
-		q.Get("inviterId"), firstName, testPassword), nil)
+	m.ok(t, "POST", "rest/users/"+q.Get("inviteeId"), fmt.Sprintf(`{"inviterId":%q,"token":%q,"firstName":%q,"lastName":"Member","password":%q}`,
+		q.Get("inviterId"), q.Get("token"), firstName, testPassword), nil)
 	return m, id
 }
 

@@ -258,12 +258,13 @@ func TestWithoutMailInvitesAndResetsAreRefused(t *testing.T) {
 }
 
 func TestRateLimitsOnSignInAndReset(t *testing.T) {
-	e, smtp := startAccounts(t, nil)
+	e, smtp := startAccounts(t, map[string]string{"FLOWMILL_TRUSTED_PROXIES": "127.0.0.1"})
 	setUpOwner(t, e)
-	e.srv.limits.loginAccount.Limit = 3
-	e.srv.limits.loginIP.Limit = 4
+	e.srv.limits.loginPair.Limit = 3
+	e.srv.limits.loginIP.Limit = 5
+	e.srv.limits.loginBackoff.Free = 100
 	e.srv.limits.resetAccount.Limit = 1
-	attacker := e.person()
+	attacker := e.from("203.0.113.7")
 	for range 3 {
 		status, _ := attacker.call(t, "POST", "rest/login", `{"email":"owner@example.com","password":"Guess1234"}`)
 		require.Equal(t, 401, status)
@@ -274,14 +275,19 @@ func TestRateLimitsOnSignInAndReset(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, wait >= 1 && wait <= 900, "Retry-After %d is within the 15-minute window", wait)
 
-	// Other accounts from the same address run into the per-IP limit.
+	// The owner, signing in from elsewhere, is not locked out by the stranger's attempts.
+	e.from("198.51.100.20").ok(t, "POST", "rest/login", `{"email":"owner@example.com","password":"`+testPassword+`"}`, nil)
+
+	// Other accounts from the attacker's address run into the per-IP limit.
 	status, _ := attacker.call(t, "POST", "rest/login", `{"email":"other@example.com","password":"Guess1234"}`)
-	require.Equal(t, 429, status, "fifth attempt from one address")
+	require.Equal(t, 401, status, "fifth attempt from one address")
+	status, _ = attacker.call(t, "POST", "rest/login", `{"email":"other@example.com","password":"Guess1234"}`)
+	require.Equal(t, 429, status, "sixth attempt from one address")
 
 	// The limits live in Redis, so a second api on the same Redis enforces them too.
-	second := startServer(t, map[string]string{"FLOWMILL_REDIS_URL": e.redisURL, "FLOWMILL_DATABASE_URL": e.dbURL})
+	second := startServer(t, map[string]string{"FLOWMILL_REDIS_URL": e.redisURL, "FLOWMILL_DATABASE_URL": e.dbURL, "FLOWMILL_TRUSTED_PROXIES": "127.0.0.1"})
 	second.srv.limits = e.srv.limits
-	status, _ = second.person().call(t, "POST", "rest/login", `{"email":"owner@example.com","password":"`+testPassword+`"}`)
+	status, _ = second.from("203.0.113.7").call(t, "POST", "rest/login", `{"email":"owner@example.com","password":"`+testPassword+`"}`)
 	require.Equal(t, 429, status)
 
 	e.person().ok(t, "POST", "rest/forgot-password", `{"email":"owner@example.com"}`, nil)
@@ -289,4 +295,43 @@ func TestRateLimitsOnSignInAndReset(t *testing.T) {
 	res, b = e.person().raw(t, "POST", "rest/forgot-password", `{"email":"owner@example.com"}`)
 	requireError(t, res.StatusCode, b, 429, "Too many attempts")
 	require.NotEmpty(t, res.Header.Get("Retry-After"))
+}
+
+func TestFailedSignInsFromOneAddressWaitLongerEachTime(t *testing.T) {
+	e, _ := startAccounts(t, map[string]string{"FLOWMILL_TRUSTED_PROXIES": "127.0.0.1"})
+	setUpOwner(t, e)
+	e.srv.limits.loginBackoff.Free = 2
+	now := time.Now()
+	e.srv.clock = func() time.Time { return now }
+	attacker := e.from("203.0.113.9")
+	guess := func(email string) (int, string) {
+		res, b := attacker.raw(t, "POST", "rest/login", `{"email":"`+email+`","password":"Guess1234"}`)
+		return res.StatusCode, res.Header.Get("Retry-After") + " " + string(b)
+	}
+	for range 2 {
+		status, b := guess("owner@example.com")
+		require.Equal(t, 401, status, b)
+	}
+	// The third attempt is let through and sets a 1 s wait; the next one within it is refused,
+	// whatever account it names.
+	status, b := guess("owner@example.com")
+	require.Equal(t, 401, status, b)
+	status, b = guess("someone@example.com")
+	require.Equal(t, 429, status, b)
+	require.True(t, strings.HasPrefix(b, "1 "), "Retry-After: %s", b)
+	now = now.Add(time.Second)
+	status, b = guess("owner@example.com")
+	require.Equal(t, 401, status, b)
+	status, b = guess("owner@example.com")
+	require.Equal(t, 429, status, b)
+	require.True(t, strings.HasPrefix(b, "2 "), "the wait doubles: %s", b)
+	now = now.Add(2 * time.Second)
+	status, b = guess("owner@example.com")
+	require.Equal(t, 401, status, b)
+	status, b = guess("owner@example.com")
+	require.True(t, strings.HasPrefix(b, "4 "), "the wait doubles again: %s", b)
+	require.Equal(t, 429, status, b)
+
+	// Meanwhile the owner signs in from another address at once.
+	e.from("198.51.100.20").ok(t, "POST", "rest/login", `{"email":"owner@example.com","password":"`+testPassword+`"}`, nil)
 }

@@ -7,6 +7,7 @@ import (
 	"net/mail"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v3"
 
@@ -133,9 +134,17 @@ func containsString(list []string, v string) bool {
 	return false
 }
 
-// sendInvitation mails invitee the sign-up link of inviter's invitation.
+// invitationTTL is how long an invitation link works.
+const invitationTTL = 7 * 24 * time.Hour
+
+// sendInvitation mails invitee the sign-up link of inviter's invitation. The link carries a new
+// random single-use token (only its hash is stored); it replaces the invitee's earlier links.
 func (s *server) sendInvitation(c fiber.Ctx, inviter, invitee *store.User) error {
-	link := s.cfg.PublicURL + "signup?" + url.Values{"inviterId": {inviter.ID}, "inviteeId": {invitee.ID}}.Encode()
+	raw, hash := auth.NewToken()
+	if err := s.in.Store.ReplaceAuthToken(c.Context(), invitee.ID, auth.TokenInvitation, hash, s.now().Add(invitationTTL)); err != nil {
+		return err
+	}
+	link := s.cfg.PublicURL + "signup?" + url.Values{"inviterId": {inviter.ID}, "inviteeId": {invitee.ID}, "token": {raw}}.Encode()
 	return s.mailer.Send(c.Context(), mailer.Invitation(deref(invitee.Email), link, s.cfg.PublicURL))
 }
 
@@ -163,14 +172,14 @@ func (s *server) postReinvite(c fiber.Ctx) error {
 	return respond(c, fiber.Map{"success": true})
 }
 
-// resolveInvitation checks an invitation's inviter and invitee ids: the inviter is the set-up
-// owner, the invitee a pending member. Every failure is the same 400, so the check reveals
-// nothing about which ids exist.
-func (s *server) resolveInvitation(c fiber.Ctx, inviterID, inviteeID string) (inviter, invitee *store.User, err error) {
-	if inviterID == "" || inviteeID == "" {
-		return nil, nil, badRequest("inviterId and inviteeId are both required")
+// resolveInvitation checks an invitation's inviter and invitee ids and its token: the inviter
+// is the set-up owner, the invitee a pending member holding this unused, unexpired token. Every
+// failure is the same 400, so the check reveals nothing about which ids exist.
+func (s *server) resolveInvitation(c fiber.Ctx, inviterID, inviteeID, token string) (inviter, invitee *store.User, err error) {
+	if inviterID == "" || inviteeID == "" || token == "" {
+		return nil, nil, badRequest("inviterId, inviteeId and token are all required")
 	}
-	invalid := badRequest("Invalid invite URL")
+	invalid := badRequest("Invalid invite URL: the link is wrong, was replaced by a newer invitation or has expired")
 	inviter, err = s.in.Store.GetUser(c.Context(), inviterID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil, invalid
@@ -191,12 +200,19 @@ func (s *server) resolveInvitation(c fiber.Ctx, inviterID, inviteeID string) (in
 	if !invitee.IsPending() {
 		return nil, nil, badRequest("This invite has been accepted already")
 	}
+	err = s.in.Store.CheckAuthToken(c.Context(), invitee.ID, auth.TokenInvitation, auth.HashToken(token), s.now())
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil, invalid
+	}
+	if err != nil {
+		return nil, nil, err
+	}
 	return inviter, invitee, nil
 }
 
 // getResolveSignupToken validates an invitation link and names the inviter.
 func (s *server) getResolveSignupToken(c fiber.Ctx) error {
-	inviter, _, err := s.resolveInvitation(c, c.Query("inviterId"), c.Query("inviteeId"))
+	inviter, _, err := s.resolveInvitation(c, c.Query("inviterId"), c.Query("inviteeId"), c.Query("token"))
 	if err != nil {
 		return err
 	}
@@ -205,6 +221,7 @@ func (s *server) getResolveSignupToken(c fiber.Ctx) error {
 
 type signUpRequest struct {
 	InviterID string `json:"inviterId"`
+	Token     string `json:"token"`
 	FirstName string `json:"firstName"`
 	LastName  string `json:"lastName"`
 	Password  string `json:"password"`
@@ -219,7 +236,7 @@ func (s *server) postSignUp(c fiber.Ctx) error {
 	if err := decodeBody(c, &req); err != nil {
 		return err
 	}
-	_, invitee, err := s.resolveInvitation(c, req.InviterID, c.Params("id"))
+	_, invitee, err := s.resolveInvitation(c, req.InviterID, c.Params("id"), req.Token)
 	if err != nil {
 		return err
 	}
@@ -235,14 +252,20 @@ func (s *server) postSignUp(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	u, err := s.in.Store.CompleteSignUp(c.Context(), invitee.ID, first, last, hash)
-	if errors.Is(err, store.ErrAlreadySetUp) {
+	var u *store.User
+	err = s.in.Store.UseAuthToken(c.Context(), invitee.ID, auth.TokenInvitation, auth.HashToken(req.Token), s.now(), func(tx *store.Store) error {
+		u, err = tx.CompleteSignUp(c.Context(), invitee.ID, first, last, hash)
+		return err
+	})
+	switch {
+	case errors.Is(err, store.ErrAlreadySetUp):
 		return badRequest("This invite has been accepted already")
-	}
-	if err != nil {
+	case errors.Is(err, store.ErrNotFound):
+		return badRequest("Invalid invite URL: the link is wrong, was replaced by a newer invitation or has expired")
+	case err != nil:
 		return err
 	}
-	if err := s.signIn(c, u); err != nil {
+	if err := s.signIn(c, u, false); err != nil {
 		return err
 	}
 	return respond(c, toUserResponse(u))

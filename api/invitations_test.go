@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -55,7 +56,12 @@ func TestInvitationsAndSignUp(t *testing.T) {
 	link := mustURL(t, mails["ann@example.com"][1])
 	require.Equal(t, "https://flow.example.com/flow/signup", link.Scheme+"://"+link.Host+link.Path, "links honour the public URL and base path")
 	require.Equal(t, annID, link.Query().Get("inviteeId"))
-	inviterID := link.Query().Get("inviterId")
+	inviterID, token := link.Query().Get("inviterId"), link.Query().Get("token")
+	require.Len(t, token, 43, "a random 32-byte token")
+	var stored []store.AuthToken
+	require.NoError(t, e.in.Store.DB.Where("user_id = ?", annID).Find(&stored).Error)
+	require.Len(t, stored, 1)
+	require.NotContains(t, stored[0].TokenHash, token, "only the token's hash is stored")
 
 	// The list shows pending users without survey answers.
 	owner.ok(t, "GET", "rest/users", "", &users)
@@ -78,19 +84,27 @@ func TestInvitationsAndSignUp(t *testing.T) {
 	ann.ok(t, "GET", "rest/resolve-signup-token?"+link.RawQuery, "", &resolved)
 	require.Equal(t, "Olga", resolved.Inviter.FirstName)
 	require.Equal(t, "Owner", resolved.Inviter.LastName)
-	for _, q := range []string{"inviterId=" + inviterID, "inviterId=" + inviterID + "&inviteeId=" + store.NewUUID(),
-		"inviterId=" + bobID + "&inviteeId=" + annID, "inviterId=" + annID + "&inviteeId=" + annID} {
+	// The ids alone are not enough: the link's token is needed, and only the invitee's own.
+	bobToken := mustURL(t, mails["bob@example.com"][1]).Query().Get("token")
+	for _, q := range []string{"inviterId=" + inviterID + "&token=" + token, "inviterId=" + inviterID + "&inviteeId=" + store.NewUUID() + "&token=" + token,
+		"inviterId=" + bobID + "&inviteeId=" + annID + "&token=" + token, "inviterId=" + annID + "&inviteeId=" + annID + "&token=" + token,
+		"inviterId=" + inviterID + "&inviteeId=" + annID, "inviterId=" + inviterID + "&inviteeId=" + annID + "&token=" + bobToken,
+		"inviterId=" + inviterID + "&inviteeId=" + annID + "&token=" + token[:42] + "x"} {
 		status, b := ann.call(t, "GET", "rest/resolve-signup-token?"+q, "")
 		require.Equal(t, 400, status, "%s: %s", q, b)
 	}
 
-	signUp := fmt.Sprintf(`{"inviterId":%q,"firstName":"Ann","lastName":"Lee","password":%q}`, inviterID, testPassword)
-	status, b = ann.call(t, "POST", "rest/users/"+annID, fmt.Sprintf(`{"inviterId":%q,"firstName":"Ann","lastName":"Lee","password":"weak"}`, inviterID))
+	signUp := fmt.Sprintf(`{"inviterId":%q,"token":%q,"firstName":"Ann","lastName":"Lee","password":%q}`, inviterID, token, testPassword)
+	status, b = ann.call(t, "POST", "rest/users/"+annID, fmt.Sprintf(`{"inviterId":%q,"token":%q,"firstName":"Ann","lastName":"Lee","password":"weak"}`, inviterID, token))
 	requireError(t, status, b, 400, "Password must be 8 to 64 characters long.")
-	status, b = ann.call(t, "POST", "rest/users/"+annID, fmt.Sprintf(`{"inviterId":%q,"firstName":"","lastName":"Lee","password":%q}`, inviterID, testPassword))
+	status, b = ann.call(t, "POST", "rest/users/"+annID, fmt.Sprintf(`{"inviterId":%q,"token":%q,"firstName":"","lastName":"Lee","password":%q}`, inviterID, token, testPassword))
 	requireError(t, status, b, 400, "firstName must be 1 to 32 characters long.")
-	status, b = ann.call(t, "POST", "rest/users/"+annID, fmt.Sprintf(`{"inviterId":%q,"firstName":"Ann","lastName":"Lee","password":%q}`, bobID, testPassword))
+	status, b = ann.call(t, "POST", "rest/users/"+annID, fmt.Sprintf(`{"inviterId":%q,"token":%q,"firstName":"Ann","lastName":"Lee","password":%q}`, bobID, token, testPassword))
 	requireError(t, status, b, 400, "Invalid invite URL")
+	status, b = ann.call(t, "POST", "rest/users/"+annID, fmt.Sprintf(`{"inviterId":%q,"token":%q,"firstName":"Ann","lastName":"Lee","password":%q}`, inviterID, bobToken, testPassword))
+	requireError(t, status, b, 400, "Invalid invite URL")
+	status, b = ann.call(t, "POST", "rest/users/"+annID, fmt.Sprintf(`{"inviterId":%q,"firstName":"Ann","lastName":"Lee","password":%q}`, inviterID, testPassword))
+	requireError(t, status, b, 400, "token are all required")
 	var me userResponse
 	ann.ok(t, "POST", "rest/users/"+annID, signUp, &me)
 	require.False(t, me.IsPending)
@@ -101,11 +115,21 @@ func TestInvitationsAndSignUp(t *testing.T) {
 	status, b = ann.call(t, "GET", "rest/resolve-signup-token?"+link.RawQuery, "")
 	requireError(t, status, b, 400, "This invite has been accepted already")
 
-	// Re-invite sends the same link again, only to pending users.
+	// Re-invite sends a new link, only to pending users; the older link stops working.
 	owner.ok(t, "POST", "rest/users/"+bobID+"/reinvite", "", nil)
 	again := smtp.Next(t)
 	require.Equal(t, "bob@example.com", again.To)
-	require.Equal(t, mails["bob@example.com"], again.Links())
+	newLink := mustURL(t, again.Links()[1])
+	require.Equal(t, bobID, newLink.Query().Get("inviteeId"))
+	require.NotEqual(t, bobToken, newLink.Query().Get("token"))
+	status, b = ann.call(t, "GET", "rest/resolve-signup-token?"+mustURL(t, mails["bob@example.com"][1]).RawQuery, "")
+	requireError(t, status, b, 400, "Invalid invite URL")
+	e.person().ok(t, "GET", "rest/resolve-signup-token?"+newLink.RawQuery, "", nil)
+	// Invitation links expire after 7 days.
+	e.srv.clock = func() time.Time { return time.Now().Add(7*24*time.Hour + time.Minute) }
+	status, b = e.person().call(t, "GET", "rest/resolve-signup-token?"+newLink.RawQuery, "")
+	requireError(t, status, b, 400, "Invalid invite URL")
+	e.srv.clock = nil
 	status, b = owner.call(t, "POST", "rest/users/"+annID+"/reinvite", "")
 	requireError(t, status, b, 400, "User has already accepted the invite")
 	status, b = owner.call(t, "POST", "rest/users/"+store.NewUUID()+"/reinvite", "")

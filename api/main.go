@@ -87,6 +87,7 @@ func run(args []string) error {
 		return err
 	}
 	log.Info("Flowmill is ready", "url", cfg.PublicURL)
+	srv.announceSetup(ctx)
 
 	select {
 	case err := <-served:

@@ -39,7 +39,7 @@ func (s *server) postForgotPassword(c fiber.Ctx) error {
 	if err != nil {
 		return policyError(err)
 	}
-	if err := s.limit(c, s.limits.resetIP, c.IP()); err != nil {
+	if err := s.limit(c, s.limits.resetIP, s.clientIP(c)); err != nil {
 		return err
 	}
 	if err := s.limit(c, s.limits.resetAccount, email); err != nil {
@@ -116,7 +116,7 @@ func (s *server) postChangePassword(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := s.signIn(c, u); err != nil {
+	if err := s.signIn(c, u, false); err != nil {
 		return err
 	}
 	return respond(c, fiber.Map{})

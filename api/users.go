@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"net/url"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
@@ -77,8 +79,10 @@ func (s *server) requireUserManagement() error {
 	return nil
 }
 
-// getLogin answers who the browser is signed in as. Until an owner is set up, a browser without
-// a valid session is signed in as the password-less default owner.
+// getLogin answers who the browser is signed in as. Until an owner is set up (and while user
+// management is off), a browser without a valid session is signed in as the password-less
+// default owner, but only when it is on this machine or presents the setup token
+// (?setupToken=…, printed in the log at start): nobody else who can reach the port gets it.
 func (s *server) getLogin(c fiber.Ctx) error {
 	u, err := s.currentUser(c)
 	if err == nil {
@@ -88,24 +92,36 @@ func (s *server) getLogin(c fiber.Ctx) error {
 		return err
 	}
 	if c.Cookies(auth.CookieName) != "" {
-		s.signOut(c)
+		s.clearCookie(c)
 	}
-	setUp, err := s.flag(c, store.SettingOwnerSetUp)
-	if err != nil {
-		return err
+	if !s.cfg.UserManagementDisabled {
+		setUp, err := s.flag(c, store.SettingOwnerSetUp)
+		if err != nil {
+			return err
+		}
+		if setUp {
+			return errUnauthorized
+		}
 	}
-	if setUp {
-		return errUnauthorized
+	token := c.Query("setupToken")
+	switch {
+	case token != "" && !auth.SetupTokenMatches(s.cfg.EncryptionKey, token):
+		return unauthorized("This setup link is not valid: use the one in Flowmill's log")
+	case token == "" && !s.isLocal(c):
+		return unauthorized(setupOnlyLocally)
 	}
 	u, err = s.in.Store.EnsureDefaultOwner(c.Context())
 	if err != nil {
 		return err
 	}
-	if err := s.signIn(c, u); err != nil {
+	if err := s.signIn(c, u, token != ""); err != nil {
 		return err
 	}
 	return respond(c, toUserResponse(u))
 }
+
+// setupOnlyLocally says why a remote browser is not signed in before owner setup.
+const setupOnlyLocally = "Unauthorized: until the owner account is set up, Flowmill is only open on the machine it runs on, or through the setup link in its log"
 
 type loginRequest struct {
 	Email    string `json:"email"`
@@ -128,10 +144,17 @@ func (s *server) postLogin(c fiber.Ctx) error {
 	if email == "" {
 		email = req.Email
 	}
-	if err := s.limit(c, s.limits.loginIP, c.IP()); err != nil {
+	ip := s.clientIP(c)
+	if ok, wait, err := s.limiter.Attempt(c.Context(), s.limits.loginBackoff, ip, s.now()); err != nil || !ok {
+		if err != nil {
+			return err
+		}
+		return tooManyAttempts(c, wait)
+	}
+	if err := s.limit(c, s.limits.loginIP, ip); err != nil {
 		return err
 	}
-	if err := s.limit(c, s.limits.loginAccount, email); err != nil {
+	if err := s.limit(c, s.limits.loginPair, loginPairKey(email, ip)); err != nil {
 		return err
 	}
 	u, err := s.in.Store.GetUserByEmail(c.Context(), email)
@@ -144,20 +167,25 @@ func (s *server) postLogin(c fiber.Ctx) error {
 	}
 	// Unknown accounts cost a full comparison too, so timing does not reveal which exist.
 	if !auth.CheckPassword(hash, req.Password) {
+		if err := s.limiter.Fail(c.Context(), s.limits.loginBackoff, ip); err != nil {
+			return err
+		}
 		return unauthorized("Wrong username or password. Do you have caps lock on?")
 	}
-	if err := s.limiter.Reset(c.Context(), s.limits.loginAccount, email); err != nil {
+	if err := s.limiter.Reset(c.Context(), s.limits.loginPair, loginPairKey(email, ip)); err != nil {
 		return err
 	}
-	if err := s.signIn(c, u); err != nil {
+	if err := s.signIn(c, u, false); err != nil {
 		return err
 	}
 	return respond(c, toUserResponse(u))
 }
 
-// postLogout removes the session cookie.
+// postLogout ends the session: its cookie is refused from now on by every replica.
 func (s *server) postLogout(c fiber.Ctx) error {
-	s.signOut(c)
+	if err := s.signOut(c); err != nil {
+		return err
+	}
 	return respond(c, fiber.Map{"loggedOut": true})
 }
 
@@ -225,7 +253,7 @@ func (s *server) postOwner(c fiber.Ctx) error {
 	if err != nil {
 		return emailTaken(err)
 	}
-	if err := s.signIn(c, owner); err != nil {
+	if err := s.signIn(c, owner, false); err != nil {
 		return err
 	}
 	return respond(c, toUserResponse(owner))
@@ -273,7 +301,8 @@ func (s *server) patchMyPassword(c fiber.Ctx) error {
 		return badRequest("currentPassword and newPassword are both required")
 	}
 	me := sessionUser(c)
-	if err := s.limit(c, s.limits.loginAccount, deref(me.Email)); err != nil {
+	pair := loginPairKey(deref(me.Email), s.clientIP(c))
+	if err := s.limit(c, s.limits.loginPair, pair); err != nil {
 		return err
 	}
 	if !auth.CheckPassword(deref(me.Password), *req.CurrentPassword) {
@@ -286,11 +315,11 @@ func (s *server) patchMyPassword(c fiber.Ctx) error {
 	if err := s.in.Store.SetPassword(c.Context(), me.ID, hash); err != nil {
 		return err
 	}
-	if err := s.limiter.Reset(c.Context(), s.limits.loginAccount, deref(me.Email)); err != nil {
+	if err := s.limiter.Reset(c.Context(), s.limits.loginPair, pair); err != nil {
 		return err
 	}
 	me.Password = &hash
-	if err := s.signIn(c, me); err != nil {
+	if err := s.signIn(c, me, false); err != nil {
 		return err
 	}
 	return respond(c, fiber.Map{"success": true})
@@ -350,4 +379,24 @@ func (s *server) now() time.Time {
 		return s.clock()
 	}
 	return time.Now()
+}
+
+// announceSetup logs the setup link while the instance has no owner account (or user management
+// is off): browsers on other machines need its token to get in (see getLogin).
+func (s *server) announceSetup(ctx context.Context) {
+	if !s.cfg.UserManagementDisabled {
+		setUp, err := s.in.Store.GetSetting(ctx, store.SettingOwnerSetUp)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			s.log.Warn("owner setup state unknown", "err", err)
+			return
+		}
+		if setUp == "true" {
+			return
+		}
+	}
+	link := s.cfg.PublicURL + "setup?" + url.Values{"setupToken": {auth.SetupToken(s.cfg.EncryptionKey)}}.Encode()
+	if s.cfg.UserManagementDisabled {
+		link = s.cfg.PublicURL + "?" + url.Values{"setupToken": {auth.SetupToken(s.cfg.EncryptionKey)}}.Encode()
+	}
+	s.log.Info("no owner account yet: browsers on this machine get in without a token; from elsewhere open the setup link", "link", link)
 }

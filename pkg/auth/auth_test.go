@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/golang-jwt/jwt/v5"
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowmill/flowmill/pkg/queue/queuetest"
@@ -56,12 +57,21 @@ func TestSessionTokens(t *testing.T) {
 	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
 	s := NewSessions("encryption-key-0123456789", clock)
-	tok, exp, err := s.Issue("user-1", "$2a$10$hash")
+	tok, issued, err := s.Issue("user-1", "$2a$10$hash", false)
 	require.NoError(t, err)
-	require.Equal(t, now.Add(SessionTTL), exp)
+	require.Equal(t, now.Add(SessionTTL), issued.ExpiresAt)
 	c, err := s.Parse(tok)
 	require.NoError(t, err)
+	require.True(t, issued.ExpiresAt.Equal(c.ExpiresAt))
+	require.Equal(t, issued.SessionID, c.SessionID)
 	require.Equal(t, "user-1", c.UserID)
+	require.Len(t, c.SessionID, 22, "a random 16-byte session id")
+	require.False(t, c.Setup)
+	again, _, err := s.Issue("user-1", "$2a$10$hash", false)
+	require.NoError(t, err)
+	c2, err := s.Parse(again)
+	require.NoError(t, err)
+	require.NotEqual(t, c.SessionID, c2.SessionID, "every sign-in is a session of its own")
 	require.True(t, c.Matches("$2a$10$hash"))
 	require.False(t, c.Matches("$2a$10$other"), "a changed password invalidates the token")
 	require.False(t, c.Matches(""))
@@ -83,11 +93,63 @@ func TestSessionTokens(t *testing.T) {
 	_, err = s.Parse("eyJhbGciOiJub25lIn0.eyJzdWIiOiJ1c2VyLTEifQ.")
 	require.ErrorIs(t, err, ErrBadSession, "alg none")
 
-	def, _, err := s.Issue("default", "")
+	def, _, err := s.Issue("default", "", true)
 	require.NoError(t, err)
 	c, err = s.Parse(def)
 	require.NoError(t, err)
 	require.True(t, c.Matches(""), "the default owner has no password")
+	require.True(t, c.Setup, "opened with the setup token")
+
+	// A token without a session id (as issued before sessions had one) is refused.
+	legacy, err := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.RegisteredClaims{Subject: "user-1",
+		ExpiresAt: jwt.NewNumericDate(now.Add(time.Hour))}).SignedString(s.key)
+	require.NoError(t, err)
+	_, err = s.Parse(legacy)
+	require.ErrorIs(t, err, ErrBadSession)
+}
+
+func TestSetupToken(t *testing.T) {
+	tok := SetupToken("encryption-key-0123456789")
+	require.Len(t, tok, 32)
+	require.Equal(t, tok, SetupToken("encryption-key-0123456789"), "every replica derives the same token")
+	require.NotEqual(t, tok, SetupToken("another-key-0123456789"))
+	require.NotContains(t, tok, "encryption")
+	require.True(t, SetupTokenMatches("encryption-key-0123456789", tok))
+	require.False(t, SetupTokenMatches("encryption-key-0123456789", ""))
+	require.False(t, SetupTokenMatches("encryption-key-0123456789", tok[:31]))
+}
+
+func TestBackoffGrowsAndForgets(t *testing.T) {
+	rdb, _ := queuetest.Redis(t)
+	l := NewLimiter(rdb)
+	ctx := context.Background()
+	b := Backoff{Name: "test-backoff", Free: 1, Base: time.Second, Max: 3 * time.Second, Forget: time.Minute}
+	now := time.Now()
+	attempt := func() time.Duration {
+		ok, wait, err := l.Attempt(ctx, b, "203.0.113.1", now)
+		require.NoError(t, err)
+		require.Equal(t, ok, wait == 0)
+		return wait
+	}
+	require.Zero(t, attempt())
+	require.NoError(t, l.Fail(ctx, b, "203.0.113.1"))
+	require.Zero(t, attempt(), "the free failure")
+	require.Equal(t, time.Second, attempt(), "one failure past the free ones: 1 s")
+	require.NoError(t, l.Fail(ctx, b, "203.0.113.1"))
+	now = now.Add(time.Second)
+	require.Zero(t, attempt())
+	require.Equal(t, 2*time.Second, attempt())
+	require.NoError(t, l.Fail(ctx, b, "203.0.113.1"))
+	require.NoError(t, l.Fail(ctx, b, "203.0.113.1"))
+	now = now.Add(2 * time.Second)
+	require.Zero(t, attempt())
+	require.Equal(t, 3*time.Second, attempt(), "capped at Max")
+	ok, _, err := l.Attempt(ctx, b, "198.51.100.1", now)
+	require.NoError(t, err)
+	require.True(t, ok, "other addresses are not held up")
+	ttl, err := rdb.PTTL(ctx, l.key(Rule{Name: b.Name}, "203.0.113.1")).Result()
+	require.NoError(t, err)
+	require.InDelta(t, time.Minute.Seconds(), ttl.Seconds(), 5, "failures are forgotten a minute after the last")
 }
 
 func TestTokensAndKeys(t *testing.T) {

@@ -61,3 +61,61 @@ func (l *Limiter) key(r Rule, subject string) string {
 	sum := sha256.Sum256([]byte(subject))
 	return queue.KeyRateLimitPrefix + r.Name + ":" + hex.EncodeToString(sum[:12])
 }
+
+// Backoff is a growing wait between failed attempts by one subject (an IP address): the first
+// Free failures cost nothing, then each further attempt must wait Base, 2×Base, 4×Base … (at
+// most Max) after the previous one. Failures are forgotten Forget after the last one.
+type Backoff struct {
+	// Name keys the counters.
+	Name   string
+	Free   int64
+	Base   time.Duration
+	Max    time.Duration
+	Forget time.Duration
+}
+
+// backoffAttempt refuses an attempt that comes before the subject's next allowed time, and
+// otherwise moves that time on by the delay the current failure count earns, atomically, so
+// concurrent attempts cannot slip through together.
+var backoffAttempt = redis.NewScript(`
+local now = tonumber(ARGV[1])
+local n = tonumber(redis.call('HGET', KEYS[1], 'n') or '0')
+local nextAt = tonumber(redis.call('HGET', KEYS[1], 'next') or '0')
+if now < nextAt then return nextAt - now end
+local free, base, max = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+if n >= free then
+  local delay = base * math.pow(2, math.min(n - free, 30))
+  if delay > max then delay = max end
+  redis.call('HSET', KEYS[1], 'next', now + delay)
+  redis.call('PEXPIRE', KEYS[1], ARGV[5])
+end
+return 0
+`)
+
+// backoffFail counts one failure and keeps the count for the forget window.
+var backoffFail = redis.NewScript(`
+redis.call('HINCRBY', KEYS[1], 'n', 1)
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return 1
+`)
+
+// Attempt asks whether subject may try now; when not, it returns how long to wait.
+func (l *Limiter) Attempt(ctx context.Context, b Backoff, subject string, now time.Time) (bool, time.Duration, error) {
+	wait, err := backoffAttempt.Run(ctx, l.rdb, []string{l.key(Rule{Name: b.Name}, subject)}, now.UnixMilli(),
+		b.Free, b.Base.Milliseconds(), b.Max.Milliseconds(), b.Forget.Milliseconds()).Int64()
+	if err != nil {
+		return false, 0, fmt.Errorf("backoff %s: %w", b.Name, err)
+	}
+	if wait > 0 {
+		return false, time.Duration(wait) * time.Millisecond, nil
+	}
+	return true, 0, nil
+}
+
+// Fail records a failed attempt by subject.
+func (l *Limiter) Fail(ctx context.Context, b Backoff, subject string) error {
+	if err := backoffFail.Run(ctx, l.rdb, []string{l.key(Rule{Name: b.Name}, subject)}, b.Forget.Milliseconds()).Err(); err != nil {
+		return fmt.Errorf("backoff %s: %w", b.Name, err)
+	}
+	return nil
+}

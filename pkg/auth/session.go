@@ -47,29 +47,37 @@ func NewSessions(encryptionKey string, now func() time.Time) *Sessions {
 // Claims are what a session token says.
 type Claims struct {
 	UserID string
+	// SessionID names the session: signing out revokes it by this id (see store.RevokeSession).
+	SessionID string
 	// Password is the fingerprint of the user's password hash when the token was issued.
-	Password  string
+	Password string
+	// Setup marks a default-owner session opened with the instance's setup token, which may be
+	// used from any address; other default-owner sessions only work for local callers.
+	Setup     bool
 	ExpiresAt time.Time
 }
 
 type tokenClaims struct {
 	Password string `json:"pwd,omitempty"`
+	Setup    bool   `json:"stp,omitempty"`
 	jwt.RegisteredClaims
 }
 
-// Issue returns a token for userID whose password hash is passwordHash ("" for the
-// password-less default owner), and when it expires.
-func (s *Sessions) Issue(userID, passwordHash string) (string, time.Time, error) {
+// Issue returns a token for a new session of userID whose password hash is passwordHash (""
+// for the password-less default owner), and when it expires. setup marks a session opened with
+// the setup token. Every token gets a fresh random session id.
+func (s *Sessions) Issue(userID, passwordHash string, setup bool) (string, Claims, error) {
 	now := s.now()
 	exp := now.Add(SessionTTL).Truncate(time.Second)
-	tc := tokenClaims{Password: PasswordFingerprint(passwordHash), RegisteredClaims: jwt.RegisteredClaims{
-		Subject: userID, IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(exp),
+	sid := randomID()
+	tc := tokenClaims{Password: PasswordFingerprint(passwordHash), Setup: setup, RegisteredClaims: jwt.RegisteredClaims{
+		ID: sid, Subject: userID, IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(exp),
 	}}
 	tok, err := jwt.NewWithClaims(jwt.SigningMethodHS256, tc).SignedString(s.key)
 	if err != nil {
-		return "", time.Time{}, fmt.Errorf("sign session: %w", err)
+		return "", Claims{}, fmt.Errorf("sign session: %w", err)
 	}
-	return tok, exp, nil
+	return tok, Claims{UserID: userID, SessionID: sid, Password: tc.Password, Setup: setup, ExpiresAt: exp}, nil
 }
 
 // Parse checks a token's signature and expiry and returns its claims.
@@ -78,10 +86,10 @@ func (s *Sessions) Parse(token string) (Claims, error) {
 	_, err := jwt.ParseWithClaims(token, &tc, func(*jwt.Token) (any, error) { return s.key, nil },
 		jwt.WithValidMethods([]string{jwt.SigningMethodHS256.Alg()}), jwt.WithTimeFunc(s.now),
 		jwt.WithExpirationRequired())
-	if err != nil || tc.Subject == "" {
+	if err != nil || tc.Subject == "" || tc.ID == "" {
 		return Claims{}, ErrBadSession
 	}
-	return Claims{UserID: tc.Subject, Password: tc.Password, ExpiresAt: tc.ExpiresAt.Time}, nil
+	return Claims{UserID: tc.Subject, SessionID: tc.ID, Password: tc.Password, Setup: tc.Setup, ExpiresAt: tc.ExpiresAt.Time}, nil
 }
 
 // Matches reports whether the token was issued for the password the user has now: a password

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
@@ -11,7 +12,16 @@ import (
 const (
 	// TokenPasswordReset is a single-use password-reset link token.
 	TokenPasswordReset = "password-reset"
+	// TokenInvitation is the single-use secret of an invitation link.
+	TokenInvitation = "invitation"
 )
+
+// randomID returns 16 random bytes, URL-safe: session ids.
+func randomID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
 
 // NewToken returns a random URL-safe secret (32 bytes) and the hash to store: only the hash is
 // kept, so a database leak does not reveal usable links.
@@ -48,4 +58,19 @@ func APIKeyHint(key string) string {
 		return "flowmill_…"
 	}
 	return "flowmill_…" + key[len(key)-4:]
+}
+
+// SetupToken is the instance's owner-setup token: until an owner account is set up (and while
+// user management is off) it opens a default-owner session from any address. It is derived
+// from the encryption key, so every api replica knows the same token and nothing is stored;
+// the key cannot be recovered from it.
+func SetupToken(encryptionKey string) string {
+	mac := hmac.New(sha256.New, []byte(encryptionKey))
+	mac.Write([]byte("flowmill owner setup token v1"))
+	return hex.EncodeToString(mac.Sum(nil)[:16])
+}
+
+// SetupTokenMatches compares a presented setup token in constant time.
+func SetupTokenMatches(encryptionKey, presented string) bool {
+	return presented != "" && hmac.Equal([]byte(SetupToken(encryptionKey)), []byte(presented))
 }

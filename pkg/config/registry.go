@@ -186,6 +186,8 @@ var registry = []Setting{
 		field: func(c *Config) any { return &c.SMTPSender }},
 	{Env: "FLOWMILL_SMTP_SSL", Flag: "smtp-ssl", Default: "true", Help: "TLS from the first byte (port 465); false starts in plain text and upgrades with STARTTLS when offered.",
 		field: func(c *Config) any { return &c.SMTPSSL }},
+	{Env: "FLOWMILL_TRUSTED_PROXIES", Flag: "trusted-proxies", Default: "", Help: "Reverse proxies (IPs or CIDRs, comma-separated) whose X-Forwarded-For is believed; empty means none: the peer address is the client's.",
+		field: func(c *Config) any { return &c.TrustedProxies }},
 }
 
 // Redacted lists every setting as NAME=value with secrets hidden, for logs and diagnostics.

@@ -207,4 +207,14 @@ CREATE INDEX executions_stopped_at ON executions (stopped_at);
 DROP INDEX executions_wait_till;
 CREATE INDEX executions_wait_till ON executions (wait_till);
 `},
+	// Signing out revokes the session by its id until it would have expired anyway.
+	{name: "revoked_sessions", up: `
+CREATE TABLE revoked_sessions (
+  id varchar(64) PRIMARY KEY,
+  expires_at {{ts}} NOT NULL
+);
+CREATE INDEX revoked_sessions_expires_at ON revoked_sessions (expires_at);
+`, down: `
+DROP TABLE revoked_sessions;
+`},
 }

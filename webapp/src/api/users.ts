@@ -23,6 +23,8 @@ export interface OwnerPayload {
 export interface SignUpPayload {
   inviterId: string;
   inviteeId: string;
+  /** The invitation link's single-use token. */
+  token: string;
   firstName: string;
   lastName: string;
   password: string;
@@ -47,8 +49,8 @@ export interface InviteResult {
 export const signIn = (payload: SignInPayload) => restApi.request<User>('POST', '/login', { ...payload });
 export const setUpOwner = (payload: OwnerPayload) => restApi.request<User>('POST', '/owner', { ...payload });
 export const skipOwnerSetup = () => restApi.request<unknown>('POST', '/owner/skip-setup');
-export const resolveSignupToken = (inviterId: string, inviteeId: string) =>
-  restApi.get<InviterNames>('/resolve-signup-token', { inviterId, inviteeId });
+export const resolveSignupToken = (inviterId: string, inviteeId: string, token: string) =>
+  restApi.get<InviterNames>('/resolve-signup-token', { inviterId, inviteeId, token });
 const ONCE = { revalidateOnFocus: false, revalidateOnReconnect: false, revalidateIfStale: false, shouldRetryOnError: false } as const;
 
 export interface TokenCheck<T> {
@@ -56,9 +58,13 @@ export interface TokenCheck<T> {
   error: unknown;
 }
 
-/** Checks an invitation link once (GET /resolve-signup-token); nothing is asked without both ids. */
-export function useSignupToken(inviterId: string, inviteeId: string): TokenCheck<InviterNames> {
-  const { data, error } = useSWR(inviterId && inviteeId ? ['/resolve-signup-token', inviterId, inviteeId] : null, ([, inviter, invitee]: [string, string, string]) => resolveSignupToken(inviter, invitee), ONCE);
+/** Checks an invitation link once (GET /resolve-signup-token); nothing is asked without both ids and the token. */
+export function useSignupToken(inviterId: string, inviteeId: string, token: string): TokenCheck<InviterNames> {
+  const { data, error } = useSWR(
+    inviterId && inviteeId && token ? ['/resolve-signup-token', inviterId, inviteeId, token] : null,
+    ([, inviter, invitee, t]: [string, string, string, string]) => resolveSignupToken(inviter, invitee, t),
+    ONCE,
+  );
   return { data, error };
 }
 

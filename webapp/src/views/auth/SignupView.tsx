@@ -14,8 +14,8 @@ import { AuthFooterLink, AuthLayout } from './AuthLayout';
 const INITIAL: Record<SignUpField, string> = { firstName: '', lastName: '', password: '' };
 
 /**
- * Account setup from an invitation (spec 000 §2, §4): the link's inviterId and inviteeId are
- * checked on load; a bad link goes to sign-in, a link without them says so.
+ * Account setup from an invitation (spec 000 §2, §4): the link's inviterId, inviteeId and
+ * single-use token are checked on load; a bad link goes to sign-in, a link without them says so.
  */
 export function SignupView() {
   const { t } = useTranslation();
@@ -23,11 +23,12 @@ export function SignupView() {
   const [searchParams] = useSearchParams();
   const inviterId = searchParams.get('inviterId') ?? '';
   const inviteeId = searchParams.get('inviteeId') ?? '';
+  const token = searchParams.get('token') ?? '';
   const session = useSessionUpdate();
   const requirements = usePasswordRequirements();
   const form = useAccountForm({ initialValues: INITIAL, rules: SIGN_UP_RULES });
-  const missing = !inviterId || !inviteeId;
-  const check = useSignupToken(inviterId, inviteeId);
+  const missing = !inviterId || !inviteeId || !token;
+  const check = useSignupToken(inviterId, inviteeId, token);
   const [loading, setLoading] = useState(false);
 
   useEffect(() => {
@@ -50,6 +51,7 @@ export function SignupView() {
       const user = await signUp({
         inviterId,
         inviteeId,
+        token,
         firstName: form.values.firstName.trim(),
         lastName: form.values.lastName.trim(),
         password: form.values.password,
