@@ -3,6 +3,11 @@
 // a workflow from a URL, OAuth token calls), and builds the HTTP clients that enforce that
 // decision on the address actually dialed: after DNS resolution, on every redirect hop and on
 // every reconnect, so DNS rebinding cannot get round it.
+//
+// A process builds the policy once from its settings (config.Config.Egress) and asks it for
+// clients: policy.Client(egress.Options{}) for fetches that workflows make (nodes, OAuth token
+// calls), policy.Strict().Client(egress.Options{}) for fetches any member can make and read the
+// answer of directly.
 package egress
 
 import (
