@@ -91,7 +91,8 @@ func (s *server) postEvaluateExpression(c fiber.Ctx) error {
 	if _, ok := wf.Node(req.NodeName); !ok {
 		return &apiError{Status: fiber.StatusUnprocessableEntity, Message: fmt.Sprintf("The node %q does not exist in the workflow", req.NodeName)}
 	}
-	eng, err := engine.New(engine.Options{Registry: s.nodeTypes, Evaluator: s.hooks.ev, Logger: s.log, Env: execution.NodeEnvironment()})
+	eng, err := engine.New(engine.Options{Registry: s.nodeTypes, Evaluator: s.hooks.ev, Logger: s.log,
+		Env: execution.NodeEnvironment(), Host: s.nodeHost})
 	if err != nil {
 		return err
 	}

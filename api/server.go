@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net"
+	"net/http"
 	"sync"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/auth"
 	"github.com/flowmill/flowmill/pkg/config"
 	"github.com/flowmill/flowmill/pkg/credential"
+	"github.com/flowmill/flowmill/pkg/egress"
 	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/mail"
@@ -35,11 +37,15 @@ type server struct {
 	promHandler fiber.Handler
 	executions  *execution.Service
 	nodeTypes   *nodes.Registry
-	hooks       *webhooks
-	sessions    *auth.Sessions
-	limiter     *auth.Limiter
-	limits      accountLimits
-	mailer      *mail.Mailer
+	// nodeHost is what nodes run by the api itself (expression previews) may reach.
+	nodeHost nodes.Host
+	// workflowURLClient fetches workflow files for "Import from URL" (strict egress profile).
+	workflowURLClient *http.Client
+	hooks             *webhooks
+	sessions          *auth.Sessions
+	limiter           *auth.Limiter
+	limits            accountLimits
+	mailer            *mail.Mailer
 	// credentials encrypts credential data at rest.
 	credentials *credential.Cipher
 	// clock is the time for expiring tokens; nil means time.Now.
@@ -60,6 +66,9 @@ func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
 		hub:        push.NewHub(in.Redis, 0, in.Log),
 		executions: execution.NewService(in),
 		nodeTypes:  core.Registry().Without(cfg.ExcludedNodes()...),
+		nodeHost:   nodes.Host{HTTP: cfg.Egress().Client(egress.Options{})},
+
+		workflowURLClient: newWorkflowURLClient(cfg.Egress()),
 	}
 	if s.mailer, err = mail.New(mail.Config{Host: cfg.SMTPHost, Port: cfg.SMTPPort, User: cfg.SMTPUser,
 		Pass: cfg.SMTPPass, Sender: cfg.SMTPSender, SSL: cfg.SMTPSSL}); err != nil {

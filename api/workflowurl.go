@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v3"
+
+	"github.com/flowmill/flowmill/pkg/egress"
 )
 
 // Limits of importing a workflow from a URL (documented in README.md, "Limits").
@@ -25,24 +27,38 @@ const (
 	workflowURLMaxRedirects = 5
 )
 
-var errRedirectScheme = errors.New("it redirects to an address that is not http or https")
+// errCannotLoad is the one answer to every failure to get an HTTP answer from the address
+// (refused, reset, timed out, not HTTP, TLS failure, unknown name): telling them apart would
+// let any member probe which ports are open.
+var errCannotLoad = &apiError{Status: fiber.StatusBadRequest, Message: "Could not load a workflow from that URL",
+	Hint: fmt.Sprintf("Check the address: it must answer over HTTP(S) within %s", workflowURLTimeout)}
 
-// workflowURLClient fetches workflow files. Redirects are followed only to http(s) addresses.
-var workflowURLClient = &http.Client{
-	Timeout: workflowURLTimeout,
-	CheckRedirect: func(req *http.Request, via []*http.Request) error {
+// redirectError is a redirect the client will not follow. It is named in the answer: the
+// address answered over HTTP, so that says nothing about its ports.
+type redirectError struct{ reason string }
+
+func (e *redirectError) Error() string { return e.reason }
+
+// newWorkflowURLClient is the client that fetches workflow files for any member: the egress
+// policy's strict profile (no loopback or private addresses unless FLOWMILL_EGRESS_ALLOW names
+// them), checked on every connection; redirects are followed only to http(s) addresses.
+func newWorkflowURLClient(policy *egress.Policy) *http.Client {
+	c := policy.Strict().Client(egress.Options{})
+	c.Timeout = workflowURLTimeout
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
 		if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
-			return errRedirectScheme
+			return &redirectError{"it redirects to an address that is not http or https"}
 		}
 		if len(via) >= workflowURLMaxRedirects {
-			return fmt.Errorf("it redirects more than %d times", workflowURLMaxRedirects)
+			return &redirectError{fmt.Sprintf("it redirects more than %d times", workflowURLMaxRedirects)}
 		}
 		return nil
-	},
+	}
+	return c
 }
 
 // getWorkflowFromURL fetches a workflow file for the editor's "Import from URL": the query url
-// must be an http(s) address ending in .json, and the file a JSON object with a nodes list and a
+// must be an http(s) address whose path ends in .json, and the file a JSON object with a nodes list and a
 // connections object. The answer is the file as it is; nothing is saved.
 func (s *server) getWorkflowFromURL(c fiber.Ctx) error {
 	raw := c.Query("url")
@@ -53,7 +69,7 @@ func (s *server) getWorkflowFromURL(c fiber.Ctx) error {
 		return &apiError{Status: fiber.StatusBadRequest, Message: "Invalid URL",
 			Hint: "The URL must start with http:// or https:// and end in .json"}
 	}
-	body, err := fetchWorkflowFile(c.Context(), raw)
+	body, err := fetchWorkflowFile(c.Context(), s.workflowURLClient, raw)
 	if err != nil {
 		return err
 	}
@@ -67,31 +83,32 @@ func (s *server) getWorkflowFromURL(c fiber.Ctx) error {
 	return respond(c, json.RawMessage(body))
 }
 
-// isWorkflowURL accepts what the editor does, an http(s) address ending in .json (any case), and
-// also requires a host.
+// isWorkflowURL accepts an http(s) address with a host whose path ends in .json (any case); a
+// query or fragment ending in .json does not count.
 func isWorkflowURL(raw string) bool {
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return false
 	}
-	return strings.HasSuffix(strings.ToLower(raw), ".json")
+	return strings.HasSuffix(strings.ToLower(u.Path), ".json")
 }
 
 // fetchWorkflowFile GETs rawURL within the time and size limits; every failure is the caller's
-// to fix (a wrong address, an unreachable or too slow server, a too large file), so it is a 400.
-func fetchWorkflowFile(ctx context.Context, rawURL string) ([]byte, error) {
+// to fix (a wrong or refused address, an unreachable or too slow server, a too large file), so
+// it is a 400.
+func fetchWorkflowFile(ctx context.Context, client *http.Client, rawURL string) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
 		return nil, &apiError{Status: fiber.StatusBadRequest, Message: "Invalid URL", cause: err}
 	}
 	req.Header.Set("Accept", "application/json")
-	res, err := workflowURLClient.Do(req)
+	res, err := client.Do(req)
 	if err != nil {
 		return nil, fetchError(err)
 	}
 	defer res.Body.Close()
 	if res.StatusCode < 200 || res.StatusCode > 299 {
-		return nil, badRequest("Could not fetch the workflow: the URL answered " + res.Status)
+		return nil, badRequest("Could not load a workflow from that URL: it answered " + res.Status)
 	}
 	if res.ContentLength > workflowURLMaxBytes {
 		return nil, fileTooLarge()
@@ -106,22 +123,16 @@ func fetchWorkflowFile(ctx context.Context, rawURL string) ([]byte, error) {
 	return bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")), nil // files saved on Windows may start with a BOM
 }
 
+// fetchError words a failed fetch: a policy refusal or a redirect the client would not follow
+// says so; everything else is errCannotLoad.
 func fetchError(err error) error {
-	var msg string
-	switch {
-	case errors.Is(err, errRedirectScheme):
-		msg = "Could not fetch the workflow: " + errRedirectScheme.Error()
-	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
-		msg = fmt.Sprintf("Could not fetch the workflow: the URL did not answer within %s", workflowURLTimeout)
-	default:
-		msg = "Could not fetch the workflow: " + err.Error()
+	var rd *redirectError
+	if re, ok := egress.Refusal(err); ok {
+		return &apiError{Status: fiber.StatusBadRequest, Message: "Could not load a workflow from that URL: " + re.Error(), cause: err}
+	} else if errors.As(err, &rd) {
+		return &apiError{Status: fiber.StatusBadRequest, Message: "Could not load a workflow from that URL: " + rd.reason, cause: err}
 	}
-	return &apiError{Status: fiber.StatusBadRequest, Message: msg, cause: err}
-}
-
-func isTimeout(err error) bool {
-	var t interface{ Timeout() bool }
-	return errors.As(err, &t) && t.Timeout()
+	return errCannotLoad
 }
 
 func fileTooLarge() error {

@@ -13,7 +13,8 @@ import (
 )
 
 func TestWorkflowFromURL(t *testing.T) {
-	e := startServer(t, nil)
+	// The files are served on this machine, which the strict egress profile opens only when told.
+	e := startServer(t, map[string]string{"FLOWMILL_EGRESS_ALLOW": "127.0.0.1/32"})
 	good := `{"name":"Imported",` + twoNodes + `,"tags":[{"id":"1","name":"x"}]}`
 	files := http.NewServeMux()
 	serve := func(path, body string) {
@@ -41,6 +42,9 @@ func TestWorkflowFromURL(t *testing.T) {
 	})
 	files.HandleFunc("/redirect.json", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/good.json", http.StatusFound)
+	})
+	files.HandleFunc("/loop.json", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/loop.json", http.StatusFound)
 	})
 	files.HandleFunc("/to-ftp.json", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "ftp://files.example.com/wf.json", http.StatusFound)
@@ -71,11 +75,15 @@ func TestWorkflowFromURL(t *testing.T) {
 		{remote.URL + "/connections-list.json", "The file is not a workflow"},
 		{remote.URL + "/huge.json", "The workflow file is larger than 16 MiB"},
 		{remote.URL + "/announced-huge.json", "The workflow file is larger than 16 MiB"},
-		{remote.URL + "/missing.json", "the URL answered 404 Not Found"},
-		{remote.URL + "/to-ftp.json", "redirects to an address that is not http or https"},
-		{"http://127.0.0.1:1/closed.json", "Could not fetch the workflow"},
+		{remote.URL + "/missing.json", "Could not load a workflow from that URL: it answered 404 Not Found"},
+		{remote.URL + "/to-ftp.json", "Could not load a workflow from that URL: it redirects to an address that is not http or https"},
+		{remote.URL + "/loop.json", "Could not load a workflow from that URL: it redirects more than 5 times"},
+		{"http://127.0.0.1:1/closed.json", "Could not load a workflow from that URL"},
 		{remote.URL + "/good.json.txt", "Invalid URL"},
 		{remote.URL + "/good", "Invalid URL"},
+		{remote.URL + "/good#.json", "Invalid URL"},
+		{remote.URL + "/good?name=.json", "Invalid URL"},
+		{remote.URL + "/good?name=x#/.json", "Invalid URL"},
 		{"ftp://files.example.com/wf.json", "Invalid URL"},
 		{"file:///etc/wf.json", "Invalid URL"},
 		{"http:///wf.json", "Invalid URL"},

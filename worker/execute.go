@@ -13,8 +13,10 @@ import (
 	"syscall"
 
 	"github.com/flowmill/flowmill/pkg/config"
+	"github.com/flowmill/flowmill/pkg/egress"
 	"github.com/flowmill/flowmill/pkg/engine"
 	"github.com/flowmill/flowmill/pkg/expr"
+	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/core"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -76,6 +78,7 @@ func runExecute(args []string, stdout, stderr io.Writer) int {
 		Evaluator: ev,
 		Logger:    slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		Env:       environment(),
+		Host:      nodes.Host{HTTP: cfg.Egress().Client(egress.Options{})},
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "worker execute:", err)

@@ -92,6 +92,9 @@ func run() error {
 		"FLOWMILL_REDIS_URL="+redisURL,
 		"FLOWMILL_ENCRYPTION_KEY=stack-encryption-key-0123456789",
 		"FLOWMILL_DATA_DIR="+filepath.Join(*logs, "data"),
+		// The specs serve workflow files for "Import from URL" on this machine, which the strict
+		// egress profile refuses by default.
+		"FLOWMILL_EGRESS_ALLOW=127.0.0.1/32",
 	)
 	env = append(env, extraEnv...)
 	var procs []*exec.Cmd

@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/flowmill/flowmill/pkg/egress"
 )
 
 // Config is the resolved configuration of a process. Field docs give defaults and units.
@@ -121,6 +123,16 @@ type Config struct {
 	// empty: every node type is available.
 	NodesExclude string
 
+	// EgressAllow and EgressDeny are comma-separated IP addresses and CIDR networks (IPv4 or
+	// IPv6) for every server-side fetch (HTTP Request node, Execute Workflow's URL source,
+	// importing a workflow from a URL): a denied address is never connected to, an allowed one
+	// is exempt from the built-in refusals (link-local and cloud metadata addresses everywhere;
+	// loopback and private ranges for fetches any member can make). Default empty.
+	EgressAllow string
+	EgressDeny  string
+	// egress is the policy of EgressAllow and EgressDeny, built by finish.
+	egress *egress.Policy
+
 	// WebhookResponseTimeout bounds how long a webhook caller waits for the workflow's answer
 	// (response modes lastNode and responseNode). Default 2m.
 	WebhookResponseTimeout time.Duration
@@ -164,6 +176,16 @@ func (c *Config) SQLitePath() string { return filepath.Join(c.DataDir, "database
 
 // Addr is the api's listen address.
 func (c *Config) Addr() string { return fmt.Sprintf("%s:%d", c.ListenAddress, c.Port) }
+
+// Egress returns the policy of FLOWMILL_EGRESS_ALLOW and FLOWMILL_EGRESS_DENY in the profile
+// for fetches that workflows make; its Strict profile is for fetches any member can make. A
+// Config not made by Load has the built-in refusals only.
+func (c *Config) Egress() *egress.Policy {
+	if c.egress == nil {
+		return egress.New(nil, nil)
+	}
+	return c.egress
+}
 
 // ExcludedNodes returns the node type names of NodesExclude; empty when none are excluded.
 func (c *Config) ExcludedNodes() []string {
@@ -337,6 +359,15 @@ func (c *Config) finish() error {
 			errs = append(errs, fmt.Errorf("FLOWMILL_SMTP_SENDER: %q is not an address such as \"Flowmill <flowmill@example.com>\"", c.SMTPSender))
 		}
 	}
+	allow, err := egress.ParseNetworks(c.EgressAllow)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("FLOWMILL_EGRESS_ALLOW: %w", err))
+	}
+	deny, err := egress.ParseNetworks(c.EgressDeny)
+	if err != nil {
+		errs = append(errs, fmt.Errorf("FLOWMILL_EGRESS_DENY: %w", err))
+	}
+	c.egress = egress.New(allow, deny)
 	if c.ExecutionsTimeoutMax < 1 {
 		errs = append(errs, errors.New("FLOWMILL_EXECUTIONS_TIMEOUT_MAX: must be a positive number of seconds"))
 	}

@@ -2,6 +2,7 @@ package config
 
 import (
 	"flag"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,6 +76,9 @@ func TestValidationMessages(t *testing.T) {
 		{env: map[string]string{"FLOWMILL_TIMEZONE": "Mars/Olympus"}, want: `unknown time zone "Mars/Olympus"`},
 		{env: map[string]string{"FLOWMILL_SHUTDOWN_TIMEOUT": "soon"}, want: "is not a duration"},
 		{env: map[string]string{"FLOWMILL_ENCRYPTION_KEY": "short"}, want: "at least 16 characters"},
+		{env: map[string]string{"FLOWMILL_EGRESS_ALLOW": "10.0.0.0/8, 10.0.0.300"},
+			want: `FLOWMILL_EGRESS_ALLOW: "10.0.0.300" is not an IP address or CIDR network (such as 10.0.0.0/8, 192.168.1.5 or fd00::/8)`},
+		{env: map[string]string{"FLOWMILL_EGRESS_DENY": "metadata.internal"}, want: `FLOWMILL_EGRESS_DENY: "metadata.internal" is not an IP address or CIDR network`},
 		{args: []string{"--nope=1"}, want: "unknown setting --nope"},
 		{args: []string{"--port"}, want: "--port needs a value"},
 	}
@@ -150,4 +154,22 @@ func TestREADMEListsEverySetting(t *testing.T) {
 		return
 	}
 	require.Equal(t, want, doc, "README.md settings table is out of date: go test ./pkg/config -run TestREADME -update")
+}
+
+func TestEgressPolicy(t *testing.T) {
+	c, err := Load(nil, env(map[string]string{"FLOWMILL_EGRESS_ALLOW": "169.254.169.254", "FLOWMILL_EGRESS_DENY": "203.0.113.0/24, 2001:db8::/32"}))
+	require.NoError(t, err)
+	p := c.Egress()
+	require.NoError(t, p.Check(netip.MustParseAddr("169.254.169.254")))
+	require.Error(t, p.Check(netip.MustParseAddr("169.254.1.1")))
+	require.Error(t, p.Check(netip.MustParseAddr("203.0.113.7")))
+	require.Error(t, p.Check(netip.MustParseAddr("2001:db8::7")))
+	require.NoError(t, p.Check(netip.MustParseAddr("127.0.0.1")))
+	require.Error(t, p.Strict().Check(netip.MustParseAddr("127.0.0.1")))
+
+	// By default only the built-in refusals apply.
+	c, err = Load(nil, env(nil))
+	require.NoError(t, err)
+	require.Error(t, c.Egress().Check(netip.MustParseAddr("169.254.169.254")))
+	require.NoError(t, c.Egress().Check(netip.MustParseAddr("203.0.113.7")))
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/flowmill/flowmill/pkg/credential"
+	"github.com/flowmill/flowmill/pkg/egress"
 	"github.com/flowmill/flowmill/pkg/engine"
 	"github.com/flowmill/flowmill/pkg/expr"
 	"github.com/flowmill/flowmill/pkg/infra"
@@ -81,6 +82,7 @@ func NewRunner(in *infra.Infra, workerID string, opts RunnerOptions) (*Runner, e
 		Logger:    r.log,
 		Env:       NodeEnvironment(),
 		Workflows: storeLoader{in.Store},
+		Host:      nodes.Host{HTTP: in.Config.Egress().Client(egress.Options{})},
 	}
 	if r.base.Registry == nil {
 		r.base.Registry = core.Registry().Without(in.Config.ExcludedNodes()...)

@@ -87,7 +87,7 @@ func (r *Runner) poll(ctx context.Context, wf *workflow.Workflow, node *workflow
 		Credentials: credential.ForWorkflow(r.in.Store, r.cipher, wf.ID),
 		Expr: expr.Context{Workflow: expr.WorkflowInfo{ID: wf.ID, Name: wf.Name, Active: wf.Active},
 			Timezone: wf.Settings.Timezone(), Execution: expr.ExecutionInfo{Mode: engine.ModeTrigger}},
-		Flow: nodes.FlowConfig{Now: time.Now}})
+		Flow: nodes.FlowConfig{Now: time.Now}, Host: r.base.Host})
 	out, err := t.Node.Execute(ctx, ex)
 	if err != nil {
 		return nil, err

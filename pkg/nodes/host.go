@@ -2,6 +2,9 @@ package nodes
 
 import (
 	"net/http"
+	"sync"
+
+	"github.com/flowmill/flowmill/pkg/egress"
 )
 
 // Host is what the instance lets nodes reach beyond their items: files on disk and the network.
@@ -9,8 +12,10 @@ import (
 type Host struct {
 	// Files decides which paths file nodes may read and write; nil refuses every path.
 	Files FileAccess
-	// HTTP is the client for every request a node sends; its dialer applies the egress policy.
-	// nil means http.DefaultClient (tests only: processes always set it).
+	// HTTP is the client for every request a node sends, built by egress: its dialer applies
+	// the egress policy (FLOWMILL_EGRESS_ALLOW/DENY) to every connection, and nodes that need
+	// their own transport options derive them from its policy (egress.PolicyOf). nil means the
+	// built-in refusals only (tests: processes always set it).
 	HTTP *http.Client
 }
 
@@ -28,5 +33,8 @@ func (ex *Execution) HTTPClient() *http.Client {
 	if ex.cfg.Host.HTTP != nil {
 		return ex.cfg.Host.HTTP
 	}
-	return http.DefaultClient
+	return builtInHTTP()
 }
+
+// builtInHTTP is the client of runs given no Host: the built-in egress refusals, no settings.
+var builtInHTTP = sync.OnceValue(func() *http.Client { return egress.New(nil, nil).Client(egress.Options{}) })

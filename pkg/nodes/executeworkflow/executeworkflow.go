@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"os"
 
+	"github.com/flowmill/flowmill/pkg/egress"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -93,7 +94,7 @@ func load(ctx context.Context, ex *nodes.Execution) (*workflow.Workflow, error) 
 		if err != nil {
 			return nil, err
 		}
-		if doc, err = fetch(ctx, url); err != nil {
+		if doc, err = fetch(ctx, ex.HTTPClient(), url); err != nil {
 			return nil, err
 		}
 	default:
@@ -118,13 +119,17 @@ func readFile(path string) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, maxWorkflowSize))
 }
 
-func fetch(ctx context.Context, url string) ([]byte, error) {
+// fetch loads a workflow from url with the instance's client, which applies the egress policy.
+func fetch(ctx context.Context, client *http.Client, url string) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return nil, nodes.Errorf(-1, "Workflow URL: %v", err)
 	}
 	req.Header.Set("Accept", "application/json,text/*;q=0.99")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
+	if re, refused := egress.Refusal(err); refused {
+		return nil, &nodes.Error{Message: re.Error(), ItemIndex: -1, Cause: err}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("load workflow from %s: %w", url, err)
 	}

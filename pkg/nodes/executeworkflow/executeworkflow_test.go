@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowmill/flowmill/pkg/egress"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/executeworkflow"
 	"github.com/flowmill/flowmill/pkg/nodes/nodetest"
@@ -92,5 +93,28 @@ func TestExecuteWorkflow(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, tc.want, nodetest.JSONs(out[0]))
 		})
+	}
+}
+
+func TestURLSourceAppliesEgressPolicy(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte(child)) }))
+	t.Cleanup(srv.Close)
+	deny, err := egress.ParseNetworks("127.0.0.0/8")
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		url  string
+		host nodes.Host
+		want string
+	}{
+		{"http://169.254.169.254/latest/user-data", nodes.Host{}, "The address 169.254.169.254 is not allowed (built-in refusal of link-local, " +
+			"cloud metadata and unspecified addresses; FLOWMILL_EGRESS_ALLOW can open it)."},
+		{srv.URL + "/child.json", nodes.Host{HTTP: egress.New(nil, deny).Client(egress.Options{})}, "The address 127.0.0.1 is not allowed (FLOWMILL_EGRESS_DENY)."},
+	} {
+		var ran []string
+		_, err := nodetest.Run(t, executeworkflow.Type(), nodetest.Node{Host: tc.host,
+			Parameters: m{"source": "url", "workflowUrl": tc.url}, Flow: nodes.FlowConfig{RunWorkflow: echo(&ran)}}, nodetest.Items(m{}))
+		require.Equal(t, tc.want, nodetest.NodeError(t, err).Message)
+		require.Empty(t, ran)
 	}
 }

@@ -102,7 +102,7 @@ func doItem(ctx context.Context, ex *nodes.Execution, auth *authData, responseFo
 	if err := auth.apply(req); err != nil {
 		return nil, err
 	}
-	return send(ctx, req, auth)
+	return send(ctx, ex.HTTPClient(), req, auth)
 }
 
 // asNodeError turns a request failure into the node error recorded on the run.

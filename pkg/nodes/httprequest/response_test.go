@@ -227,9 +227,9 @@ func TestProxyAndTLS(t *testing.T) {
 		_, _ = w.Write([]byte(`{"proxied":"` + r.URL.String() + `"}`))
 	}))
 	t.Cleanup(proxy.Close)
-	out, err := run(t, 1, m{"url": "http://upstream.example/x", "options": m{"proxy": proxy.URL}})
+	out, err := run(t, 1, m{"url": "http://192.0.2.10/x", "options": m{"proxy": proxy.URL}})
 	require.NoError(t, err)
-	require.Equal(t, "http://upstream.example/x", out[0].JSON["proxied"])
+	require.Equal(t, "http://192.0.2.10/x", out[0].JSON["proxied"])
 
 	tlsSrv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = w.Write([]byte(`{"secure":true}`))

@@ -3,7 +3,6 @@ package httprequest
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +13,8 @@ import (
 	"net/textproto"
 	"net/url"
 	"strings"
+
+	"github.com/flowmill/flowmill/pkg/egress"
 )
 
 // response is what a request answered.
@@ -115,7 +116,7 @@ func (r *request) target() (*url.URL, error) {
 	return u, nil
 }
 
-func send(ctx context.Context, r *request, auth *authData) (*response, error) {
+func send(ctx context.Context, base *http.Client, r *request, auth *authData) (*response, error) {
 	u, err := r.target()
 	if err != nil {
 		return nil, err
@@ -128,7 +129,10 @@ func send(ctx context.Context, r *request, auth *authData) (*response, error) {
 	if r.kind == "form" {
 		form, _ = url.ParseQuery(string(body))
 	}
-	client := r.client()
+	client, err := r.client(base)
+	if err != nil {
+		return nil, err
+	}
 	defer client.CloseIdleConnections()
 	newReq := func() (*http.Request, error) {
 		var rd io.Reader
@@ -195,25 +199,26 @@ func parseBody(b []byte) any {
 	return string(b)
 }
 
-func (r *request) client() *http.Client {
-	dialer := &net.Dialer{Timeout: r.timeout}
-	tr := &http.Transport{
-		DialContext:           dialer.DialContext,
-		ResponseHeaderTimeout: r.timeout,
-		TLSHandshakeTimeout:   r.timeout,
-		TLSClientConfig:       &tls.Config{InsecureSkipVerify: r.insecure}, //nolint:gosec // the node's "Ignore SSL Issues" option
-		Proxy:                 http.ProxyFromEnvironment,
+// client is the node's client for one request: the instance's egress policy with the node's
+// timeout, "Ignore SSL Issues" and proxy options and its redirect rules. A proxy the node names
+// does not get round the policy: its address is checked when dialed, and each target before the
+// request is handed to it.
+func (r *request) client(base *http.Client) (*http.Client, error) {
+	policy := egress.PolicyOf(base)
+	if policy == nil {
+		return nil, errors.New("the instance's HTTP client does not apply the egress policy")
 	}
+	o := egress.Options{Timeout: r.timeout, InsecureSkipVerify: r.insecure}
 	if r.proxy != "" {
 		if p, err := url.Parse(r.proxy); err == nil {
-			tr.Proxy = http.ProxyURL(p)
+			o.Proxy = p
 		}
 	}
 	follow := r.followAll
 	if r.method == http.MethodGet || r.method == http.MethodHead {
 		follow = r.followGet
 	}
-	return &http.Client{Transport: tr, CheckRedirect: func(_ *http.Request, via []*http.Request) error {
+	return &http.Client{Transport: policy.Transport(o), CheckRedirect: func(_ *http.Request, via []*http.Request) error {
 		if !follow {
 			return http.ErrUseLastResponse
 		}
@@ -221,11 +226,15 @@ func (r *request) client() *http.Client {
 			return errors.New("Maximum number of redirects exceeded")
 		}
 		return nil
-	}}
+	}}, nil
 }
 
-// requestError words transport failures like the request helper n8n uses.
+// requestError words transport failures like the request helper n8n uses; an address the
+// egress policy refuses is named with the setting that decides.
 func requestError(err error, r *request) error {
+	if re, ok := egress.Refusal(err); ok {
+		return re
+	}
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
 		return fmt.Errorf("timeout of %dms exceeded", r.timeout.Milliseconds())

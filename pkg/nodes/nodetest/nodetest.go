@@ -44,6 +44,9 @@ type Node struct {
 	NodeContext map[string]any
 	// Flow gives the node a clock, sleeping, waiting and sub-workflows.
 	Flow nodes.FlowConfig
+	// Host is what the node may reach; the zero value has no files and the built-in egress
+	// refusals.
+	Host nodes.Host
 }
 
 // Run executes typ once on the inputs and returns its outputs.
@@ -78,6 +81,7 @@ func Run(t testing.TB, typ nodes.Type, n Node, inputs ...[]workflow.Item) ([][]w
 		Credentials: n.CredentialData,
 		Context:     n.NodeContext,
 		Flow:        n.Flow,
+		Host:        n.Host,
 	})
 	return typ.Node.Execute(ctx, ex)
 }
