@@ -371,34 +371,12 @@ func (c *Config) finish() error {
 	if c.ExecutionsTimeoutMax < 1 {
 		errs = append(errs, errors.New("FLOWMILL_EXECUTIONS_TIMEOUT_MAX: must be a positive number of seconds"))
 	}
-	nets, err := ParsePrefixes(c.TrustedProxies)
+	nets, err := egress.ParseNetworks(c.TrustedProxies)
 	if err != nil {
 		errs = append(errs, fmt.Errorf("FLOWMILL_TRUSTED_PROXIES: %w", err))
 	}
 	c.TrustedProxyNets = nets
 	return errors.Join(errs...)
-}
-
-// ParsePrefixes reads a comma-separated list of IP addresses and CIDR ranges (IPv4 or IPv6); a
-// bare address is a range of that one address.
-func ParsePrefixes(list string) ([]netip.Prefix, error) {
-	var out []netip.Prefix
-	for _, f := range strings.Split(list, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			continue
-		}
-		if p, err := netip.ParsePrefix(f); err == nil {
-			out = append(out, p.Masked())
-			continue
-		}
-		a, err := netip.ParseAddr(f)
-		if err != nil {
-			return nil, fmt.Errorf("%q is neither an IP address nor a CIDR range such as 10.0.0.0/8", f)
-		}
-		out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
-	}
-	return out, nil
 }
 
 func normaliseBasePath(p string) string {
