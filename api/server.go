@@ -59,7 +59,7 @@ func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
 		cfg: cfg, in: in, log: in.Log, web: web,
 		hub:        push.NewHub(in.Redis, 0, in.Log),
 		executions: execution.NewService(in),
-		nodeTypes:  core.Registry().Without(cfg.ExcludedNodes()...),
+		nodeTypes:  core.ForInstance(cfg),
 	}
 	if s.mailer, err = mail.New(mail.Config{Host: cfg.SMTPHost, Port: cfg.SMTPPort, User: cfg.SMTPUser,
 		Pass: cfg.SMTPPass, Sender: cfg.SMTPSender, SSL: cfg.SMTPSSL}); err != nil {

@@ -72,7 +72,7 @@ func runExecute(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	eng, err := engine.New(engine.Options{
-		Registry:  core.Registry().Without(cfg.ExcludedNodes()...),
+		Registry:  core.ForInstance(cfg),
 		Evaluator: ev,
 		Logger:    slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		Env:       environment(),

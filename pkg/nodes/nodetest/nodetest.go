@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/flowmill/flowmill/pkg/expr"
+	"github.com/flowmill/flowmill/pkg/filefence"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -44,6 +45,9 @@ type Node struct {
 	NodeContext map[string]any
 	// Flow gives the node a clock, sleeping, waiting and sub-workflows.
 	Flow nodes.FlowConfig
+	// Host is what the node may reach: file nodes' tests pass a file fence over a temporary
+	// folder (Host.Files); the zero value refuses every path.
+	Host nodes.Host
 }
 
 // Run executes typ once on the inputs and returns its outputs.
@@ -78,6 +82,7 @@ func Run(t testing.TB, typ nodes.Type, n Node, inputs ...[]workflow.Item) ([][]w
 		Credentials: n.CredentialData,
 		Context:     n.NodeContext,
 		Flow:        n.Flow,
+		Host:        n.Host,
 	})
 	return typ.Node.Execute(ctx, ex)
 }
@@ -126,4 +131,14 @@ func Outputs(outs [][]workflow.Item) [][]map[string]any {
 		res[i] = JSONs(o)
 	}
 	return res
+}
+
+// FilesHost is a Host whose file fence lets file nodes use dir and nothing outside it.
+func FilesHost(t testing.TB, dir string) nodes.Host {
+	t.Helper()
+	f, err := filefence.New(filefence.Options{Root: dir})
+	if err != nil {
+		t.Fatalf("file fence: %v", err)
+	}
+	return nodes.Host{Files: f}
 }
