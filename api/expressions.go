@@ -12,6 +12,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/engine"
 	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/expr"
+	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
@@ -91,7 +92,8 @@ func (s *server) postEvaluateExpression(c fiber.Ctx) error {
 	if _, ok := wf.Node(req.NodeName); !ok {
 		return &apiError{Status: fiber.StatusUnprocessableEntity, Message: fmt.Sprintf("The node %q does not exist in the workflow", req.NodeName)}
 	}
-	eng, err := engine.New(engine.Options{Registry: s.nodeTypes, Evaluator: s.hooks.ev, Logger: s.log, Env: execution.NodeEnvironment()})
+	eng, err := engine.New(engine.Options{Registry: s.nodeTypes, Evaluator: s.hooks.ev, Logger: s.log, Env: execution.NodeEnvironment(),
+		Host: nodes.Host{Files: s.in.Files}})
 	if err != nil {
 		return err
 	}

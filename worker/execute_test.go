@@ -35,8 +35,13 @@ func write(t *testing.T, name, content string) string {
 	return p
 }
 
+// execute runs `worker execute` with args; the data folder is a temporary one unless the test
+// set FLOWMILL_DATA_DIR.
 func execute(t *testing.T, args ...string) (int, output, string) {
 	t.Helper()
+	if os.Getenv("FLOWMILL_DATA_DIR") == "" {
+		t.Setenv("FLOWMILL_DATA_DIR", t.TempDir())
+	}
 	var stdout, stderr bytes.Buffer
 	code := runExecute(args, &stdout, &stderr)
 	var out output

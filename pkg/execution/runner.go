@@ -81,6 +81,7 @@ func NewRunner(in *infra.Infra, workerID string, opts RunnerOptions) (*Runner, e
 		Logger:    r.log,
 		Env:       NodeEnvironment(),
 		Workflows: storeLoader{in.Store},
+		Host:      nodes.Host{Files: in.Files},
 	}
 	if r.base.Registry == nil {
 		r.base.Registry = core.ForInstance(in.Config)
