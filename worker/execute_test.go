@@ -35,13 +35,25 @@ func write(t *testing.T, name, content string) string {
 	return p
 }
 
-// execute runs `worker execute` with args; the data folder is a temporary one unless the test
-// set FLOWMILL_DATA_DIR.
+// TestMain gives the command a temporary data folder (it creates the files folder in it) unless
+// one is set.
+func TestMain(m *testing.M) {
+	code := func() int {
+		if os.Getenv("FLOWMILL_DATA_DIR") == "" {
+			dir, err := os.MkdirTemp("", "flowmill-worker-test")
+			if err != nil {
+				panic(err)
+			}
+			defer os.RemoveAll(dir)
+			os.Setenv("FLOWMILL_DATA_DIR", dir)
+		}
+		return m.Run()
+	}()
+	os.Exit(code)
+}
+
 func execute(t *testing.T, args ...string) (int, output, string) {
 	t.Helper()
-	if os.Getenv("FLOWMILL_DATA_DIR") == "" {
-		t.Setenv("FLOWMILL_DATA_DIR", t.TempDir())
-	}
 	var stdout, stderr bytes.Buffer
 	code := runExecute(args, &stdout, &stderr)
 	var out output
