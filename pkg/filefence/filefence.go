@@ -31,13 +31,16 @@ type Options struct {
 	DataDir string
 }
 
-// Fence is the instance's nodes.FileAccess. It is safe for concurrent use.
+// Fence is the instance's nodes.FileAccess. It is safe for concurrent use and lives as long as
+// its process (it keeps the files folder open).
 type Fence struct {
 	// shown is Root as configured, for messages; root is it with symbolic links resolved.
 	shown, root string
 	// data is DataDir resolved; never is every tree refused whatever Root is.
 	data  string
 	never []string
+	// dir opens files beneath root only, so a link swapped in after Resolve cannot lead out.
+	dir *os.Root
 }
 
 var _ nodes.FileAccess = (*Fence)(nil)
@@ -58,7 +61,11 @@ func New(o Options) (*Fence, error) {
 	if err != nil {
 		return nil, fmt.Errorf("files folder (FLOWMILL_FILES_DIR): %w", err)
 	}
-	f := &Fence{shown: shown, root: root}
+	dir, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("files folder (FLOWMILL_FILES_DIR): %w", err)
+	}
+	f := &Fence{shown: shown, root: root, dir: dir}
 	for _, t := range systemTrees {
 		f.never = append(f.never, t)
 		if r, err := filepath.EvalSymlinks(t); err == nil && r != t {
@@ -113,6 +120,21 @@ func (f *Fence) Resolve(path string) (string, error) {
 		return "", f.refuse(path, true)
 	}
 	return real, nil
+}
+
+// Open opens the file path stands for as os.OpenFile does, when Resolve allows it. It opens the
+// resolved path beneath the files folder (os.Root), so a link put in its way after the check
+// cannot lead out of the folder.
+func (f *Fence) Open(path string, flag int, perm os.FileMode) (*os.File, error) {
+	real, err := f.Resolve(path)
+	if err != nil {
+		return nil, err
+	}
+	rel, err := filepath.Rel(f.root, real)
+	if err != nil {
+		return nil, err
+	}
+	return f.dir.OpenFile(rel, flag, perm)
 }
 
 func (f *Fence) refuse(path string, never bool) error {

@@ -145,3 +145,32 @@ func TestResolveDataFolder(t *testing.T) {
 	_, err = f.Resolve("a.txt")
 	require.NoError(t, err)
 }
+
+func TestOpen(t *testing.T) {
+	t.Parallel()
+	l := newLayout(t)
+	f, err := filefence.New(filefence.Options{Root: l.files, DataDir: l.data})
+	require.NoError(t, err)
+	require.NoError(t, os.Mkdir(filepath.Join(l.files, "sub"), 0o700))
+	require.NoError(t, os.Symlink(filepath.Join(l.files, "sub"), filepath.Join(l.files, "in")))
+	require.NoError(t, os.Symlink(l.outside, filepath.Join(l.files, "out")))
+
+	w, err := f.Open("in/new.txt", os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	require.NoError(t, err)
+	_, err = w.WriteString("new")
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	b, err := os.ReadFile(filepath.Join(l.files, "sub", "new.txt"))
+	require.NoError(t, err)
+	require.Equal(t, "new", string(b))
+
+	for _, p := range []string{"out/new.txt", "../config", "/proc/self/environ"} {
+		_, err = f.Open(p, os.O_WRONLY|os.O_CREATE, 0o600)
+		var refused *filefence.RefusedError
+		require.ErrorAs(t, err, &refused, p)
+	}
+	_, err = os.Stat(filepath.Join(l.outside, "new.txt"))
+	require.ErrorIs(t, err, os.ErrNotExist)
+	_, err = f.Open("missing.txt", os.O_RDONLY, 0)
+	require.ErrorIs(t, err, os.ErrNotExist)
+}

@@ -3,7 +3,6 @@ package nodes
 import (
 	"errors"
 	"os"
-	"syscall"
 )
 
 // errNoFileAccess refuses every path when the process gave nodes no file access (Host.Files).
@@ -18,12 +17,11 @@ func (ex *Execution) ResolveFile(path string) (string, error) {
 	return ex.cfg.Host.Files.Resolve(path)
 }
 
-// OpenFile opens path for a file node as os.OpenFile does, after ResolveFile: it opens the
-// resolved path and refuses a symbolic link put in place of the file since it was checked.
+// OpenFile opens path for a file node as os.OpenFile does, when this instance lets file nodes
+// use it (Host.Files); otherwise it returns the refusal.
 func (ex *Execution) OpenFile(path string, flag int, perm os.FileMode) (*os.File, error) {
-	real, err := ex.ResolveFile(path)
-	if err != nil {
-		return nil, err
+	if ex.cfg.Host.Files == nil {
+		return nil, errNoFileAccess
 	}
-	return os.OpenFile(real, flag|syscall.O_NOFOLLOW, perm)
+	return ex.cfg.Host.Files.Open(path, flag, perm)
 }
