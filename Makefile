@@ -72,8 +72,11 @@ test-e2e: build bin/stack e2e/node_modules/.package-lock.json webapp/node_module
 	webapp/node_modules/.bin/tsc -p e2e
 	cd e2e && npx playwright test
 
+# The corpus runs Execute Command (echo) and reads fixtures beside the tests and temporary
+# folders: the command line, a local operator tool, gets the shell and the whole disk here.
 compat: bin/worker
 	@if [ -d "$(COMPAT_DIR)/n8n" ]; then \
+		FLOWMILL_NODES_ENABLE=n8n-nodes-base.executeCommand FLOWMILL_FILES_DIR=/ \
 		python3 $(COMPAT_DIR)/check.py --exec 'bin/worker execute' $(COMPAT_DIR)/n8n; \
 	else \
 		echo "compat: $(COMPAT_DIR)/n8n not found, nothing to check"; \

@@ -120,6 +120,9 @@ func (s *server) checkRunnable(wf *workflow.Workflow, req runRequest) error {
 			continue
 		}
 		t, ok := s.nodeTypes.Get(n.Type, n.TypeVersion)
+		if err := s.nodeTypes.Disabled(n.Type); !ok && err != nil {
+			return &apiError{Status: fiber.StatusUnprocessableEntity, Message: fmt.Sprintf("The node %q: %v", n.Name, err)}
+		}
 		if !ok {
 			return &apiError{Status: fiber.StatusUnprocessableEntity,
 				Message: fmt.Sprintf("The node %q has an unknown type %q (version %g)", n.Name, n.Type, n.TypeVersion),

@@ -22,7 +22,7 @@ func TestNodeTypesList(t *testing.T) {
 	require.Equal(t, 200, res.StatusCode)
 	var all []map[string]any
 	decodeData(t, b, &all)
-	reg := core.Registry()
+	reg := core.ForInstance(e.cfg)
 	require.Len(t, all, len(reg.Types()))
 	versions := map[string][]any{}
 	for _, d := range all {

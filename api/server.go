@@ -65,8 +65,8 @@ func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
 		cfg: cfg, in: in, log: in.Log, web: web,
 		hub:        push.NewHub(in.Redis, 0, in.Log),
 		executions: execution.NewService(in),
-		nodeTypes:  core.Registry().Without(cfg.ExcludedNodes()...),
-		nodeHost:   nodes.Host{HTTP: cfg.Egress().Client(egress.Options{})},
+		nodeTypes:  core.ForInstance(cfg),
+		nodeHost:   nodes.Host{Files: in.Files, HTTP: cfg.Egress().Client(egress.Options{})},
 
 		workflowURLClient: newWorkflowURLClient(cfg.Egress()),
 	}

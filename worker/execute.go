@@ -16,6 +16,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/egress"
 	"github.com/flowmill/flowmill/pkg/engine"
 	"github.com/flowmill/flowmill/pkg/expr"
+	"github.com/flowmill/flowmill/pkg/filefence"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/core"
 	"github.com/flowmill/flowmill/pkg/workflow"
@@ -73,12 +74,17 @@ func runExecute(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "worker execute: expressions:", err)
 		return 1
 	}
+	files, err := filefence.New(filefence.Options{Root: cfg.FilesDir, DataDir: cfg.DataDir})
+	if err != nil {
+		fmt.Fprintln(stderr, "worker execute:", err)
+		return 1
+	}
 	eng, err := engine.New(engine.Options{
-		Registry:  core.Registry().Without(cfg.ExcludedNodes()...),
+		Registry:  core.ForInstance(cfg),
 		Evaluator: ev,
 		Logger:    slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		Env:       environment(),
-		Host:      nodes.Host{HTTP: cfg.Egress().Client(egress.Options{})},
+		Host:      nodes.Host{Files: files, HTTP: cfg.Egress().Client(egress.Options{})},
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "worker execute:", err)

@@ -35,6 +35,23 @@ func write(t *testing.T, name, content string) string {
 	return p
 }
 
+// TestMain gives the command a temporary data folder (it creates the files folder in it) unless
+// one is set.
+func TestMain(m *testing.M) {
+	code := func() int {
+		if os.Getenv("FLOWMILL_DATA_DIR") == "" {
+			dir, err := os.MkdirTemp("", "flowmill-worker-test")
+			if err != nil {
+				panic(err)
+			}
+			defer os.RemoveAll(dir)
+			os.Setenv("FLOWMILL_DATA_DIR", dir)
+		}
+		return m.Run()
+	}()
+	os.Exit(code)
+}
+
 func execute(t *testing.T, args ...string) (int, output, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -122,6 +123,15 @@ type Config struct {
 	// comma-separated list (or a JSON array) such as n8n-nodes-base.executeCommand. Default
 	// empty: every node type is available.
 	NodesExclude string
+	// NodesEnable names off-by-default node types (OffByDefaultNodes) an admin turns on, in the
+	// same forms as NodesExclude; naming any other type is an error. NodesExclude wins over it.
+	// Default empty: Execute Command and Local File Trigger stay off.
+	NodesEnable string
+	// FilesDir is the only folder file nodes (Read/Write Binary File(s), Execute Workflow's
+	// local file) may use; relative node paths are relative to it. Created (mode 0700) at start
+	// when missing. Default DataDir/files. /proc, /sys, /dev and the data folder outside it are
+	// never available, whatever it is set to.
+	FilesDir string
 
 	// EgressAllow and EgressDeny are comma-separated IP addresses and CIDR networks (IPv4 or
 	// IPv6) for every server-side fetch (HTTP Request node, Execute Workflow's URL source,
@@ -188,8 +198,32 @@ func (c *Config) Egress() *egress.Policy {
 }
 
 // ExcludedNodes returns the node type names of NodesExclude; empty when none are excluded.
-func (c *Config) ExcludedNodes() []string {
-	v := strings.TrimSpace(c.NodesExclude)
+func (c *Config) ExcludedNodes() []string { return nodeList(c.NodesExclude) }
+
+// OffByDefaultNodes are the node types that can hurt the host (a shell, watching its files):
+// left out of every registry unless FLOWMILL_NODES_ENABLE names them.
+var OffByDefaultNodes = []string{"n8n-nodes-base.executeCommand", "n8n-nodes-base.localFileTrigger"}
+
+// DisabledNodes returns the node types this instance leaves out, each with what an admin does to
+// turn it on: excluded ones (FLOWMILL_NODES_EXCLUDE, which wins) and off-by-default ones not
+// named by FLOWMILL_NODES_ENABLE.
+func (c *Config) DisabledNodes() map[string]string {
+	out := map[string]string{}
+	enabled := nodeList(c.NodesEnable)
+	for _, name := range OffByDefaultNodes {
+		if !slices.Contains(enabled, name) {
+			out[name] = "with FLOWMILL_NODES_ENABLE"
+		}
+	}
+	for _, name := range c.ExcludedNodes() {
+		out[name] = "by removing it from FLOWMILL_NODES_EXCLUDE"
+	}
+	return out
+}
+
+// nodeList reads a list of node type names: comma-separated, or a JSON array.
+func nodeList(v string) []string {
+	v = strings.TrimSpace(v)
 	var names []string
 	if strings.HasPrefix(v, "[") && json.Unmarshal([]byte(v), &names) == nil {
 		return names
@@ -274,6 +308,15 @@ func (c *Config) finish() error {
 			errs = append(errs, fmt.Errorf("FLOWMILL_DATA_DIR: cannot resolve ~: %w", err))
 		}
 		c.DataDir = filepath.Join(home, strings.TrimPrefix(c.DataDir, "~"))
+	}
+	if err := c.finishFilesDir(); err != nil {
+		errs = append(errs, err)
+	}
+	for _, name := range nodeList(c.NodesEnable) {
+		if !slices.Contains(OffByDefaultNodes, name) {
+			errs = append(errs, fmt.Errorf("FLOWMILL_NODES_ENABLE: %q is not an off-by-default node type (%s); other node types are on unless FLOWMILL_NODES_EXCLUDE names them",
+				name, strings.Join(OffByDefaultNodes, ", ")))
+		}
 	}
 	if c.PublicURL == "" {
 		c.PublicURL = fmt.Sprintf("http://localhost:%d%s", c.Port, c.BasePath)
@@ -377,6 +420,31 @@ func (c *Config) finish() error {
 	}
 	c.TrustedProxyNets = nets
 	return errors.Join(errs...)
+}
+
+// finishFilesDir makes FilesDir absolute (default DataDir/files) and refuses the data folder
+// itself, which holds the encryption key and the database.
+func (c *Config) finishFilesDir() error {
+	if c.FilesDir == "" {
+		c.FilesDir = filepath.Join(c.DataDir, "files")
+	}
+	if strings.HasPrefix(c.FilesDir, "~/") || c.FilesDir == "~" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return fmt.Errorf("FLOWMILL_FILES_DIR: cannot resolve ~: %w", err)
+		}
+		c.FilesDir = filepath.Join(home, strings.TrimPrefix(c.FilesDir, "~"))
+	}
+	abs, err := filepath.Abs(c.FilesDir)
+	if err != nil {
+		return fmt.Errorf("FLOWMILL_FILES_DIR: %w", err)
+	}
+	c.FilesDir = abs
+	if data, err := filepath.Abs(c.DataDir); err == nil && data == abs {
+		return fmt.Errorf("FLOWMILL_FILES_DIR: %s is the data folder, which holds the encryption key and the database; use a folder inside it such as %s",
+			abs, filepath.Join(abs, "files"))
+	}
+	return nil
 }
 
 func normaliseBasePath(p string) string {

@@ -267,7 +267,8 @@ func (e *Engine) newRun(wf *workflow.Workflow, mode, executionID, tz string) (*r
 	return r, nil
 }
 
-// checkTypes fails on enabled nodes whose type is not known, as n8n's checkReadyForExecution.
+// checkTypes fails on enabled nodes whose type is not known, as n8n's checkReadyForExecution, or
+// that the instance disabled (saying which setting turns it on).
 func (r *run) checkTypes(names []string) error {
 	for _, name := range names {
 		n := r.g.nodes[name]
@@ -275,6 +276,9 @@ func (r *run) checkTypes(names []string) error {
 			continue
 		}
 		if _, ok := r.types[name]; !ok {
+			if err := r.e.opts.Registry.Disabled(n.Type); err != nil {
+				return &StartError{Node: name, Message: err.Error()}
+			}
 			return &StartError{Node: name, Message: fmt.Sprintf("node type %q (version %g) is not known", n.Type, n.TypeVersion)}
 		}
 	}

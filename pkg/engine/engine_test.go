@@ -320,3 +320,20 @@ func TestEndlessLoopGuard(t *testing.T) {
 	require.False(t, res.Finished)
 	require.Equal(t, "Stopped execution because it seems to be in an endless loop", res.State.ResultData.Error.Message)
 }
+
+// A node type the instance disabled fails the run with the setting that turns it on, not as an
+// unknown type.
+func TestDisabledNodeType(t *testing.T) {
+	t.Parallel()
+	r, _ := registry()
+	e, err := engine.New(engine.Options{Registry: r.Disable(map[string]string{"n8n-nodes-base.noOp": "with FLOWMILL_NODES_ENABLE"}),
+		Evaluator: evaluator(t)})
+	require.NoError(t, err)
+	_, err = e.Run(context.Background(), engine.Request{Workflow: wf(t, `[
+	 {"name": "Start", "type": "n8n-nodes-base.start", "typeVersion": 1}, {"name": "Nothing", "type": "n8n-nodes-base.noOp", "typeVersion": 1}]`,
+		conn{"Start", 0, "Nothing", 0})})
+	var se *engine.StartError
+	require.ErrorAs(t, err, &se)
+	require.Equal(t, "Nothing", se.Node)
+	require.Equal(t, `The node type "n8n-nodes-base.noOp" is disabled on this instance; an admin can turn it on with FLOWMILL_NODES_ENABLE.`, se.Message)
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowmill/flowmill/pkg/engine"
+	"github.com/flowmill/flowmill/pkg/filefence"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -57,6 +58,14 @@ func TestExecuteWorkflow(t *testing.T) {
 		return e
 	}
 	plainEngine := func() *engine.Engine { return newEngine(t) }
+	files, err := filefence.New(filefence.Options{Root: t.TempDir()})
+	require.NoError(t, err)
+	withFiles := func() *engine.Engine {
+		r, _ := registry()
+		e, err := engine.New(engine.Options{Registry: r, Evaluator: evaluator(t), Host: nodes.Host{Files: files}})
+		require.NoError(t, err)
+		return e
+	}
 	tests := []struct {
 		name           string
 		engine         func() *engine.Engine
@@ -75,8 +84,12 @@ func TestExecuteWorkflow(t *testing.T) {
 		{"failing child, continue on fail", withStore, map[string]any{"workflowId": "8"}, true,
 			[]map[string]any{{"error": "failure 1"}}, ""},
 		{"invalid JSON", plainEngine, map[string]any{"source": "parameter", "workflowJson": "{"}, false, nil, "not valid"},
-		{"missing file", plainEngine, map[string]any{"source": "localFile", "workflowPath": "/nonexistent/wf.json"}, false,
-			nil, `The file "/nonexistent/wf.json" could not be found.`},
+		{"missing file", withFiles, map[string]any{"source": "localFile", "workflowPath": "wf.json"}, false,
+			nil, `The file "wf.json" could not be found.`},
+		{"file outside the files folder", withFiles, map[string]any{"source": "localFile", "workflowPath": "/nonexistent/wf.json"}, false,
+			nil, `The path "/nonexistent/wf.json" is outside the files folder; file nodes may only use paths under ` + files.Root() + ` (FLOWMILL_FILES_DIR).`},
+		{"no file access in this process", plainEngine, map[string]any{"source": "localFile", "workflowPath": "wf.json"}, false,
+			nil, "no files folder is set up (FLOWMILL_FILES_DIR)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -63,8 +63,8 @@ type Runner struct {
 
 // RunnerOptions adjust a Runner; the zero value is what workers run.
 type RunnerOptions struct {
-	// Nodes is the node registry executions run with; nil means the core node types without
-	// FLOWMILL_NODES_EXCLUDE. Tests pass a registry with node types of their own.
+	// Nodes is the node registry executions run with; nil means the instance's node types
+	// (core.ForInstance). Tests pass a registry with node types of their own.
 	Nodes *nodes.Registry
 }
 
@@ -82,10 +82,10 @@ func NewRunner(in *infra.Infra, workerID string, opts RunnerOptions) (*Runner, e
 		Logger:    r.log,
 		Env:       NodeEnvironment(),
 		Workflows: storeLoader{in.Store},
-		Host:      nodes.Host{HTTP: in.Config.Egress().Client(egress.Options{})},
+		Host:      nodes.Host{Files: in.Files, HTTP: in.Config.Egress().Client(egress.Options{})},
 	}
 	if r.base.Registry == nil {
-		r.base.Registry = core.Registry().Without(in.Config.ExcludedNodes()...)
+		r.base.Registry = core.ForInstance(in.Config)
 	}
 	r.base.SubWorkflows = &subWorkflows{r: r, active: map[string]*subRun{}}
 	if r.cipher, err = credential.NewCipher(in.Config.EncryptionKey); err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/flowmill/flowmill/pkg/config"
+	"github.com/flowmill/flowmill/pkg/filefence"
 	"github.com/flowmill/flowmill/pkg/metrics"
 	"github.com/flowmill/flowmill/pkg/push"
 	"github.com/flowmill/flowmill/pkg/queue"
@@ -28,11 +29,13 @@ type Infra struct {
 	Queue     *queue.Client
 	Publisher *push.Publisher
 	Metrics   *metrics.Metrics
-	embedded  *queue.EmbeddedRedis
+	// Files is the folder file nodes may use (FLOWMILL_FILES_DIR), created by Open.
+	Files    *filefence.Fence
+	embedded *queue.EmbeddedRedis
 }
 
-// Open connects to the database (applying migrations) and to Redis, starting the embedded Redis
-// when no Redis URL is configured, and checks that the encryption key matches the one the
+// Open creates the files folder, connects to the database (applying migrations) and to Redis,
+// starting the embedded Redis when no Redis URL is configured, and checks that the encryption key matches the one the
 // database was first used with.
 func Open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*Infra, error) {
 	in := &Infra{Config: cfg, Log: log, Metrics: metrics.New()}
@@ -40,6 +43,9 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*Infra, er
 		return nil, err
 	}
 	var err error
+	if in.Files, err = filefence.New(filefence.Options{Root: cfg.FilesDir, DataDir: cfg.DataDir}); err != nil {
+		return nil, err
+	}
 	// The pool does not grow with the worker concurrency: runs hold a connection only for single
 	// statements, and pools sized per process add up past the server's connection limit.
 	in.Store, err = store.Open(ctx, store.Options{DatabaseURL: cfg.DatabaseURL, SQLitePath: cfg.SQLitePath(),

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/flowmill/flowmill/pkg/egress"
+	"os"
 )
 
 // Host is what the instance lets nodes reach beyond their items: files on disk and the network.
@@ -23,6 +24,9 @@ type Host struct {
 // with an error that says why and which setting decides.
 type FileAccess interface {
 	Resolve(path string) (string, error)
+	// Open opens the file path stands for as os.OpenFile does, refusing what Resolve refuses;
+	// links changed after the check cannot make it open anything else.
+	Open(path string, flag int, perm os.FileMode) (*os.File, error)
 }
 
 // Host returns what the instance lets this node reach.

@@ -70,6 +70,8 @@ func PassThrough(_ context.Context, ex *Execution) ([][]workflow.Item, error) {
 type Registry struct {
 	byName map[string][]*Type
 	order  []string
+	// disabled maps the types left out by the instance's settings to how to turn them on.
+	disabled map[string]string
 }
 
 // NewRegistry returns an empty registry.

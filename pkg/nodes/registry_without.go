@@ -1,6 +1,9 @@
 package nodes
 
-import "slices"
+import (
+	"maps"
+	"slices"
+)
 
 // Without returns a registry holding r's types except those named (every version of each), as
 // n8n's NODES_EXCLUDE removes node types such as n8n-nodes-base.executeCommand from an instance.
@@ -14,5 +17,6 @@ func (r *Registry) Without(names ...string) *Registry {
 		out.order = append(out.order, name)
 		out.byName[name] = r.byName[name]
 	}
+	out.disabled = maps.Clone(r.disabled)
 	return out
 }

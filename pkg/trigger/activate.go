@@ -47,9 +47,9 @@ func IsStarter(t *nodes.Type) bool {
 
 // Check tells whether wf may be active and returns the production webhooks to register (not the
 // Wait nodes' resume webhooks). It refuses a workflow without an enabled starter node
-// (ErrNoTrigger), and one whose enabled nodes have issues (*NodeIssueError): an unknown type, a
-// required parameter or credential left empty, schedule rules that cannot be read, or two
-// webhooks with the same method and path.
+// (ErrNoTrigger), and one whose enabled nodes have issues (*NodeIssueError): an unknown or
+// disabled type, a required parameter or credential left empty, schedule rules that cannot be
+// read, or two webhooks with the same method and path.
 func Check(wf *workflow.Workflow, reg *nodes.Registry, ev *expr.Evaluator) ([]Webhook, error) {
 	starters := 0
 	for i := range wf.Nodes {
@@ -59,6 +59,9 @@ func Check(wf *workflow.Workflow, reg *nodes.Registry, ev *expr.Evaluator) ([]We
 		}
 		t, ok := reg.Get(n.Type, n.TypeVersion)
 		if !ok {
+			if err := reg.Disabled(n.Type); err != nil {
+				return nil, &NodeIssueError{n.Name, err.Error()}
+			}
 			return nil, &NodeIssueError{n.Name, fmt.Sprintf("The node type %q (version %g) is not known", n.Type, n.TypeVersion)}
 		}
 		if err := parameterIssues(n, t); err != nil {

@@ -65,8 +65,8 @@ type tick struct {
 
 // SchedulerOptions adjust a Scheduler; the zero value is what scheduler processes run.
 type SchedulerOptions struct {
-	// Nodes is the node registry trigger nodes are read with; nil means the core node types
-	// without FLOWMILL_NODES_EXCLUDE. Tests pass a registry with node types of their own; the
+	// Nodes is the node registry trigger nodes are read with; nil means the instance's node types
+	// (core.ForInstance). Tests pass a registry with node types of their own; the
 	// workers running those workflows need the same types (worker.Options.Nodes).
 	Nodes *nodes.Registry
 }
@@ -79,7 +79,7 @@ func NewScheduler(in *infra.Infra, opts SchedulerOptions) (*Scheduler, error) {
 	}
 	reg := opts.Nodes
 	if reg == nil {
-		reg = core.Registry().Without(in.Config.ExcludedNodes()...)
+		reg = core.ForInstance(in.Config)
 	}
 	return &Scheduler{in: in, reg: reg, ev: ev,
 		log: in.Log.With("component", "triggers"), Now: time.Now,

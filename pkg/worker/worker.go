@@ -23,8 +23,8 @@ type Worker struct {
 
 // Options adjust a Worker; the zero value is what worker processes run.
 type Options struct {
-	// Nodes is the node registry executions run with; nil means the core node types without
-	// FLOWMILL_NODES_EXCLUDE. Tests pass a registry with node types of their own.
+	// Nodes is the node registry executions run with; nil means the instance's node types
+	// (core.ForInstance). Tests pass a registry with node types of their own.
 	Nodes *nodes.Registry
 }
 

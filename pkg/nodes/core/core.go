@@ -3,6 +3,7 @@
 package core
 
 import (
+	"github.com/flowmill/flowmill/pkg/config"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/code"
 	"github.com/flowmill/flowmill/pkg/nodes/comparedatasets"
@@ -79,4 +80,12 @@ func Registry() *nodes.Registry {
 	r := nodes.NewRegistry()
 	Register(r)
 	return r
+}
+
+// ForInstance returns the built-in node types an instance with settings c offers: without the
+// types FLOWMILL_NODES_EXCLUDE names, nor the off-by-default ones (config.OffByDefaultNodes)
+// FLOWMILL_NODES_ENABLE does not turn on. Every process builds its registry here, so the
+// editor's node list, runs, activation and previews agree.
+func ForInstance(c *config.Config) *nodes.Registry {
+	return Registry().Disable(c.DisabledNodes())
 }

@@ -1,8 +1,8 @@
 // Package executecommand is the Execute Command node (version 1): it runs a shell command on
 // the host, once or once per item, and outputs its exit code, stderr and stdout. A command
 // that fails (non-zero exit, killed) fails the item with Node's "Command failed" message, as
-// n8n's node does. Instances that must not run commands remove the node type from the
-// registry (FLOWMILL_NODES_EXCLUDE).
+// n8n's node does. It gives whoever edits workflows a shell on the host, so instances leave it
+// out unless an admin turns it on (FLOWMILL_NODES_ENABLE, see config.OffByDefaultNodes).
 package executecommand
 
 import (

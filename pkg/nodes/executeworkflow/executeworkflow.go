@@ -72,7 +72,7 @@ func load(ctx context.Context, ex *nodes.Execution) (*workflow.Workflow, error) 
 		if err != nil {
 			return nil, err
 		}
-		if doc, err = readFile(path); err != nil {
+		if doc, err = readFile(ex, path); err != nil {
 			return nil, err
 		}
 	case "parameter":
@@ -107,13 +107,14 @@ func load(ctx context.Context, ex *nodes.Execution) (*workflow.Workflow, error) 
 	return wf, nil
 }
 
-func readFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+// readFile reads the workflow file at path, through the instance's file fence.
+func readFile(ex *nodes.Execution, path string) ([]byte, error) {
+	f, err := ex.OpenFile(path, os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nodes.Errorf(-1, "The file \"%s\" could not be found.", path)
 	}
 	if err != nil {
-		return nil, err
+		return nil, nodes.Errorf(-1, "%v", err)
 	}
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, maxWorkflowSize))

@@ -50,6 +50,7 @@ func TestExecuteWorkflow(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "child.json")
 	require.NoError(t, os.WriteFile(file, []byte(child), 0o600))
+	host := nodetest.FilesHost(t, dir)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/child.json" {
 			http.Error(w, "nope", http.StatusNotFound)
@@ -73,6 +74,9 @@ func TestExecuteWorkflow(t *testing.T) {
 		{"database, unknown id", m{"workflowId": "6"}, store{}, false, nil, "workflow 6 not found"},
 		{"local file", m{"source": "localFile", "workflowPath": file}, nil, false, []m{{"a": 1.0, "ranIn": "Child"}, {"a": 2.0, "ranIn": "Child"}}, ""},
 		{"missing local file", m{"source": "localFile", "workflowPath": filepath.Join(dir, "nope.json")}, nil, false, nil, "could not be found"},
+		{"local file relative to the files folder", m{"source": "localFile", "workflowPath": "child.json"}, nil, false, []m{{"a": 1.0, "ranIn": "Child"}, {"a": 2.0, "ranIn": "Child"}}, ""},
+		{"local file outside the files folder", m{"source": "localFile", "workflowPath": "/etc/hostname"}, nil, false, nil,
+			`The path "/etc/hostname" is outside the files folder; file nodes may only use paths under ` + dir + ` (FLOWMILL_FILES_DIR).`},
 		{"parameter", m{"source": "parameter", "workflowJson": child}, nil, false, []m{{"a": 1.0, "ranIn": "Child"}, {"a": 2.0, "ranIn": "Child"}}, ""},
 		{"invalid parameter", m{"source": "parameter", "workflowJson": "not json"}, nil, false, nil, "not valid"},
 		{"url", m{"source": "url", "workflowUrl": srv.URL + "/child.json"}, nil, false, []m{{"a": 1.0, "ranIn": "Child"}, {"a": 2.0, "ranIn": "Child"}}, ""},
@@ -84,7 +88,7 @@ func TestExecuteWorkflow(t *testing.T) {
 			t.Parallel()
 			var ran []string
 			out, err := nodetest.Run(t, executeworkflow.Type(), nodetest.Node{Parameters: tc.params, ContinueOnFail: tc.continueOnFail,
-				Flow: nodes.FlowConfig{Workflows: tc.workflows, RunWorkflow: echo(&ran)}}, nodetest.Items(m{"a": 1.0}, m{"a": 2.0}))
+				Flow: nodes.FlowConfig{Workflows: tc.workflows, RunWorkflow: echo(&ran)}, Host: host}, nodetest.Items(m{"a": 1.0}, m{"a": 2.0}))
 			if tc.err != "" {
 				require.ErrorContains(t, err, tc.err)
 				require.Empty(t, ran)

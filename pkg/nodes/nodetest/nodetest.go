@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/flowmill/flowmill/pkg/expr"
+	"github.com/flowmill/flowmill/pkg/filefence"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -44,7 +45,8 @@ type Node struct {
 	NodeContext map[string]any
 	// Flow gives the node a clock, sleeping, waiting and sub-workflows.
 	Flow nodes.FlowConfig
-	// Host is what the node may reach; the zero value has no files and the built-in egress
+	// Host is what the node may reach: file nodes' tests pass a file fence over a temporary
+	// folder (Host.Files); the zero value refuses every path and has the built-in egress
 	// refusals.
 	Host nodes.Host
 }
@@ -130,4 +132,14 @@ func Outputs(outs [][]workflow.Item) [][]map[string]any {
 		res[i] = JSONs(o)
 	}
 	return res
+}
+
+// FilesHost is a Host whose file fence lets file nodes use dir and nothing outside it.
+func FilesHost(t testing.TB, dir string) nodes.Host {
+	t.Helper()
+	f, err := filefence.New(filefence.Options{Root: dir})
+	if err != nil {
+		t.Fatalf("file fence: %v", err)
+	}
+	return nodes.Host{Files: f}
 }

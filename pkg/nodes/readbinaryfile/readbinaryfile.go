@@ -34,7 +34,7 @@ func readItem(ex *nodes.Execution, item workflow.Item, i int) (workflow.Item, er
 	if err != nil {
 		return workflow.Item{}, err
 	}
-	b, err := binaryfile.Read(path)
+	b, err := binaryfile.Read(ex, path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return workflow.Item{}, nodes.Errorf(i, "The file %q could not be found.", path)
 	}

@@ -18,6 +18,7 @@ type m = map[string]any
 func TestReadBinaryFile(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
+	host := nodetest.FilesHost(t, dir)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.json"), []byte(`{"x":1}`), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "b"), []byte("plain"), 0o644))
 	in := []workflow.Item{
@@ -49,6 +50,13 @@ func TestReadBinaryFile(t *testing.T) {
 			require.Contains(t, out[0].Binary, "file")
 		}, ""},
 		{"missing file", m{"filePath": dir + "/nope"}, nodetest.Items(m{}), false, nil, `The file "` + dir + `/nope" could not be found.`},
+		{"outside the files folder", m{"filePath": "/etc/passwd"}, nodetest.Items(m{}), false, nil,
+			`The path "/etc/passwd" is outside the files folder; file nodes may only use paths under ` + dir + ` (FLOWMILL_FILES_DIR).`},
+		{"escape with ..", m{"filePath": "../b"}, nodetest.Items(m{}), false, nil,
+			`The path "../b" is outside the files folder; file nodes may only use paths under ` + dir + ` (FLOWMILL_FILES_DIR).`},
+		{"relative to the files folder", m{"filePath": "b"}, nodetest.Items(m{}), false, func(t *testing.T, out []workflow.Item) {
+			require.Equal(t, base64.StdEncoding.EncodeToString([]byte("plain")), out[0].Binary["data"].Data)
+		}, ""},
 		{"missing file with continueOnFail", m{"filePath": dir + "/nope"}, nodetest.Items(m{}), true, func(t *testing.T, out []workflow.Item) {
 			require.Equal(t, []m{{"error": `The file "` + dir + `/nope" could not be found.`}}, nodetest.JSONs(out))
 		}, ""},
@@ -56,7 +64,7 @@ func TestReadBinaryFile(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			out, err := nodetest.Run(t, readbinaryfile.Type(), nodetest.Node{Parameters: tc.params, ContinueOnFail: tc.cof}, tc.in)
+			out, err := nodetest.Run(t, readbinaryfile.Type(), nodetest.Node{Parameters: tc.params, ContinueOnFail: tc.cof, Host: host}, tc.in)
 			if tc.errorMsg != "" {
 				require.Equal(t, tc.errorMsg, nodetest.NodeError(t, err).Message)
 				return
@@ -67,4 +75,11 @@ func TestReadBinaryFile(t *testing.T) {
 	}
 	require.Equal(t, m{"f": "a.json"}, in[0].JSON, "input unchanged")
 	require.Len(t, in[0].Binary, 1, "input unchanged")
+}
+
+// Without a file fence (Host.Files) the node may read nothing.
+func TestReadBinaryFileNoFileAccess(t *testing.T) {
+	t.Parallel()
+	_, err := nodetest.Run(t, readbinaryfile.Type(), nodetest.Node{Parameters: m{"filePath": "/etc/hostname"}}, nodetest.Items(m{}))
+	require.Contains(t, nodetest.NodeError(t, err).Message, "FLOWMILL_FILES_DIR")
 }

@@ -11,13 +11,19 @@ import (
 )
 
 // Glob returns the files (not directories) matching pattern, sorted. Like fast-glob, names
-// starting with a dot are only matched by a pattern segment that starts with a dot, and a
-// relative pattern is relative to the working directory.
-func Glob(ctx context.Context, pattern string) ([]string, error) {
+// starting with a dot are only matched by a pattern segment that starts with a dot. Paths go
+// through resolve (the instance's file fence): a relative pattern is relative to the files
+// folder, a pattern whose fixed leading folder resolve refuses fails with that refusal, and
+// matches it refuses (links leading out of the folder) are left out, as unreadable parts are.
+func Glob(ctx context.Context, resolve func(string) (string, error), pattern string) ([]string, error) {
 	pattern = filepath.ToSlash(pattern)
 	base, rest := splitBase(pattern)
 	if rest == "" {
-		info, err := os.Stat(base)
+		real, err := resolve(base)
+		if err != nil {
+			return nil, err
+		}
+		info, err := os.Stat(real)
 		if err != nil || info.IsDir() {
 			return nil, nil
 		}
@@ -30,6 +36,10 @@ func Glob(ctx context.Context, pattern string) ([]string, error) {
 	root := base
 	if root == "" {
 		root = "."
+	}
+	root, err = resolve(root)
+	if err != nil {
+		return nil, err
 	}
 	var out []string
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -58,6 +68,10 @@ func Glob(ctx context.Context, pattern string) ([]string, error) {
 			}
 		}
 		return nil
+	})
+	out = slices.DeleteFunc(out, func(path string) bool {
+		_, err := resolve(path)
+		return err != nil
 	})
 	slices.Sort(out)
 	return out, err

@@ -1,5 +1,6 @@
 // Package readbinaryfiles is the Read Binary Files node (version 1): it reads every file that
-// matches a glob pattern (fast-glob syntax: *, ?, **, {a,b}, [abc]) into one item each.
+// matches a glob pattern (fast-glob syntax: *, ?, **, {a,b}, [abc]) into one item each. Only
+// files inside the files folder (FLOWMILL_FILES_DIR) are read; see Glob.
 package readbinaryfiles
 
 import (
@@ -29,13 +30,13 @@ func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 	if err != nil {
 		return nil, err
 	}
-	files, err := Glob(ctx, pattern)
+	files, err := Glob(ctx, ex.ResolveFile, pattern)
 	if err != nil {
 		return nil, nodes.Errorf(0, "%v", err)
 	}
 	out := make([]workflow.Item, 0, len(files))
 	for _, path := range files {
-		b, err := binaryfile.Read(path)
+		b, err := binaryfile.Read(ex, path)
 		if err != nil {
 			return nil, nodes.Errorf(0, "%v", err)
 		}

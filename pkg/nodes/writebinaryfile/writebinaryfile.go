@@ -53,7 +53,7 @@ func writeItem(ex *nodes.Execution, item workflow.Item, i int) (workflow.Item, e
 	if appendMode, _ := options["append"].(bool); appendMode {
 		flags = os.O_WRONLY | os.O_CREATE | os.O_APPEND
 	}
-	if err := writeFile(fileName, data, flags); err != nil {
+	if err := writeFile(ex, fileName, data, flags); err != nil {
 		return workflow.Item{}, nodes.Errorf(i, "%v", err)
 	}
 	newItem := binaryfile.CopyItem(item, i)
@@ -61,8 +61,9 @@ func writeItem(ex *nodes.Execution, item workflow.Item, i int) (workflow.Item, e
 	return newItem, nil
 }
 
-func writeFile(name string, data []byte, flags int) error {
-	f, err := os.OpenFile(name, flags, 0o644)
+// writeFile writes data to the file name stands for, through the instance's file fence.
+func writeFile(ex *nodes.Execution, name string, data []byte, flags int) error {
+	f, err := ex.OpenFile(name, flags, 0o644)
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,11 @@ func item(json m, data string) workflow.Item {
 
 func TestWriteBinaryFile(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
+	dir, outside := t.TempDir(), t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "sub"), 0o700))
+	require.NoError(t, os.Symlink(filepath.Join(dir, "sub"), filepath.Join(dir, "in")))
+	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "out")))
+	host := nodetest.FilesHost(t, dir)
 	tests := []struct {
 		name     string
 		params   m
@@ -38,13 +42,20 @@ func TestWriteBinaryFile(t *testing.T) {
 		{"missing property", m{"fileName": dir + "/d.txt", "dataPropertyName": "nope"}, []workflow.Item{item(m{}, "x")}, false, "", "",
 			`The binary property "nope" does not exist. So no file can be written!`},
 		{"continueOnFail", m{"fileName": dir + "/d.txt"}, nodetest.Items(m{}), true, "", "", ""},
+		{"outside the files folder", m{"fileName": outside + "/e.txt"}, []workflow.Item{item(m{}, "x")}, false, "", "",
+			`The path "` + outside + `/e.txt" is outside the files folder; file nodes may only use paths under ` + dir + ` (FLOWMILL_FILES_DIR).`},
+		{"through a link out of the folder", m{"fileName": "out/e.txt"}, []workflow.Item{item(m{}, "x")}, false, "", "",
+			`The path "out/e.txt" is outside the files folder; file nodes may only use paths under ` + dir + ` (FLOWMILL_FILES_DIR).`},
+		{"new file under a linked folder inside", m{"fileName": "in/f.txt"}, []workflow.Item{item(m{}, "f")}, false, "sub/f.txt", "f", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			out, err := nodetest.Run(t, writebinaryfile.Type(), nodetest.Node{Parameters: tc.params, ContinueOnFail: tc.cof}, tc.in)
+			out, err := nodetest.Run(t, writebinaryfile.Type(), nodetest.Node{Parameters: tc.params, ContinueOnFail: tc.cof, Host: host}, tc.in)
 			if tc.errorMsg != "" {
 				require.Equal(t, tc.errorMsg, nodetest.NodeError(t, err).Message)
+				_, err = os.Stat(filepath.Join(outside, "e.txt"))
+				require.ErrorIs(t, err, os.ErrNotExist, "nothing written outside the folder")
 				return
 			}
 			require.NoError(t, err)

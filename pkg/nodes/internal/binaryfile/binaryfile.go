@@ -5,6 +5,7 @@ package binaryfile
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -14,10 +15,16 @@ import (
 )
 
 // Read reads the file at path into inline binary data as n8n's prepareBinaryData does for a file
-// path: named after the file, typed from its name and content, with its directory. The error is
-// os.ReadFile's, unwrapped, so callers can tell a missing file apart.
-func Read(path string) (workflow.BinaryData, error) {
-	data, err := os.ReadFile(path)
+// path: named after the file, typed from its name and content, with its directory. The path goes
+// through the instance's file fence (Execution.OpenFile); a missing file's error matches
+// fs.ErrNotExist, so callers can tell it apart.
+func Read(ex *nodes.Execution, path string) (workflow.BinaryData, error) {
+	f, err := ex.OpenFile(path, os.O_RDONLY, 0)
+	if err != nil {
+		return workflow.BinaryData{}, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
 	if err != nil {
 		return workflow.BinaryData{}, err
 	}
