@@ -9,8 +9,8 @@ import (
 
 	"github.com/gofiber/fiber/v3"
 
+	"github.com/flowmill/flowmill/pkg/config"
 	"github.com/flowmill/flowmill/pkg/engine"
-	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/expr"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -92,7 +92,7 @@ func (s *server) postEvaluateExpression(c fiber.Ctx) error {
 		return &apiError{Status: fiber.StatusUnprocessableEntity, Message: fmt.Sprintf("The node %q does not exist in the workflow", req.NodeName)}
 	}
 	eng, err := engine.New(engine.Options{Registry: s.nodeTypes, Evaluator: s.hooks.ev, Logger: s.log,
-		Env: execution.NodeEnvironment(), Host: s.nodeHost})
+		Env: config.NodeEnvironment(), Host: s.nodeHost})
 	if err != nil {
 		return err
 	}

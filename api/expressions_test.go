@@ -8,8 +8,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowmill/flowmill/pkg/config"
 	"github.com/flowmill/flowmill/pkg/engine"
-	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/expr"
 	"github.com/flowmill/flowmill/pkg/nodes/core"
 	"github.com/flowmill/flowmill/pkg/workflow"
@@ -85,7 +85,7 @@ func TestEvaluateExpressionGivesWhatTheEngineGives(t *testing.T) {
 
 	ev, err := expr.New(expr.Options{DefaultTimezone: e.cfg.Timezone})
 	require.NoError(t, err)
-	eng, err := engine.New(engine.Options{Registry: core.Registry(), Evaluator: ev, Env: execution.NodeEnvironment()})
+	eng, err := engine.New(engine.Options{Registry: core.Registry(), Evaluator: ev, Env: config.NodeEnvironment()})
 	require.NoError(t, err)
 	res, err := eng.Run(context.Background(), engine.Request{Workflow: wf})
 	require.NoError(t, err)

@@ -83,7 +83,7 @@ func runExecute(args []string, stdout, stderr io.Writer) int {
 		Registry:  core.ForInstance(cfg),
 		Evaluator: ev,
 		Logger:    slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
-		Env:       environment(),
+		Env:       config.NodeEnvironment(),
 		Host:      nodes.Host{Files: files, HTTP: cfg.Egress().Client(egress.Options{})},
 	})
 	if err != nil {
@@ -113,15 +113,3 @@ func runExecute(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func environment() map[string]string {
-	env := map[string]string{}
-	for _, kv := range os.Environ() {
-		for i := 0; i < len(kv); i++ {
-			if kv[i] == '=' {
-				env[kv[:i]] = kv[i+1:]
-				break
-			}
-		}
-	}
-	return env
-}

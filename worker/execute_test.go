@@ -131,3 +131,25 @@ func TestExecuteBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestExecuteEnvHidesFlowmillSettings: $env shows the process environment without Flowmill's own
+// settings, which hold the encryption key and database passwords.
+func TestExecuteEnvHidesFlowmillSettings(t *testing.T) {
+	t.Setenv("FLOWMILL_ENCRYPTION_KEY", "secret-key-0123456789")
+	t.Setenv("WORKER_TEST_GREETING", "hi")
+	wf := `{"nodes": [
+ {"name": "Start", "type": "n8n-nodes-base.start", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+ {"name": "Set", "type": "n8n-nodes-base.set", "typeVersion": 1, "position": [200, 0],
+  "parameters": {"values": {"string": [{"name": "key", "value": "={{ $env.FLOWMILL_ENCRYPTION_KEY || 'hidden' }}"},
+   {"name": "greeting", "value": "={{ $env.WORKER_TEST_GREETING }}"}]}}}],
+ "connections": {"Start": {"main": [[{"node": "Set", "type": "main", "index": 0}]]}}}`
+	code, out, stderr := execute(t, "--file", write(t, "wf.json", wf))
+	require.Equal(t, 0, code, stderr)
+	var run struct {
+		Data struct {
+			Main [][]struct{ JSON map[string]any } `json:"main"`
+		} `json:"data"`
+	}
+	require.NoError(t, json.Unmarshal(out.Data.ResultData.RunData["Set"][0], &run))
+	require.Equal(t, map[string]any{"key": "hidden", "greeting": "hi"}, run.Data.Main[0][0].JSON)
+}

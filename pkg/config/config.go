@@ -477,3 +477,16 @@ func checkURL(name, raw string, schemes ...string) error {
 	}
 	return fmt.Errorf("%s: scheme must be %s, got %q", name, strings.Join(schemes, " or "), u.Scheme)
 }
+
+// NodeEnvironment is what $env shows workflows: the process environment without Flowmill's own
+// settings, which hold database passwords and the encryption key.
+func NodeEnvironment() map[string]string {
+	env := map[string]string{}
+	for _, kv := range os.Environ() {
+		k, v, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(k, "FLOWMILL_") {
+			env[k] = v
+		}
+	}
+	return env
+}

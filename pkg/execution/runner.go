@@ -6,15 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/flowmill/flowmill/pkg/config"
 	"github.com/flowmill/flowmill/pkg/credential"
 	"github.com/flowmill/flowmill/pkg/egress"
 	"github.com/flowmill/flowmill/pkg/engine"
@@ -80,7 +79,7 @@ func NewRunner(in *infra.Infra, workerID string, opts RunnerOptions) (*Runner, e
 		Registry:  opts.Nodes,
 		Evaluator: ev,
 		Logger:    r.log,
-		Env:       NodeEnvironment(),
+		Env:       config.NodeEnvironment(),
 		Workflows: storeLoader{in.Store},
 		Host:      nodes.Host{Files: in.Files, HTTP: in.Config.Egress().Client(egress.Options{})},
 	}
@@ -99,19 +98,6 @@ func NewRunner(in *infra.Infra, workerID string, opts RunnerOptions) (*Runner, e
 	}
 	r.here = newLocalRuns(in.Config.WorkerConcurrency, in.Config.ShutdownTimeout)
 	return r, nil
-}
-
-// NodeEnvironment is what $env shows: the process environment without Flowmill's own settings,
-// which hold database passwords and the encryption key.
-func NodeEnvironment() map[string]string {
-	env := map[string]string{}
-	for _, kv := range os.Environ() {
-		k, v, _ := strings.Cut(kv, "=")
-		if !strings.HasPrefix(k, "FLOWMILL_") {
-			env[k] = v
-		}
-	}
-	return env
 }
 
 // storeLoader gives Execute Workflow's database source the stored workflows.
