@@ -36,7 +36,8 @@ type headerPolicy struct {
 	// editor itself, the templates host and the configured origins; editor by nobody.
 	editor, demo string
 	// unsandboxedHost, when set, is the webhook URL's host[:port]: webhook answers to requests
-	// addressed to it go without the sandbox (FLOWMILL_WEBHOOK_SANDBOX=false).
+	// addressed to it go without the sandbox, and nothing else is served to them
+	// (FLOWMILL_WEBHOOK_SANDBOX=false).
 	unsandboxedHost string
 }
 
@@ -143,18 +144,28 @@ func kindOf(p string) pathKind {
 // middleware sets the headers once the handler (and any error it returned) has decided the
 // answer, so a workflow's own headers cannot drop them; the error handler that writes a failed
 // answer's body keeps them.
+//
+// Requests addressed to the unsandboxed webhook host get webhooks only: the editor and /rest
+// served there would share that origin with the workflows' pages.
 func (hp *headerPolicy) middleware(c fiber.Ctx) error {
-	err := c.Next()
 	p, under := strings.CutPrefix(c.Path(), hp.basePath)
 	if !under {
 		p = strings.TrimPrefix(c.Path(), "/")
 	}
+	kind := kindOf(p)
+	onWebhookHost := hp.unsandboxedHost != "" && requestHost(c) == hp.unsandboxedHost
+	var err error
+	if onWebhookHost && kind != webhookAnswer {
+		err = notFound("Only webhooks are served at the webhook URL's host " + hp.unsandboxedHost)
+	} else {
+		err = c.Next()
+	}
 	h := &c.Response().Header
 	h.Set(fiber.HeaderXContentTypeOptions, "nosniff")
-	switch kindOf(p) {
+	switch kind {
 	case webhookAnswer:
 		// Added beside any policy the workflow set: browsers enforce every policy sent.
-		if hp.unsandboxedHost == "" || requestHost(c) != hp.unsandboxedHost {
+		if !onWebhookHost {
 			h.Add(fiber.HeaderContentSecurityPolicy, webhookSandboxPolicy)
 		}
 	case machinePath:

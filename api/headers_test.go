@@ -127,6 +127,25 @@ func TestWebhookSandboxOffOnlyOnItsOwnOrigin(t *testing.T) {
 	// Reached through any other host, such as the editor's: still sandboxed.
 	requireSandboxed(t, get(""), "editor host")
 	requireSandboxed(t, get("hooks.example.test:8443"), "another port")
+
+	// The webhook host serves webhooks only: a page there shares its origin with whatever the
+	// host serves, so the editor and /rest are not (the session cookie may reach that host
+	// when only the port differs).
+	for _, c := range []struct{ method, path string }{
+		{"GET", ""}, {"GET", "workflow"}, {"GET", "rest/settings"}, {"GET", "rest/workflows"}, {"POST", "rest/me/api-key"}, {"GET", "api/v1/docs"},
+	} {
+		req, err := http.NewRequest(c.method, e.base+c.path, nil)
+		require.NoError(t, err)
+		req.Host = "hooks.example.test"
+		req.Header.Set("Origin", "https://hooks.example.test")
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		res.Body.Close()
+		require.Equal(t, 404, res.StatusCode, "%s %s on the webhook host", c.method, c.path)
+		require.Equal(t, "nosniff", res.Header.Get("X-Content-Type-Options"))
+	}
+	res, b = e.do(t, "GET", "rest/settings", "")
+	require.Equal(t, 200, res.StatusCode, "the editor's host serves everything: %s", b)
 }
 
 func TestEditorPagesHeaders(t *testing.T) {

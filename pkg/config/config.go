@@ -32,8 +32,8 @@ type Config struct {
 	WebhookURL string
 	// WebhookSandbox answers every webhook call with Content-Security-Policy: sandbox, so a page
 	// a workflow serves never runs script with the editor's origin. It may be false only when
-	// WebhookURL's origin differs from PublicURL's: then answers to requests addressed to the
-	// webhook URL's host go without the sandbox, and all others keep it. Default true.
+	// WebhookURL's origin differs from PublicURL's: then requests addressed to the webhook URL's
+	// host get webhooks only, answered without the sandbox, and all others keep it. Default true.
 	WebhookSandbox bool
 	// DataDir holds the SQLite database, the generated encryption key and binary data.
 	// Default ~/.flowmill.

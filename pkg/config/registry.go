@@ -92,7 +92,7 @@ var registry = []Setting{
 		field: func(c *Config) any { return &c.PublicURL }},
 	{Env: "FLOWMILL_WEBHOOK_URL", Flag: "webhook-url", Default: "", Help: "Base of webhook URLs shown to users (default the public URL).",
 		field: func(c *Config) any { return &c.WebhookURL }},
-	{Env: "FLOWMILL_WEBHOOK_SANDBOX", Flag: "webhook-sandbox", Default: "true", Help: "Answer webhook calls with Content-Security-Policy: sandbox, so pages workflows serve run no script with the editor's origin. May be false only when the webhook URL's origin differs from the public URL's; calls to any other host keep the sandbox.",
+	{Env: "FLOWMILL_WEBHOOK_SANDBOX", Flag: "webhook-sandbox", Default: "true", Help: "Answer webhook calls with Content-Security-Policy: sandbox, so pages workflows serve run no script with the editor's origin. May be false only when the webhook URL's origin differs from the public URL's: then its host serves webhooks only, unsandboxed, and calls through any other host keep the sandbox.",
 		field: func(c *Config) any { return &c.WebhookSandbox }},
 	{Env: "FLOWMILL_DATA_DIR", Flag: "data-dir", Default: "~/.flowmill", Help: "Folder for the SQLite database, the generated encryption key and binary data.",
 		field: func(c *Config) any { return &c.DataDir }},
