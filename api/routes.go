@@ -127,7 +127,7 @@ func (s *server) routes() []route {
 func (s *server) mount() {
 	base := strings.TrimSuffix(s.cfg.BasePath, "/")
 	for _, r := range s.routes() {
-		s.app.Add([]string{r.method}, base+r.path, s.guard(r.access), r.handler)
+		s.app.Add([]string{r.method}, base+r.path, s.sameOrigin(r), s.guard(r.access), r.handler)
 	}
 	s.app.Use(func(c fiber.Ctx) error {
 		p, under := strings.CutPrefix(c.Path(), s.cfg.BasePath)

@@ -91,6 +91,7 @@ func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
 		ReadTimeout:  time.Minute,
 		IdleTimeout:  2 * time.Minute,
 	})
+	s.app.Use(newHeaderPolicy(cfg, web.indexHTML()).middleware)
 	s.app.Use(s.countRequests)
 	s.mount()
 	return s, nil

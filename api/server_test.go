@@ -86,7 +86,14 @@ func (e *testEnv) do(t *testing.T, method, path string, body string, headers ...
 	t.Helper()
 	req, err := http.NewRequest(method, e.base+strings.TrimPrefix(path, "/"), strings.NewReader(body))
 	require.NoError(t, err)
+	if body != "" { // as the editor sends every body; a header given as "" is left out
+		req.Header.Set("Content-Type", "application/json")
+	}
 	for i := 0; i+1 < len(headers); i += 2 {
+		if headers[i+1] == "" {
+			req.Header.Del(headers[i])
+			continue
+		}
 		req.Header.Set(headers[i], headers[i+1])
 	}
 	res, err := http.DefaultClient.Do(req)

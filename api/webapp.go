@@ -72,6 +72,14 @@ func newWebApp(dist fs.FS, basePath string) (*webApp, error) {
 	return w, nil
 }
 
+// indexHTML is index.html as served; nil when the web app is not built in.
+func (w *webApp) indexHTML() []byte {
+	if w.index == nil {
+		return nil
+	}
+	return w.index.body
+}
+
 // serve answers GET/HEAD for path p (relative to the base path, without a leading slash).
 func (w *webApp) serve(c fiber.Ctx, p string) error {
 	if w.index == nil {

@@ -261,8 +261,9 @@ test('a webhook workflow waits for its test call, runs when called, and the wait
   await expect(run).toHaveText('Execute Workflow');
 });
 
-test('the sidebar lists newer versions from the version notification endpoint, the count capped at 99+', async ({ page }) => {
-  const endpoint = 'https://versions.flowmill.invalid/versions/';
+test('the sidebar lists newer versions from the version notification endpoint, the count capped at 99+', async ({ page, baseURL }) => {
+  // The stand-in endpoint is on the editor's origin: the editor's CSP (connect-src) allows no other.
+  const endpoint = new URL('/__e2e/versions/', baseURL).href;
   await page.route('**/rest/settings', async (route) => {
     const response = await route.fetch();
     const body = (await response.json()) as { data: Record<string, unknown> };

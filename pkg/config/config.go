@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/flowmill/flowmill/pkg/egress"
 )
@@ -32,6 +33,11 @@ type Config struct {
 	PublicURL string
 	// WebhookURL is the base address of webhook URLs shown to users. Default PublicURL.
 	WebhookURL string
+	// WebhookSandbox answers every webhook call with Content-Security-Policy: sandbox, so a page
+	// a workflow serves never runs script with the editor's origin. It may be false only when
+	// WebhookURL's origin differs from PublicURL's: then requests addressed to the webhook URL's
+	// host get webhooks only, answered without the sandbox, and all others keep it. Default true.
+	WebhookSandbox bool
 	// DataDir holds the SQLite database, the generated encryption key and binary data.
 	// Default ~/.flowmill.
 	DataDir string
@@ -108,8 +114,13 @@ type Config struct {
 	PublicAPIDisabled bool
 	// TemplatesEnabled turns on the template library. Default false.
 	TemplatesEnabled bool
-	// TemplatesHost is the template library's API base URL.
+	// TemplatesHost is the template library's API base URL; when set, its origin may frame the
+	// demo view. Empty or an http(s) URL.
 	TemplatesHost string
+	// DemoFrameAncestors lists further origins (scheme://host[:port], separated by commas or
+	// spaces) that may frame the demo view, /workflows/demo. The editor's own origin and
+	// TemplatesHost's always may; no other page of the editor may be framed. Default empty.
+	DemoFrameAncestors string
 	// PersonalizationEnabled shows the personalization survey. Default true.
 	PersonalizationEnabled bool
 	// WorkflowTagsDisabled hides tags. Default false.
@@ -236,6 +247,49 @@ func nodeList(v string) []string {
 	return names
 }
 
+// DemoFrameOrigins returns the origins besides the editor's own that may frame the demo view:
+// TemplatesHost's, then DemoFrameAncestors'. Call it on a loaded (validated) Config.
+func (c *Config) DemoFrameOrigins() []string {
+	var out []string
+	if c.TemplatesHost != "" {
+		if o, err := Origin(c.TemplatesHost); err == nil {
+			out = append(out, o)
+		}
+	}
+	for _, f := range listItems(c.DemoFrameAncestors) {
+		if o, err := Origin(f); err == nil && !slices.Contains(out, o) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// listItems splits a list setting at commas and white space.
+func listItems(v string) []string {
+	return strings.FieldsFunc(v, func(r rune) bool { return r == ',' || unicode.IsSpace(r) })
+}
+
+// Origin returns the web origin of an http(s) URL, as browsers send it in the Origin header:
+// lower-case scheme://host, with the port only when it is not the scheme's default.
+func Origin(raw string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		return "", fmt.Errorf("%q is not a URL", raw)
+	}
+	scheme := strings.ToLower(u.Scheme)
+	if (scheme != "http" && scheme != "https") || u.Hostname() == "" {
+		return "", fmt.Errorf("%q is not an http(s) URL with a host", raw)
+	}
+	host := strings.ToLower(u.Hostname())
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	if port := u.Port(); port != "" && !(scheme == "http" && port == "80") && !(scheme == "https" && port == "443") {
+		host += ":" + port
+	}
+	return scheme + "://" + host, nil
+}
+
 // Load resolves the configuration from the environment (getenv) and command-line arguments, then
 // validates it. Flags are --name=value or --name value, named as in the registry.
 func Load(args []string, getenv func(string) string) (*Config, error) {
@@ -332,6 +386,22 @@ func (c *Config) finish() error {
 		errs = append(errs, err)
 	}
 	c.WebhookURL = withSlash(c.WebhookURL)
+	if !c.WebhookSandbox {
+		editor, _ := Origin(c.PublicURL)
+		if hooks, _ := Origin(c.WebhookURL); hooks == editor {
+			errs = append(errs, fmt.Errorf("FLOWMILL_WEBHOOK_SANDBOX: may be false only when FLOWMILL_WEBHOOK_URL has an origin of its own; it shares the editor's origin %s, where a page a workflow serves could act as any signed-in user", editor))
+		}
+	}
+	if c.TemplatesHost != "" {
+		if err := checkURL("FLOWMILL_TEMPLATES_HOST", c.TemplatesHost, "http", "https"); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	for _, f := range listItems(c.DemoFrameAncestors) {
+		if o, err := Origin(f); err != nil || strings.TrimSuffix(f, "/") != o {
+			errs = append(errs, fmt.Errorf("FLOWMILL_DEMO_FRAME_ANCESTORS: %q is not an origin such as https://templates.example.com", f))
+		}
+	}
 	if c.DatabaseURL != "" {
 		if err := checkURL("FLOWMILL_DATABASE_URL", c.DatabaseURL, "postgres", "postgresql"); err != nil {
 			errs = append(errs, err)
