@@ -1,18 +1,13 @@
 package main
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/base64"
-	"fmt"
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/flowmill/flowmill/pkg/store"
 )
 
 // requireSandboxed checks that a webhook answer carries the sandbox policy and nosniff.
@@ -86,15 +81,7 @@ func TestWebhookAnswersAreSandboxed(t *testing.T) {
 	// Waiting webhooks.
 	res, body = call(t, "GET", e.base+"webhook/wait", "", nil)
 	require.Equal(t, 200, res.StatusCode, body)
-	var execID string
-	require.Eventually(t, func() bool {
-		list, err := e.in.Store.ListExecutions(context.Background(), store.ExecutionFilter{Statuses: []string{store.StatusWaiting}}, 10)
-		require.NoError(t, err)
-		if len(list) == 1 {
-			execID = fmt.Sprint(list[0].ID)
-		}
-		return execID != ""
-	}, 10*time.Second, 20*time.Millisecond)
+	execID := e.waitingExecutionID(t)
 	res, body = call(t, "POST", e.base+"webhook-waiting/"+execID, "application/json", strings.NewReader(`{"a":1}`))
 	require.Equal(t, 200, res.StatusCode, body)
 	requireSandboxed(t, res, "waiting webhook")

@@ -225,15 +225,7 @@ func TestWaitNodeWebhookResume(t *testing.T) {
 	require.Equal(t, 200, code, string(b))
 	res, body := call(t, "GET", e.base+"webhook/start", "", nil)
 	require.Equal(t, 200, res.StatusCode, body)
-	var execID string
-	require.Eventually(t, func() bool {
-		list, err := e.in.Store.ListExecutions(context.Background(), store.ExecutionFilter{Statuses: []string{store.StatusWaiting}}, 10)
-		require.NoError(t, err)
-		if len(list) == 1 {
-			execID = fmt.Sprint(list[0].ID)
-		}
-		return execID != ""
-	}, 10*time.Second, 20*time.Millisecond)
+	execID := e.waitingExecutionID(t)
 
 	res, body = call(t, "GET", e.base+"webhook-waiting/"+execID+"/go", "", nil)
 	require.Equal(t, 404, res.StatusCode, "wrong method: %s", body)
@@ -247,4 +239,19 @@ func TestWaitNodeWebhookResume(t *testing.T) {
 	require.Contains(t, body, "has finished already")
 	res, _ = call(t, "POST", e.base+"webhook-waiting/999999/go", "", nil)
 	require.Equal(t, 404, res.StatusCode)
+}
+
+// waitingExecutionID waits for the one waiting execution and returns its id.
+func (e *testEnv) waitingExecutionID(t *testing.T) string {
+	t.Helper()
+	var execID string
+	require.Eventually(t, func() bool {
+		list, err := e.in.Store.ListExecutions(context.Background(), store.ExecutionFilter{Statuses: []string{store.StatusWaiting}}, 10)
+		require.NoError(t, err)
+		if len(list) == 1 {
+			execID = fmt.Sprint(list[0].ID)
+		}
+		return execID != ""
+	}, 10*time.Second, 20*time.Millisecond)
+	return execID
 }
