@@ -28,29 +28,45 @@ func ForUser(s *store.Store, c *Cipher, u *store.User) nodes.CredentialsFunc {
 	}
 }
 
-// ForWorkflow returns the nodes.CredentialsFunc of a run of workflow workflowID: the
+// ForWorkflow returns the nodes.CredentialsFunc of a run of saved workflow workflowID: the
 // credentials its owner may see, as in n8n, where a workflow runs with its owner's access. The
 // owner is looked up when a node first asks, and kept for the run once found. An empty
 // workflowID (an unsaved workflow) makes every request fail with ErrUnsavedWorkflow.
 func ForWorkflow(s *store.Store, c *Cipher, workflowID string) nodes.CredentialsFunc {
+	return forLookup(s, c, workflowID, s.WorkflowOwner)
+}
+
+// ForUserID returns the nodes.CredentialsFunc of a run that acts for user userID (see
+// store.Execution.UserID): the credentials that user may see. The user is looked up when a node
+// first asks, and kept for the run once found. An empty userID (a run acting for nobody) makes
+// every request fail with ErrUnsavedWorkflow; a user that no longer exists sees no credential.
+func ForUserID(s *store.Store, c *Cipher, userID string) nodes.CredentialsFunc {
+	return forLookup(s, c, userID, s.GetUser)
+}
+
+// forLookup resolves credentials for the user lookup(key) names, looked up once.
+func forLookup(s *store.Store, c *Cipher, key string, lookup func(context.Context, string) (*store.User, error)) nodes.CredentialsFunc {
 	var (
-		mu    sync.Mutex
-		owner *store.User
+		mu   sync.Mutex
+		user *store.User
 	)
 	return func(ctx context.Context, ref nodes.CredentialRef) (map[string]any, error) {
-		if workflowID == "" {
+		if key == "" {
 			return nil, ErrUnsavedWorkflow
 		}
 		mu.Lock()
-		u := owner
+		u := user
 		mu.Unlock()
 		if u == nil {
 			var err error
-			if u, err = s.WorkflowOwner(ctx, workflowID); err != nil {
+			if u, err = lookup(ctx, key); errors.Is(err, store.ErrNotFound) {
+				// Said as for a credential that is not there: nothing about whose it is.
+				return nil, fmt.Errorf("no credential with that id or name: %w", ErrNotFound)
+			} else if err != nil {
 				return nil, err
 			}
 			mu.Lock()
-			owner = u
+			user = u
 			mu.Unlock()
 		}
 		return resolve(ctx, s, c, u, ref)

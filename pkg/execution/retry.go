@@ -61,5 +61,5 @@ func (s *Service) Retry(ctx context.Context, id int64, loadWorkflow bool) (*stor
 			return nil, &RetryError{fmt.Sprintf("The node %q that ran is no longer in the workflow.", name)}
 		}
 	}
-	return s.Create(ctx, New{Workflow: wf, Mode: ModeRetry, RetryOf: &orig.ID, State: &state})
+	return s.Create(ctx, New{Workflow: wf, Mode: ModeRetry, RetryOf: &orig.ID, State: &state, UserID: orig.UserID})
 }

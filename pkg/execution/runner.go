@@ -35,8 +35,10 @@ var (
 type Runner struct {
 	in       *infra.Infra
 	workerID string
-	// base is the engine configuration; each run adds its own hooks and credentials.
+	// base is the engine configuration; each run adds its own hooks, credentials, workflow
+	// loader and sub-workflow records, those of the user it acts for.
 	base engine.Options
+	subs *subWorkflows
 	// cipher decrypts the credentials nodes ask for.
 	cipher   *credential.Cipher
 	log      *slog.Logger
@@ -80,12 +82,11 @@ func NewRunner(in *infra.Infra, workerID string, opts RunnerOptions) (*Runner, e
 		Evaluator: ev,
 		Logger:    r.log,
 		Env:       NodeEnvironment(),
-		Workflows: storeLoader{in.Store},
 	}
 	if r.base.Registry == nil {
 		r.base.Registry = core.Registry().Without(in.Config.ExcludedNodes()...)
 	}
-	r.base.SubWorkflows = &subWorkflows{r: r, active: map[string]*subRun{}}
+	r.subs = &subWorkflows{r: r, active: map[string]*subRun{}}
 	if r.cipher, err = credential.NewCipher(in.Config.EncryptionKey); err != nil {
 		return nil, err
 	}
@@ -110,17 +111,6 @@ func NodeEnvironment() map[string]string {
 		}
 	}
 	return env
-}
-
-// storeLoader gives Execute Workflow's database source the stored workflows.
-type storeLoader struct{ s *store.Store }
-
-func (l storeLoader) LoadWorkflow(ctx context.Context, id string) (*workflow.Workflow, error) {
-	b, err := l.s.WorkflowDocument(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	return workflow.Parse(b)
 }
 
 // Start listens for stop requests.
@@ -356,8 +346,12 @@ func (r *Runner) execute(ctx context.Context, e *store.Execution, d *store.Execu
 func (r *Runner) engineWith(h *hooks) (*engine.Engine, error) {
 	opts := r.base
 	opts.Hooks = []engine.Hook{h}
-	// A run uses the credentials its workflow's owner may use.
-	opts.Credentials = credential.ForWorkflow(r.in.Store, r.cipher, h.wf.ID)
+	// A run uses the credentials and runs the sub-workflows of the user it acts for; its
+	// sub-workflows act for that user too.
+	actor := h.e.UserID
+	opts.Credentials = credential.ForUserID(r.in.Store, r.cipher, actor)
+	opts.Workflows = storeLoader{s: r.in.Store, userID: actor}
+	opts.SubWorkflows = subWorkflowsFor{s: r.subs, userID: actor}
 	if h.answer != nil {
 		opts.Hooks = append(opts.Hooks, h.answer)
 	}

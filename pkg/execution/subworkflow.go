@@ -28,7 +28,22 @@ type subRun struct {
 	stopLease func()
 }
 
-func (s *subWorkflows) StartSubWorkflow(ctx context.Context, wf *workflow.Workflow) (string, []engine.Hook, error) {
+// subWorkflowsFor records the sub-workflow runs of a run that acts for userID: they act for
+// the same user.
+type subWorkflowsFor struct {
+	s      *subWorkflows
+	userID string
+}
+
+func (f subWorkflowsFor) StartSubWorkflow(ctx context.Context, wf *workflow.Workflow) (string, []engine.Hook, error) {
+	return f.s.start(ctx, wf, f.userID)
+}
+
+func (f subWorkflowsFor) FinishSubWorkflow(ctx context.Context, id string, res *engine.Result, runErr error) {
+	f.s.finish(ctx, id, res, runErr)
+}
+
+func (s *subWorkflows) start(ctx context.Context, wf *workflow.Workflow, userID string) (string, []engine.Hook, error) {
 	r := s.r
 	snapshot, err := json.Marshal(wf)
 	if err != nil {
@@ -36,7 +51,7 @@ func (s *subWorkflows) StartSubWorkflow(ctx context.Context, wf *workflow.Workfl
 	}
 	now := time.Now().UTC()
 	expires := now.Add(r.leaseTTL)
-	e := &store.Execution{Status: store.StatusRunning, Mode: engine.ModeIntegrated, WorkflowName: wf.Name,
+	e := &store.Execution{Status: store.StatusRunning, Mode: engine.ModeIntegrated, WorkflowName: wf.Name, UserID: userID,
 		LeaseOwner: r.workerID, LeaseExpiresAt: &expires, StartedAt: &now}
 	if wf.ID != "" {
 		id := wf.ID
@@ -53,7 +68,7 @@ func (s *subWorkflows) StartSubWorkflow(ctx context.Context, wf *workflow.Workfl
 	return id, []engine.Hook{run.h}, nil
 }
 
-func (s *subWorkflows) FinishSubWorkflow(ctx context.Context, id string, res *engine.Result, runErr error) {
+func (s *subWorkflows) finish(ctx context.Context, id string, res *engine.Result, runErr error) {
 	s.mu.Lock()
 	run := s.active[id]
 	delete(s.active, id)

@@ -207,4 +207,14 @@ CREATE INDEX executions_stopped_at ON executions (stopped_at);
 DROP INDEX executions_wait_till;
 CREATE INDEX executions_wait_till ON executions (wait_till);
 `},
+	// Every execution acts for one user: whose credentials it may use and which workflows it may
+	// run as sub-workflows. Existing executions act for their workflow's owner.
+	{name: "execution_user", up: `
+ALTER TABLE executions ADD COLUMN user_id varchar(36) NOT NULL DEFAULT '';
+UPDATE executions SET user_id = COALESCE((SELECT sw.user_id FROM shared_workflows sw
+  WHERE sw.workflow_id = executions.workflow_id AND sw.role = 'owner'), '')
+  WHERE workflow_id IS NOT NULL;
+`, down: `
+ALTER TABLE executions DROP COLUMN user_id;
+`},
 }

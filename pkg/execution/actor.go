@@ -1,0 +1,79 @@
+package execution
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+// Every execution acts for one user (store.Execution.UserID): the owner of its saved workflow,
+// or whoever started a manual run of a workflow that is not saved. The run uses that user's
+// credentials and may run as sub-workflows (Execute Workflow, source database) and as its
+// error workflow only the workflows that user may run: the instance owner any, a member those
+// shared with them, the rule of the REST api.
+
+// NotRunnableError is why a run may not run a stored workflow: it does not exist, or the user
+// the run acts for may not run it. The message is the same for both, so a run cannot probe
+// for other users' workflow ids.
+type NotRunnableError struct{ WorkflowID string }
+
+func (e *NotRunnableError) Error() string {
+	return fmt.Sprintf("Workflow %s could not be found or you may not run it.", e.WorkflowID)
+}
+
+// Unwrap makes the error match store.ErrNotFound.
+func (e *NotRunnableError) Unwrap() error { return store.ErrNotFound }
+
+// WorkflowOwnerID returns the id of the owner of saved workflow workflowID, "" when the workflow
+// is not saved (or has no owner): whom a run of it acts for.
+func WorkflowOwnerID(ctx context.Context, s *store.Store, workflowID string) (string, error) {
+	if workflowID == "" {
+		return "", nil
+	}
+	u, err := s.WorkflowOwner(ctx, workflowID)
+	if errors.Is(err, store.ErrNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return u.ID, nil
+}
+
+// storeLoader gives Execute Workflow's database source the stored workflows that userID, the
+// user the run acts for, may run.
+type storeLoader struct {
+	s      *store.Store
+	userID string
+}
+
+// LoadWorkflow implements nodes.WorkflowLoader.
+func (l storeLoader) LoadWorkflow(ctx context.Context, id string) (*workflow.Workflow, error) {
+	b, err := l.document(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return workflow.Parse(b)
+}
+
+// document is the stored document of workflow id, or a NotRunnableError.
+func (l storeLoader) document(ctx context.Context, id string) ([]byte, error) {
+	if l.userID == "" {
+		return nil, &NotRunnableError{id}
+	}
+	u, err := l.s.GetUser(ctx, l.userID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, &NotRunnableError{id}
+	}
+	if err != nil {
+		return nil, err
+	}
+	b, err := l.s.WorkflowDocumentFor(ctx, u, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, &NotRunnableError{id}
+	}
+	return b, err
+}
