@@ -106,6 +106,31 @@ func TestMemberCannotReachAnotherUsersResources(t *testing.T) {
 			require.Equal(t, "Workflow no-such-workflow could not be found or you may not run it.", errMsg,
 				"a missing workflow reads the same as one the caller may not run")
 			require.Empty(t, out)
+			// A sub-workflow given as JSON that carries the holder's workflow id is not recorded as
+			// a run of that workflow, so retrying it with the saved workflow loads nothing of theirs.
+			spoof := fmt.Sprintf(`{"id":%q,"name":"spoof","nodes":[%s,%s],"connections":{"Start":{"main":[[{"node":"Code","type":"main","index":0}]]}}}`,
+				h.secretWF, startNode, codeNode(`throw new Error("fail on purpose")`))
+			_, errMsg = runManually(t, bob, line("Spoofs "+h.name, fmt.Sprintf(`{"name":"Call","type":"n8n-nodes-base.executeWorkflow","typeVersion":1,
+				"position":[200,0],"parameters":{"source":"parameter","workflowJson":%q}}`, spoof)), false, "Call")
+			require.Contains(t, errMsg, "fail on purpose")
+			var page struct {
+				Results []executionSummary `json:"results"`
+			}
+			bob.ok(t, "GET", "rest/executions", "", &page)
+			var child *executionSummary
+			for i, r := range page.Results {
+				if r.Mode == "integrated" && r.WorkflowName == "spoof" {
+					child = &page.Results[i]
+					break
+				}
+			}
+			require.NotNil(t, child, "the member sees the sub-workflow run that acted for them")
+			require.Nil(t, child.WorkflowID)
+			status, b = bob.call(t, "POST", "rest/executions/"+child.ID+"/retry", `{"loadWorkflow":true}`)
+			requireError(t, status, b, 400, "never saved")
+			require.NotContains(t, string(b), secretOf(h.name))
+			bob.ok(t, "POST", "rest/executions/delete", fmt.Sprintf(`{"ids":[%q]}`, child.ID), nil)
+
 			for _, p := range []*person{owner, h.who} {
 				out, errMsg = runManually(t, p, call, true, "Call")
 				require.Empty(t, errMsg)

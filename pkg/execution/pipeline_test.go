@@ -364,6 +364,18 @@ func TestRunsActForTheWorkflowOwner(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, member.ID, retry.UserID, "a retry acts for the original's user")
 	e.wait(t, retry.ID)
+
+	// A retry with the workflow as saved now loads only a workflow that user may run.
+	owner := newUser(t, e, store.RoleOwner)
+	ownersWF := build(t, "owner's", "", start, set)
+	saveFor(t, e, ownersWF, owner.ID)
+	failed := &store.Execution{WorkflowID: &ownersWF.ID, Status: store.StatusError, Mode: "integrated", UserID: member.ID}
+	require.NoError(t, e.in.Store.CreateExecution(context.Background(), failed,
+		&store.ExecutionData{WorkflowData: store.JSON(`{"nodes":[],"connections":{}}`), Data: store.JSON(`{"resultData":{"runData":{}}}`)}))
+	_, err = e.svc.Retry(context.Background(), failed.ID, true)
+	var re *execution.RetryError
+	require.ErrorAs(t, err, &re)
+	require.Equal(t, "Workflow "+ownersWF.ID+" could not be found or you may not run it.", re.Reason)
 }
 
 // newUser stores a user with role.

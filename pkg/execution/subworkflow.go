@@ -3,6 +3,7 @@ package execution
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -53,9 +54,15 @@ func (s *subWorkflows) start(ctx context.Context, wf *workflow.Workflow, userID 
 	expires := now.Add(r.leaseTTL)
 	e := &store.Execution{Status: store.StatusRunning, Mode: engine.ModeIntegrated, WorkflowName: wf.Name, UserID: userID,
 		LeaseOwner: r.workerID, LeaseExpiresAt: &expires, StartedAt: &now}
+	// A sub-workflow given as JSON (source parameter, file or URL) may carry any id: the record
+	// names a saved workflow only when the user it acts for may run that workflow.
 	if wf.ID != "" {
-		id := wf.ID
-		e.WorkflowID = &id
+		if _, err := (storeLoader{s: r.in.Store, userID: userID}).document(ctx, wf.ID); err == nil {
+			id := wf.ID
+			e.WorkflowID = &id
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return "", nil, err
+		}
 	}
 	if err := r.in.Store.CreateExecution(ctx, e, &store.ExecutionData{WorkflowData: snapshot, StartData: store.JSON(`{}`)}); err != nil {
 		return "", nil, err
