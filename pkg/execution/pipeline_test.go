@@ -12,7 +12,6 @@ import (
 	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/push"
 	"github.com/flowmill/flowmill/pkg/store"
-	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 func TestRunSendsProgressInOrderAndSavesResult(t *testing.T) {
@@ -385,11 +384,4 @@ func newUser(t *testing.T, e *env, role string) *store.User {
 	u := &store.User{ID: store.NewUUID(), GlobalRole: role, CreatedAt: now, UpdatedAt: now}
 	require.NoError(t, e.in.Store.DB.Create(u).Error)
 	return u
-}
-
-// saveFor saves wf as a workflow that userID owns.
-func saveFor(t *testing.T, e *env, wf *workflow.Workflow, userID string) {
-	t.Helper()
-	save(t, e, wf)
-	require.NoError(t, e.in.Store.ShareWorkflow(context.Background(), wf.ID, userID, store.WorkflowRoleOwner))
 }
