@@ -128,6 +128,20 @@ var ownedBy = map[string]string{
 	"POST /rest/executions-current/:id/stop": "execution",
 	"GET /rest/data/:id":                     "binary",
 	"DELETE /rest/test-webhook/:id":          "testWebhook",
+
+	"GET /api/v1/workflows/:id":                          "workflow",
+	"PUT /api/v1/workflows/:id":                          "workflow",
+	"DELETE /api/v1/workflows/:id":                       "workflow",
+	"POST /api/v1/workflows/:id/activate":                "workflow",
+	"POST /api/v1/workflows/:id/deactivate":              "workflow",
+	"GET /api/v1/executions/:id":                         "execution",
+	"DELETE /api/v1/executions/:id":                      "execution",
+	"DELETE /api/v1/credentials/:id":                     "credential",
+	"GET /api/v1/credentials/schema/:credentialTypeName": "",
+	"GET /api/v1/tags/:id":                               "",
+	"PUT /api/v1/tags/:id":                               "",
+	"DELETE /api/v1/tags/:id":                            "",
+	"GET /api/v1/docs/*":                                 "",
 }
 
 // TestRouteOwnershipMatrix calls every signed-in /rest route that names a resource by id with
@@ -150,12 +164,17 @@ func TestRouteOwnershipMatrix(t *testing.T) {
 	ex := &store.Execution{WorkflowID: &wfID, WorkflowName: "Owner's hook", Status: store.StatusWaiting, Mode: "manual", UserID: ownerID}
 	require.NoError(t, e.in.Store.CreateExecution(context.Background(), ex,
 		&store.ExecutionData{WorkflowData: store.JSON(`{"nodes":[],"connections":{}}`), Data: store.JSON(state)}))
+	var cred credentialResponse
+	apiClient{e: e, key: createKeyOnce(t, owner)}.ok(t, "POST", "credentials",
+		`{"name":"Owner's vault","type":"httpBasicAuth","data":{"user":"u","password":"p"}}`, &cred)
 	ids := map[string]string{"workflow": wfID, "execution": fmt.Sprint(ex.ID), "testWebhook": wfID,
-		"binary": fmt.Sprintf("execution:%d:A:0:0:0:data", ex.ID)}
+		"binary": fmt.Sprintf("execution:%d:A:0:0:0:data", ex.ID), "credential": cred.ID}
+	memberAPI := apiClient{e: e, key: createKeyOnce(t, member)}
 
 	covered := 0
 	for _, r := range e.srv.routes() {
-		if r.access != signedIn || !strings.HasPrefix(r.path, "/rest/") || !strings.Contains(r.path, ":") {
+		rest := r.access == signedIn && strings.HasPrefix(r.path, "/rest/")
+		if !(rest || r.access == apiKey || strings.HasPrefix(r.path, "/api/v1/")) || !pathParam.MatchString(r.path) {
 			continue
 		}
 		key := r.method + " " + r.path
@@ -167,14 +186,21 @@ func TestRouteOwnershipMatrix(t *testing.T) {
 		covered++
 		path := pathParam.ReplaceAllString(r.path, ids[kind])
 		body := "{}"
-		if r.method == "PATCH" {
+		switch r.method {
+		case "PATCH":
 			body = `{"name":"taken over","active":true}`
+		case "PUT":
+			body = `{"name":"taken over",` + apiNodes + `}`
 		}
-		status, b := member.call(t, r.method, path, body)
-		require.Equal(t, 404, status, "%s as the member: %s", key, b)
-		require.Contains(t, string(b), "could not be found", key)
+		if rest {
+			status, b := member.call(t, r.method, path, body)
+			require.Equal(t, 404, status, "%s as the member: %s", key, b)
+			require.Contains(t, string(b), "could not be found", key)
+			continue
+		}
+		memberAPI.fails(t, r.method, strings.TrimPrefix(path, "/api/v1/"), body, 404, "could not be found")
 	}
-	require.Equal(t, 9, covered)
+	require.Equal(t, 17, covered)
 
 	// Routes that take the ids in their body.
 	status, b := member.call(t, "POST", "rest/workflows/run", fmt.Sprintf(`{"workflowData":{"id":%q,"name":"x","nodes":[%s],"connections":{}}}`, wfID, startNode))
@@ -193,6 +219,9 @@ func TestRouteOwnershipMatrix(t *testing.T) {
 	var stopped bool
 	owner.ok(t, "DELETE", "rest/test-webhook/"+wfID, "", &stopped)
 	require.True(t, stopped, "the owner's test webhook was still waiting")
+	var creds []credentialResponse
+	owner.ok(t, "GET", "rest/credentials", "", &creds)
+	require.Contains(t, credentialIDs(creds), cred.ID)
 	owner.ok(t, "POST", "rest/executions-current/"+ids["execution"]+"/stop", "", nil)
 	require.Equal(t, "canceled", executionStatus(t, owner, ids["execution"]))
 	owner.ok(t, "DELETE", "rest/workflows/"+wfID, "", nil)

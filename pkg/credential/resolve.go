@@ -16,8 +16,9 @@ var ErrNotFound = errors.New("credential not found")
 // ErrAmbiguous means a node selected a credential by a name that several credentials share.
 var ErrAmbiguous = errors.New("credential not clearly identified")
 
-// ErrUnsavedWorkflow means a run of a workflow that was never saved asked for credentials: with
-// no owner there is nobody whose credentials it may use.
+// ErrUnsavedWorkflow means a run that acts for nobody (a workflow never saved, outside a manual
+// run, which acts for whoever started it) asked for credentials: there is nobody whose
+// credentials it may use.
 var ErrUnsavedWorkflow = errors.New("credentials can only be used by saved workflows")
 
 // ForUser returns the nodes.CredentialsFunc that hands nodes the decrypted data of the
