@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -72,7 +73,7 @@ func TestMemberCannotReachAnotherUsersResources(t *testing.T) {
 
 	owner := setUpOwner(t, e)
 	mia, _ := signUpMember(t, owner, smtp, "mia@example.com", "Mia")
-	bob, _ := signUpMember(t, owner, smtp, "bob@example.com", "Bob")
+	bob, bobID := signUpMember(t, owner, smtp, "bob@example.com", "Bob")
 	holders := []*holdings{hold(t, e, owner, "owner"), hold(t, e, mia, "mia")}
 
 	for _, h := range holders {
@@ -199,6 +200,19 @@ func TestMemberCannotReachAnotherUsersResources(t *testing.T) {
 			require.True(t, stopped, "the owner stops any")
 		})
 	}
+
+	// A workflow shared with a member runs for that member, not its owner: the document to run
+	// comes from the caller, so the share lends neither sub-workflows nor credentials.
+	mias := holders[1]
+	calls := saveAs(t, mia, callWorkflow(mias.secretWF))
+	require.NoError(t, e.in.Store.ShareWorkflow(context.Background(), calls, bobID, "editor"))
+	doc := strings.Replace(callWorkflow(mias.secretWF), `{"name":`, fmt.Sprintf(`{"id":%q,"name":`, calls), 1)
+	out, errMsg := runManually(t, bob, doc, false, "Call")
+	require.Equal(t, "Workflow "+mias.secretWF+" could not be found or you may not run it.", errMsg)
+	require.NotContains(t, out, secretOf("mia"))
+	out, errMsg = runManually(t, mia, doc, false, "Call")
+	require.Empty(t, errMsg)
+	require.Contains(t, out, secretOf("mia"))
 }
 
 const startNode = `{"name":"Start","type":"n8n-nodes-base.start","typeVersion":1,"position":[0,0],"parameters":{}}`

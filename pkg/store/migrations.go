@@ -214,7 +214,9 @@ ALTER TABLE executions ADD COLUMN user_id varchar(36) NOT NULL DEFAULT '';
 UPDATE executions SET user_id = COALESCE((SELECT sw.user_id FROM shared_workflows sw
   WHERE sw.workflow_id = executions.workflow_id AND sw.role = 'owner'), '')
   WHERE workflow_id IS NOT NULL;
+CREATE INDEX executions_user ON executions (user_id, id);
 `, down: `
+DROP INDEX executions_user;
 ALTER TABLE executions DROP COLUMN user_id;
 `},
 }
