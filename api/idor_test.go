@@ -213,6 +213,16 @@ func TestMemberCannotReachAnotherUsersResources(t *testing.T) {
 	out, errMsg = runManually(t, mia, doc, false, "Call")
 	require.Empty(t, errMsg)
 	require.Contains(t, out, secretOf("mia"))
+
+	// A member's workflow called by the owner's acts for the member: naming the owner's
+	// credential gets it nothing.
+	mu.Lock()
+	received = nil
+	mu.Unlock()
+	lure := saveAs(t, mia, useCredential(sink.URL, holders[0].credID, holders[0].credName))
+	_, errMsg = runManually(t, owner, callWorkflow(lure), false, "Call")
+	require.Contains(t, errMsg, "credential not found")
+	require.False(t, sawSecret("owner"), "the member's workflow did not send the owner's credential")
 }
 
 const startNode = `{"name":"Start","type":"n8n-nodes-base.start","typeVersion":1,"position":[0,0],"parameters":{}}`

@@ -330,6 +330,15 @@ func TestSubWorkflowOnlyOfWhatTheUserMayRun(t *testing.T) {
 			state := e.state(t, ex.ID)
 			if tc.wantErr == "" {
 				require.Equal(t, store.StatusSuccess, done.Status, "%v", state["resultData"])
+				var sub store.Execution
+				require.NoError(t, e.in.Store.DB.Where("mode = ? AND workflow_id = ?", "integrated", tc.childID).Order("id DESC").Take(&sub).Error)
+				var childOwner string
+				if tc.childID == membersChild.ID {
+					childOwner = member.ID
+				} else {
+					childOwner = owner.ID
+				}
+				require.Equal(t, childOwner, sub.UserID, "a saved sub-workflow acts for its own owner")
 				return
 			}
 			require.Equal(t, store.StatusError, done.Status)

@@ -346,16 +346,18 @@ func (r *Runner) execute(ctx context.Context, e *store.Execution, d *store.Execu
 func (r *Runner) engineWith(h *hooks) (*engine.Engine, error) {
 	opts := r.base
 	opts.Hooks = []engine.Hook{h}
-	// A run uses the credentials and runs the sub-workflows of the user it acts for; its
-	// sub-workflows act for that user too.
-	actor := h.e.UserID
-	opts.Credentials = credential.ForUserID(r.in.Store, r.cipher, actor)
-	opts.Workflows = storeLoader{s: r.in.Store, userID: actor}
-	opts.SubWorkflows = subWorkflowsFor{s: r.subs, userID: actor}
+	opts.Credentials, opts.Workflows, opts.SubWorkflows = r.actingFor(h.e.UserID)
 	if h.answer != nil {
 		opts.Hooks = append(opts.Hooks, h.answer)
 	}
 	return engine.New(opts)
+}
+
+// actingFor is what a run acting for userID uses: that user's credentials, the stored
+// workflows that user may run, and sub-workflow records that start from that user.
+func (r *Runner) actingFor(userID string) (nodes.CredentialsFunc, nodes.WorkflowLoader, engine.SubWorkflowRecorder) {
+	return credential.ForUserID(r.in.Store, r.cipher, userID), storeLoader{s: r.in.Store, userID: userID},
+		subWorkflowsFor{s: r.subs, userID: userID}
 }
 
 // keepLease renews the lease every third of its life; losing it cancels the run.

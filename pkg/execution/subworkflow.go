@@ -29,14 +29,13 @@ type subRun struct {
 	stopLease func()
 }
 
-// subWorkflowsFor records the sub-workflow runs of a run that acts for userID: they act for
-// the same user.
+// subWorkflowsFor records the sub-workflow runs of a run that acts for userID.
 type subWorkflowsFor struct {
 	s      *subWorkflows
 	userID string
 }
 
-func (f subWorkflowsFor) StartSubWorkflow(ctx context.Context, wf *workflow.Workflow) (string, []engine.Hook, error) {
+func (f subWorkflowsFor) StartSubWorkflow(ctx context.Context, wf *workflow.Workflow) (engine.SubRun, error) {
 	return f.s.start(ctx, wf, f.userID)
 }
 
@@ -44,35 +43,49 @@ func (f subWorkflowsFor) FinishSubWorkflow(ctx context.Context, id string, res *
 	f.s.finish(ctx, id, res, runErr)
 }
 
-func (s *subWorkflows) start(ctx context.Context, wf *workflow.Workflow, userID string) (string, []engine.Hook, error) {
+// start records a sub-workflow run of a parent acting for parentUser. A saved workflow the
+// parent's user may run acts for its own owner: a member's workflow called by the owner's gets
+// the member's credentials, not the owner's. Any other sub-workflow acts for the parent's user;
+// one given as JSON (source parameter, file or URL) may carry any id, so the record names a
+// saved workflow only in the first case.
+func (s *subWorkflows) start(ctx context.Context, wf *workflow.Workflow, parentUser string) (engine.SubRun, error) {
 	r := s.r
 	snapshot, err := json.Marshal(wf)
 	if err != nil {
-		return "", nil, fmt.Errorf("encode sub-workflow snapshot: %w", err)
+		return engine.SubRun{}, fmt.Errorf("encode sub-workflow snapshot: %w", err)
 	}
 	now := time.Now().UTC()
 	expires := now.Add(r.leaseTTL)
-	e := &store.Execution{Status: store.StatusRunning, Mode: engine.ModeIntegrated, WorkflowName: wf.Name, UserID: userID,
+	e := &store.Execution{Status: store.StatusRunning, Mode: engine.ModeIntegrated, WorkflowName: wf.Name, UserID: parentUser,
 		LeaseOwner: r.workerID, LeaseExpiresAt: &expires, StartedAt: &now}
-	// A sub-workflow given as JSON (source parameter, file or URL) may carry any id: the record
-	// names a saved workflow only when the user it acts for may run that workflow.
 	if wf.ID != "" {
-		if _, err := (storeLoader{s: r.in.Store, userID: userID}).document(ctx, wf.ID); err == nil {
+		_, err := (storeLoader{s: r.in.Store, userID: parentUser}).document(ctx, wf.ID)
+		switch {
+		case err == nil:
 			id := wf.ID
 			e.WorkflowID = &id
-		} else if !errors.Is(err, store.ErrNotFound) {
-			return "", nil, err
+			owner, err := WorkflowOwnerID(ctx, r.in.Store, wf.ID)
+			if err != nil {
+				return engine.SubRun{}, err
+			}
+			if owner != "" {
+				e.UserID = owner
+			}
+		case !errors.Is(err, store.ErrNotFound):
+			return engine.SubRun{}, err
 		}
 	}
 	if err := r.in.Store.CreateExecution(ctx, e, &store.ExecutionData{WorkflowData: snapshot, StartData: store.JSON(`{}`)}); err != nil {
-		return "", nil, err
+		return engine.SubRun{}, err
 	}
 	id := IDString(e.ID)
 	run := &subRun{e: e, wf: wf, h: r.hooks(e, wf), stopLease: r.keepLease(ctx, e.ID, func(error) {})}
 	s.mu.Lock()
 	s.active[id] = run
 	s.mu.Unlock()
-	return id, []engine.Hook{run.h}, nil
+	sub := engine.SubRun{ExecutionID: id, Hooks: []engine.Hook{run.h}}
+	sub.Credentials, sub.Workflows, sub.SubWorkflows = r.actingFor(e.UserID)
+	return sub, nil
 }
 
 func (s *subWorkflows) finish(ctx context.Context, id string, res *engine.Result, runErr error) {
