@@ -37,10 +37,10 @@ func (s *server) checkExecutionVisible(c fiber.Ctx, id int64) error {
 }
 
 // runAs refuses a member's run of a saved workflow that is not shared with them, and returns
-// the id of the user the run acts for (see store.Execution.UserID): the workflow's owner when
-// the caller is that owner or the instance owner, else the caller (a workflow not saved yet,
-// whatever id it carries, or one merely shared with them: the editor sends the document to run,
-// so a share must not lend the owner's credentials to whatever the caller runs).
+// the id of the user the run acts for (see store.Execution.UserID): the caller for a workflow
+// not saved yet, whatever id it carries; for a saved one what execution.ActsFor says (the
+// editor sends the document to run, so only the workflow's owner or the instance owner acts
+// for the owner).
 func (s *server) runAs(c fiber.Ctx, workflowID string) (string, error) {
 	caller := sessionUser(c)
 	if workflowID == "" {
@@ -57,12 +57,5 @@ func (s *server) runAs(c fiber.Ctx, workflowID string) (string, error) {
 		}
 		return "", err
 	}
-	owner, err := execution.WorkflowOwnerID(c.Context(), s.in.Store, workflowID)
-	if err != nil {
-		return "", err
-	}
-	if owner == "" || (owner != caller.ID && caller.GlobalRole != store.RoleOwner) {
-		return caller.ID, nil
-	}
-	return owner, nil
+	return execution.ActsFor(c.Context(), s.in.Store, caller, workflowID)
 }

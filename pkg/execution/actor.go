@@ -43,6 +43,22 @@ func WorkflowOwnerID(ctx context.Context, s *store.Store, workflowID string) (st
 	return u.ID, nil
 }
 
+// ActsFor returns whom a run of saved workflow workflowID, started by u with a document u
+// supplied, acts for: the workflow's owner when u is that owner or the instance owner (who may
+// use everything anyway), else u. A share, or a document merely carrying the workflow's id,
+// must not lend the owner's credentials and workflows to what u runs. u must be allowed to
+// run the workflow; a workflow without an owner leaves u.
+func ActsFor(ctx context.Context, s *store.Store, u *store.User, workflowID string) (string, error) {
+	owner, err := WorkflowOwnerID(ctx, s, workflowID)
+	if err != nil {
+		return "", err
+	}
+	if owner == "" || (owner != u.ID && u.GlobalRole != store.RoleOwner) {
+		return u.ID, nil
+	}
+	return owner, nil
+}
+
 // storeLoader gives Execute Workflow's database source the stored workflows that userID, the
 // user the run acts for, may run.
 type storeLoader struct {
@@ -61,19 +77,26 @@ func (l storeLoader) LoadWorkflow(ctx context.Context, id string) (*workflow.Wor
 
 // document is the stored document of workflow id, or a NotRunnableError.
 func (l storeLoader) document(ctx context.Context, id string) ([]byte, error) {
+	_, b, err := l.userAndDocument(ctx, id)
+	return b, err
+}
+
+// userAndDocument is the user the loader loads for and the stored document of workflow id, or
+// a NotRunnableError.
+func (l storeLoader) userAndDocument(ctx context.Context, id string) (*store.User, []byte, error) {
 	if l.userID == "" {
-		return nil, &NotRunnableError{id}
+		return nil, nil, &NotRunnableError{id}
 	}
 	u, err := l.s.GetUser(ctx, l.userID)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, &NotRunnableError{id}
+		return nil, nil, &NotRunnableError{id}
 	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	b, err := l.s.WorkflowDocumentFor(ctx, u, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, &NotRunnableError{id}
+		return nil, nil, &NotRunnableError{id}
 	}
-	return b, err
+	return u, b, err
 }

@@ -394,3 +394,27 @@ func newUser(t *testing.T, e *env, role string) *store.User {
 	require.NoError(t, e.in.Store.DB.Create(u).Error)
 	return u
 }
+
+// TestSubWorkflowOfASharedWorkflowActsForTheCaller gives a member, who may run the owner's
+// workflow through a share, a sub-workflow as JSON that carries that workflow's id: the
+// content is the member's, so it acts for the member, not the owner.
+func TestSubWorkflowOfASharedWorkflowActsForTheCaller(t *testing.T) {
+	e := setup(t)
+	owner := newUser(t, e, store.RoleOwner)
+	member := newUser(t, e, store.RoleMember)
+	ownersWF := build(t, "owner's", "", start, set)
+	saveFor(t, e, ownersWF, owner.ID)
+	require.NoError(t, e.in.Store.ShareWorkflow(context.Background(), ownersWF.ID, member.ID, "editor"))
+	spoof, err := json.Marshal(map[string]any{"id": ownersWF.ID, "name": "spoof", "connections": map[string]any{},
+		"nodes": []any{map[string]any{"name": "Start", "type": "n8n-nodes-base.start", "typeVersion": 1, "position": []int{0, 0}, "parameters": map[string]any{}}}})
+	require.NoError(t, err)
+	params, err := json.Marshal(map[string]any{"source": "parameter", "workflowJson": string(spoof)})
+	require.NoError(t, err)
+	parent := build(t, "parent", "", start, node{name: "Call", typ: "n8n-nodes-base.executeWorkflow", params: string(params)})
+	ex, err := e.svc.Create(context.Background(), execution.New{Workflow: parent, Mode: "trigger", UserID: member.ID})
+	require.NoError(t, err)
+	require.Equal(t, store.StatusSuccess, e.wait(t, ex.ID).Status, "%v", e.state(t, ex.ID)["resultData"])
+	var sub store.Execution
+	require.NoError(t, e.in.Store.DB.Where("mode = ? AND workflow_name = ?", "integrated", "spoof").Take(&sub).Error)
+	require.Equal(t, member.ID, sub.UserID)
+}

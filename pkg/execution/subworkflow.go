@@ -44,10 +44,10 @@ func (f subWorkflowsFor) FinishSubWorkflow(ctx context.Context, id string, res *
 }
 
 // start records a sub-workflow run of a parent acting for parentUser. A saved workflow the
-// parent's user may run acts for its own owner: a member's workflow called by the owner's gets
-// the member's credentials, not the owner's. Any other sub-workflow acts for the parent's user;
-// one given as JSON (source parameter, file or URL) may carry any id, so the record names a
-// saved workflow only in the first case.
+// parent's user may run acts for whom ActsFor says: a member's workflow called by the owner's
+// gets the member's credentials, not the owner's. Any other sub-workflow acts for the parent's
+// user; one given as JSON (source parameter, file or URL) may carry any id, so the record names
+// a saved workflow only in the first case.
 func (s *subWorkflows) start(ctx context.Context, wf *workflow.Workflow, parentUser string) (engine.SubRun, error) {
 	r := s.r
 	snapshot, err := json.Marshal(wf)
@@ -59,17 +59,13 @@ func (s *subWorkflows) start(ctx context.Context, wf *workflow.Workflow, parentU
 	e := &store.Execution{Status: store.StatusRunning, Mode: engine.ModeIntegrated, WorkflowName: wf.Name, UserID: parentUser,
 		LeaseOwner: r.workerID, LeaseExpiresAt: &expires, StartedAt: &now}
 	if wf.ID != "" {
-		_, err := (storeLoader{s: r.in.Store, userID: parentUser}).document(ctx, wf.ID)
+		u, _, err := (storeLoader{s: r.in.Store, userID: parentUser}).userAndDocument(ctx, wf.ID)
 		switch {
 		case err == nil:
 			id := wf.ID
 			e.WorkflowID = &id
-			owner, err := WorkflowOwnerID(ctx, r.in.Store, wf.ID)
-			if err != nil {
+			if e.UserID, err = ActsFor(ctx, r.in.Store, u, wf.ID); err != nil {
 				return engine.SubRun{}, err
-			}
-			if owner != "" {
-				e.UserID = owner
 			}
 		case !errors.Is(err, store.ErrNotFound):
 			return engine.SubRun{}, err
