@@ -9,11 +9,13 @@ import (
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
-// Every execution acts for one user (store.Execution.UserID): the owner of its saved workflow,
-// or whoever started a manual run of a workflow that is not saved. The run uses that user's
-// credentials and may run as sub-workflows (Execute Workflow, source database) and as its
-// error workflow only the workflows that user may run: the instance owner any, a member those
-// shared with them, the rule of the REST api.
+// Every execution acts for one user (store.Execution.UserID), decided when it is created and
+// kept by retries and resumed runs: the owner of its saved workflow for trigger, webhook and
+// error runs and for manual runs by that owner or the instance owner (see ActsFor); whoever
+// started any other manual run; for a sub-workflow, see subWorkflows.start. The run uses that
+// user's credentials and may run as sub-workflows (Execute Workflow, source database) and as
+// its error workflow only the workflows that user may run: the instance owner any, a member
+// those shared with them, the rule of the REST api.
 
 // NotRunnableError is why a run may not run a stored workflow: it does not exist, or the user
 // the run acts for may not run it. The message is the same for both, so a run cannot probe
