@@ -159,7 +159,7 @@ func (s *server) waitingWebhook(c fiber.Ctx) error {
 	if len(d.StartData) > 0 {
 		_ = json.Unmarshal(d.StartData, &start)
 	}
-	h := &hit{hook: *hook, wf: wf, params: map[string]string{}}
+	h := &hit{hook: *hook, wf: wf, params: map[string]string{}, userID: e.UserID}
 	return s.serveWebhook(c, h, func(item workflow.Item, respond *trigger.Response) (int64, error) {
 		state.ExecutionData.NodeExecutionStack[0].Data.Main = [][]workflow.Item{{item}}
 		data, err := json.Marshal(&state)

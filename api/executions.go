@@ -97,14 +97,15 @@ func (s *server) postWorkflowRun(c fiber.Ctx) error {
 	if err := s.checkRunnable(wf, req); err != nil {
 		return err
 	}
-	if err := s.checkRunAllowed(c, wf.ID); err != nil {
+	userID, err := s.runAs(c, wf.ID)
+	if err != nil {
 		return err
 	}
 	if len(req.RunData) == 0 && s.startsWithWebhook(wf, req.DestinationNode) {
-		return s.registerTestWebhooks(c, req.WorkflowData, wf, req.DestinationNode)
+		return s.registerTestWebhooks(c, req.WorkflowData, wf, req.DestinationNode, userID)
 	}
 	e, err := s.executions.Create(c.Context(), execution.New{
-		Workflow: wf, Mode: engine.ModeManual, SessionID: c.Get("sessionid"),
+		Workflow: wf, Mode: engine.ModeManual, SessionID: c.Get("sessionid"), UserID: userID,
 		Start: execution.StartData{StartNodes: req.StartNodes, DestinationNode: req.DestinationNode, RunData: req.RunData},
 	})
 	if err != nil {

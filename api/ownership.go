@@ -6,6 +6,7 @@ import (
 
 	"github.com/gofiber/fiber/v3"
 
+	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/store"
 )
 
@@ -35,22 +36,26 @@ func (s *server) checkExecutionVisible(c fiber.Ctx, id int64) error {
 	return nil
 }
 
-// checkRunAllowed refuses a member's run of a saved workflow that is not shared with them. A
-// workflow id that is not saved (yet) runs as an unsaved workflow.
-func (s *server) checkRunAllowed(c fiber.Ctx, workflowID string) error {
-	if workflowID == "" || sharedWith(c) == "" {
-		return nil
+// runAs refuses a member's run of a saved workflow that is not shared with them, and returns
+// the id of the user the run acts for (see store.Execution.UserID): the caller for a workflow
+// not saved yet, whatever id it carries; for a saved one what execution.ActsFor says (the
+// editor sends the document to run, so only the workflow's owner or the instance owner acts
+// for the owner).
+func (s *server) runAs(c fiber.Ctx, workflowID string) (string, error) {
+	caller := sessionUser(c)
+	if workflowID == "" {
+		return caller.ID, nil
 	}
 	if _, err := s.in.Store.GetWorkflow(c.Context(), workflowID); errors.Is(err, store.ErrNotFound) {
-		return nil
+		return caller.ID, nil
 	} else if err != nil {
-		return err
+		return "", err
 	}
-	if _, err := s.in.Store.GetWorkflowFor(c.Context(), sessionUser(c), workflowID); err != nil {
+	if _, err := s.in.Store.GetWorkflowFor(c.Context(), caller, workflowID); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
-			return notFound(fmt.Sprintf("Workflow with ID %s could not be found", workflowID))
+			return "", notFound(fmt.Sprintf("Workflow with ID %s could not be found", workflowID))
 		}
-		return err
+		return "", err
 	}
-	return nil
+	return execution.ActsFor(c.Context(), s.in.Store, caller, workflowID)
 }

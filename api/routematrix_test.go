@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/flowmill/flowmill/pkg/store"
 )
 
 // TestRoutePermissionMatrix calls every /rest route of the route table (read at test time, so
@@ -120,4 +123,120 @@ func expectedAccess(a access, who string) int {
 		}
 	}
 	return 0
+}
+
+// ownedBy is, for every signed-in route that names a resource by id in its path, the kind of
+// resource it names; "" for routes whose ids name nothing a user owns (node types, tags, which
+// every user shares). A new route with an id must be added here, so the ownership matrix below
+// covers it.
+var ownedBy = map[string]string{
+	"GET /rest/node-icon/:type":              "",
+	"GET /rest/node-icon/:scope/:type":       "",
+	"PATCH /rest/tags/:id":                   "",
+	"GET /rest/workflows/:id":                "workflow",
+	"PATCH /rest/workflows/:id":              "workflow",
+	"DELETE /rest/workflows/:id":             "workflow",
+	"GET /rest/active/error/:id":             "workflow",
+	"GET /rest/executions/:id":               "execution",
+	"POST /rest/executions/:id/retry":        "execution",
+	"POST /rest/executions-current/:id/stop": "execution",
+	"GET /rest/data/:id":                     "binary",
+	"DELETE /rest/test-webhook/:id":          "testWebhook",
+
+	"GET /api/v1/workflows/:id":                          "workflow",
+	"PUT /api/v1/workflows/:id":                          "workflow",
+	"DELETE /api/v1/workflows/:id":                       "workflow",
+	"POST /api/v1/workflows/:id/activate":                "workflow",
+	"POST /api/v1/workflows/:id/deactivate":              "workflow",
+	"GET /api/v1/executions/:id":                         "execution",
+	"DELETE /api/v1/executions/:id":                      "execution",
+	"DELETE /api/v1/credentials/:id":                     "credential",
+	"GET /api/v1/credentials/schema/:credentialTypeName": "",
+	"GET /api/v1/tags/:id":                               "",
+	"PUT /api/v1/tags/:id":                               "",
+	"DELETE /api/v1/tags/:id":                            "",
+	"GET /api/v1/docs/*":                                 "",
+}
+
+// TestRouteOwnershipMatrix calls every signed-in /rest route that names a resource by id with
+// the id of the owner's resource, as a member: each answers 404, as for an id that does not
+// exist, and leaves the resource as it was; the owner reaches every one of them.
+func TestRouteOwnershipMatrix(t *testing.T) {
+	e, smtp := startAccounts(t, nil)
+	owner := setUpOwner(t, e)
+	member, _ := signUpMember(t, owner, smtp, "member@example.com", "Mia")
+	var ownerID string
+	{
+		var me userResponse
+		owner.ok(t, "GET", "rest/me", "", &me)
+		ownerID = me.ID
+	}
+
+	wfID := saveAs(t, owner, hookWorkflow("Owner's hook", "matrix-hook", `{"path":"matrix"}`))
+	listenForTestCall(t, &holdings{who: owner, hookWF: wfID})
+	state := `{"resultData":{"runData":{"A":[{"startTime":1,"executionTime":0,"source":[],"data":{"main":[[{"json":{},"binary":{"data":{"data":"aGk=","mimeType":"text/plain"}}}]]}}]}}}`
+	ex := &store.Execution{WorkflowID: &wfID, WorkflowName: "Owner's hook", Status: store.StatusWaiting, Mode: "manual", UserID: ownerID}
+	require.NoError(t, e.in.Store.CreateExecution(context.Background(), ex,
+		&store.ExecutionData{WorkflowData: store.JSON(`{"nodes":[],"connections":{}}`), Data: store.JSON(state)}))
+	var cred credentialResponse
+	apiClient{e: e, key: createKeyOnce(t, owner)}.ok(t, "POST", "credentials",
+		`{"name":"Owner's vault","type":"httpBasicAuth","data":{"user":"u","password":"p"}}`, &cred)
+	ids := map[string]string{"workflow": wfID, "execution": fmt.Sprint(ex.ID), "testWebhook": wfID,
+		"binary": fmt.Sprintf("execution:%d:A:0:0:0:data", ex.ID), "credential": cred.ID}
+	memberAPI := apiClient{e: e, key: createKeyOnce(t, member)}
+
+	covered := 0
+	for _, r := range e.srv.routes() {
+		rest := r.access == signedIn && strings.HasPrefix(r.path, "/rest/")
+		if !(rest || r.access == apiKey || strings.HasPrefix(r.path, "/api/v1/")) || !pathParam.MatchString(r.path) {
+			continue
+		}
+		key := r.method + " " + r.path
+		kind, listed := ownedBy[key]
+		require.True(t, listed, "%s names an id: add it to ownedBy", key)
+		if kind == "" {
+			continue
+		}
+		covered++
+		path := pathParam.ReplaceAllString(r.path, ids[kind])
+		body := "{}"
+		switch r.method {
+		case "PATCH":
+			body = `{"name":"taken over","active":true}`
+		case "PUT":
+			body = `{"name":"taken over",` + apiNodes + `}`
+		}
+		if rest {
+			status, b := member.call(t, r.method, path, body)
+			require.Equal(t, 404, status, "%s as the member: %s", key, b)
+			require.Contains(t, string(b), "could not be found", key)
+			continue
+		}
+		memberAPI.fails(t, r.method, strings.TrimPrefix(path, "/api/v1/"), body, 404, "could not be found")
+	}
+	require.Equal(t, 17, covered)
+
+	// Routes that take the ids in their body.
+	status, b := member.call(t, "POST", "rest/workflows/run", fmt.Sprintf(`{"workflowData":{"id":%q,"name":"x","nodes":[%s],"connections":{}}}`, wfID, startNode))
+	requireError(t, status, b, 404, "could not be found")
+	member.ok(t, "POST", "rest/executions/delete", fmt.Sprintf(`{"ids":[%q]}`, ids["execution"]), nil)
+
+	// Nothing changed: the owner still finds everything as it was.
+	var wf workflowJSON
+	owner.ok(t, "GET", "rest/workflows/"+wfID, "", &wf)
+	require.Equal(t, "Owner's hook", wf.Name)
+	require.False(t, wf.Active)
+	require.Equal(t, "waiting", executionStatus(t, owner, ids["execution"]))
+	var data string
+	owner.ok(t, "GET", "rest/data/"+ids["binary"], "", &data)
+	require.Equal(t, "aGk=", data)
+	var stopped bool
+	owner.ok(t, "DELETE", "rest/test-webhook/"+wfID, "", &stopped)
+	require.True(t, stopped, "the owner's test webhook was still waiting")
+	var creds []credentialResponse
+	owner.ok(t, "GET", "rest/credentials", "", &creds)
+	require.Contains(t, credentialIDs(creds), cred.ID)
+	owner.ok(t, "POST", "rest/executions-current/"+ids["execution"]+"/stop", "", nil)
+	require.Equal(t, "canceled", executionStatus(t, owner, ids["execution"]))
+	owner.ok(t, "DELETE", "rest/workflows/"+wfID, "", nil)
 }

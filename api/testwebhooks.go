@@ -57,12 +57,14 @@ const testSweepInterval = time.Second
 
 // testRegistration is one editor session waiting for a call of its workflow's webhooks.
 type testRegistration struct {
-	ID          string            `json:"id"`
-	SessionID   string            `json:"sessionId"`
-	WorkflowID  string            `json:"workflowId"`
-	Workflow    json.RawMessage   `json:"workflow"`
-	Destination string            `json:"destination,omitempty"`
-	Hooks       []trigger.Webhook `json:"hooks"`
+	ID          string          `json:"id"`
+	SessionID   string          `json:"sessionId"`
+	WorkflowID  string          `json:"workflowId"`
+	Workflow    json.RawMessage `json:"workflow"`
+	Destination string          `json:"destination,omitempty"`
+	// UserID is the user the run acts for (see server.runAs); the registration's owner.
+	UserID string            `json:"userId"`
+	Hooks  []trigger.Webhook `json:"hooks"`
 	// Until is the end of the window; the keys live a little longer, so the expiry timer of the
 	// replica that registered them still finds them to announce the end.
 	Until time.Time `json:"until"`
@@ -174,6 +176,26 @@ func (t *testWebhooks) claim(ctx context.Context, method, path string) (*testReg
 	return nil, nil, nil, nil
 }
 
+// get reads registration id without taking it; nil when there is none.
+func (t *testWebhooks) get(ctx context.Context, id string) (*testRegistration, error) {
+	b, err := t.rdb.Get(ctx, testKey("reg:", id)).Bytes()
+	if errors.Is(err, redis.Nil) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return decodeRegistration(id, b)
+}
+
+func decodeRegistration(id string, b []byte) (*testRegistration, error) {
+	var reg testRegistration
+	if err := json.Unmarshal(b, &reg); err != nil {
+		return nil, fmt.Errorf("read test webhook registration %s: %w", id, err)
+	}
+	return &reg, nil
+}
+
 // take deletes registration id and its keys; nil when someone else took it first.
 func (t *testWebhooks) take(ctx context.Context, id string) (*testRegistration, error) {
 	b, err := t.rdb.GetDel(ctx, testKey("reg:", id)).Bytes()
@@ -183,8 +205,8 @@ func (t *testWebhooks) take(ctx context.Context, id string) (*testRegistration, 
 	if err != nil {
 		return nil, err
 	}
-	var reg testRegistration
-	if err := json.Unmarshal(b, &reg); err != nil {
+	reg, err := decodeRegistration(id, b)
+	if err != nil {
 		return nil, err
 	}
 	t.mu.Lock()
@@ -206,7 +228,7 @@ func (t *testWebhooks) take(ctx context.Context, id string) (*testRegistration, 
 	// The workflow key may already name a newer registration.
 	_ = t.rdb.Eval(ctx, `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`,
 		[]string{testKey("wf:", reg.WorkflowID)}, id).Err()
-	return &reg, nil
+	return reg, nil
 }
 
 // remove takes registration id away and, when notify, tells its editor that it stopped
@@ -292,13 +314,13 @@ func (t *testWebhooks) stop() {
 
 // registerTestWebhooks answers a manual run that starts at a webhook: the workflow's webhooks
 // wait for one call for the test window, for the editor session that asked.
-func (s *server) registerTestWebhooks(c fiber.Ctx, raw json.RawMessage, wf *workflow.Workflow, destination string) error {
+func (s *server) registerTestWebhooks(c fiber.Ctx, raw json.RawMessage, wf *workflow.Workflow, destination, userID string) error {
 	hooks, err := trigger.Webhooks(wf, s.nodeTypes, s.hooks.ev)
 	if err != nil {
 		return &apiError{Status: fiber.StatusUnprocessableEntity, Message: err.Error(), cause: err}
 	}
 	reg := &testRegistration{ID: store.NewID(), SessionID: c.Get("sessionid"), WorkflowID: wf.ID,
-		Workflow: raw, Destination: destination}
+		Workflow: raw, Destination: destination, UserID: userID}
 	for _, h := range hooks {
 		if !h.Restart {
 			reg.Hooks = append(reg.Hooks, h)
@@ -329,9 +351,9 @@ func (s *server) testWebhook(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	h := &hit{hook: *hook, wf: wf, params: params}
+	h := &hit{hook: *hook, wf: wf, params: params, userID: reg.UserID}
 	return s.serveWebhook(c, h, func(item workflow.Item, respond *trigger.Response) (int64, error) {
-		e, err := s.executions.Create(c.Context(), execution.New{Workflow: wf, Mode: engine.ModeManual, SessionID: reg.SessionID,
+		e, err := s.executions.Create(c.Context(), execution.New{Workflow: wf, Mode: engine.ModeManual, SessionID: reg.SessionID, UserID: reg.UserID,
 			Start: execution.StartData{StartNode: hook.Node, Input: []workflow.Item{item}, DestinationNode: reg.Destination, Respond: respond},
 			Stored: func(e *store.Execution) {
 				if reg.SessionID == "" {
@@ -362,14 +384,40 @@ func (s *server) testMethods(ctx context.Context, path string) []string {
 }
 
 // deleteTestWebhook stops the test webhooks of a workflow (the editor stopped waiting) and
-// answers whether there were any.
+// answers whether there were any. Only the user the registration acts for, a user the workflow
+// is shared with, or the instance owner may stop them; others get 404, as for a workflow they
+// cannot see.
 func (s *server) deleteTestWebhook(c fiber.Ctx) error {
-	id, err := s.in.Redis.Get(c.Context(), testKey("wf:", c.Params("id"))).Result()
+	workflowID := c.Params("id")
+	id, err := s.in.Redis.Get(c.Context(), testKey("wf:", workflowID)).Result()
 	if errors.Is(err, redis.Nil) {
 		return respond(c, false)
 	}
 	if err != nil {
 		return err
 	}
+	reg, err := s.hooks.tests.get(c.Context(), id)
+	if err != nil {
+		return err
+	}
+	if reg == nil {
+		return respond(c, false)
+	}
+	if err := s.checkTestWebhookOwner(c, reg); err != nil {
+		return err
+	}
 	return respond(c, s.hooks.tests.remove(c.Context(), id, true))
+}
+
+// checkTestWebhookOwner refuses a caller who may not stop registration reg.
+func (s *server) checkTestWebhookOwner(c fiber.Ctx, reg *testRegistration) error {
+	caller := sessionUser(c)
+	if caller.GlobalRole == store.RoleOwner || caller.ID == reg.UserID {
+		return nil
+	}
+	_, err := s.in.Store.GetWorkflowFor(c.Context(), caller, reg.WorkflowID)
+	if errors.Is(err, store.ErrNotFound) {
+		return notFound(fmt.Sprintf("Workflow with ID %s could not be found", reg.WorkflowID))
+	}
+	return err
 }

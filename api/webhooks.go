@@ -95,6 +95,17 @@ type hit struct {
 	// snapshot is wf as JSON and options the webhook node's options, when already known.
 	snapshot []byte
 	options  *webhook.Options
+	// userID is the user the run acts for, whose credentials check the caller; empty means the
+	// owner of the saved workflow wf.
+	userID string
+}
+
+// runCredentials are the credentials the webhook's run may use: those of the user it acts for.
+func (s *server) runCredentials(h *hit) nodes.CredentialsFunc {
+	if h.userID != "" {
+		return credential.ForUserID(s.in.Store, s.credentials, h.userID)
+	}
+	return credential.ForWorkflow(s.in.Store, s.credentials, h.wf.ID)
 }
 
 func (s *server) productionWebhook(c fiber.Ctx) error {
@@ -274,7 +285,7 @@ func (s *server) serveWebhook(c fiber.Ctx, h *hit, start func(workflow.Item, *tr
 	if h.hook.IgnoreBots && trigger.IsBot(c.Get(fiber.HeaderUserAgent)) {
 		return authProblem(c, fiber.StatusForbidden, "")
 	}
-	if done, err := s.checkWebhookAuth(c, h.hook, h.wf.ID, node); done || err != nil {
+	if done, err := s.checkWebhookAuth(c, h.hook, s.runCredentials(h), node); done || err != nil {
 		return err
 	}
 	opts := h.options
@@ -385,7 +396,7 @@ func authProblem(c fiber.Ctx, status int, message string) error {
 
 // checkWebhookAuth checks basic or header authentication against the node's credentials; done
 // means it already answered (401, 403, or 500 when the credentials cannot be read).
-func (s *server) checkWebhookAuth(c fiber.Ctx, hook trigger.Webhook, workflowID string, node *workflow.Node) (bool, error) {
+func (s *server) checkWebhookAuth(c fiber.Ctx, hook trigger.Webhook, creds nodes.CredentialsFunc, node *workflow.Node) (bool, error) {
 	var credType string
 	switch hook.Authentication {
 	case "basicAuth":
@@ -395,8 +406,7 @@ func (s *server) checkWebhookAuth(c fiber.Ctx, hook trigger.Webhook, workflowID 
 	default:
 		return false, nil
 	}
-	ex := nodes.NewExecution(nodes.ExecutionConfig{Node: node,
-		Credentials: credential.ForWorkflow(s.in.Store, s.credentials, workflowID)})
+	ex := nodes.NewExecution(nodes.ExecutionConfig{Node: node, Credentials: creds})
 	data, err := ex.Credentials(c.Context(), credType)
 	if err != nil {
 		return true, authProblem(c, fiber.StatusInternalServerError, "No authentication data defined on node!")

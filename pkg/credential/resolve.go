@@ -16,8 +16,9 @@ var ErrNotFound = errors.New("credential not found")
 // ErrAmbiguous means a node selected a credential by a name that several credentials share.
 var ErrAmbiguous = errors.New("credential not clearly identified")
 
-// ErrUnsavedWorkflow means a run of a workflow that was never saved asked for credentials: with
-// no owner there is nobody whose credentials it may use.
+// ErrUnsavedWorkflow means a run that acts for nobody (a workflow never saved, outside a manual
+// run, which acts for whoever started it) asked for credentials: there is nobody whose
+// credentials it may use.
 var ErrUnsavedWorkflow = errors.New("credentials can only be used by saved workflows")
 
 // ForUser returns the nodes.CredentialsFunc that hands nodes the decrypted data of the
@@ -28,29 +29,45 @@ func ForUser(s *store.Store, c *Cipher, u *store.User) nodes.CredentialsFunc {
 	}
 }
 
-// ForWorkflow returns the nodes.CredentialsFunc of a run of workflow workflowID: the
+// ForWorkflow returns the nodes.CredentialsFunc of a run of saved workflow workflowID: the
 // credentials its owner may see, as in n8n, where a workflow runs with its owner's access. The
 // owner is looked up when a node first asks, and kept for the run once found. An empty
 // workflowID (an unsaved workflow) makes every request fail with ErrUnsavedWorkflow.
 func ForWorkflow(s *store.Store, c *Cipher, workflowID string) nodes.CredentialsFunc {
+	return forLookup(s, c, workflowID, s.WorkflowOwner)
+}
+
+// ForUserID returns the nodes.CredentialsFunc of a run that acts for user userID (see
+// store.Execution.UserID): the credentials that user may see. The user is looked up when a node
+// first asks, and kept for the run once found. An empty userID (a run acting for nobody) makes
+// every request fail with ErrUnsavedWorkflow; a user that no longer exists sees no credential.
+func ForUserID(s *store.Store, c *Cipher, userID string) nodes.CredentialsFunc {
+	return forLookup(s, c, userID, s.GetUser)
+}
+
+// forLookup resolves credentials for the user lookup(key) names, looked up once.
+func forLookup(s *store.Store, c *Cipher, key string, lookup func(context.Context, string) (*store.User, error)) nodes.CredentialsFunc {
 	var (
-		mu    sync.Mutex
-		owner *store.User
+		mu   sync.Mutex
+		user *store.User
 	)
 	return func(ctx context.Context, ref nodes.CredentialRef) (map[string]any, error) {
-		if workflowID == "" {
+		if key == "" {
 			return nil, ErrUnsavedWorkflow
 		}
 		mu.Lock()
-		u := owner
+		u := user
 		mu.Unlock()
 		if u == nil {
 			var err error
-			if u, err = s.WorkflowOwner(ctx, workflowID); err != nil {
+			if u, err = lookup(ctx, key); errors.Is(err, store.ErrNotFound) {
+				// Said as for a credential that is not there: nothing about whose it is.
+				return nil, fmt.Errorf("no credential with that id or name: %w", ErrNotFound)
+			} else if err != nil {
 				return nil, err
 			}
 			mu.Lock()
-			owner = u
+			user = u
 			mu.Unlock()
 		}
 		return resolve(ctx, s, c, u, ref)

@@ -49,12 +49,23 @@ type Options struct {
 
 // SubWorkflowRecorder records sub-workflow runs as executions of their own.
 type SubWorkflowRecorder interface {
-	// StartSubWorkflow is called before a sub-workflow runs; it returns the id the run gets
-	// and the hooks that follow it.
-	StartSubWorkflow(ctx context.Context, wf *workflow.Workflow) (executionID string, hooks []Hook, err error)
+	// StartSubWorkflow is called before a sub-workflow runs; it returns the id the run gets,
+	// the hooks that follow it and what the run may use.
+	StartSubWorkflow(ctx context.Context, wf *workflow.Workflow) (SubRun, error)
 	// FinishSubWorkflow is called once the sub-workflow ended, with its result (nil when it
 	// could not start, with runErr saying why).
 	FinishSubWorkflow(ctx context.Context, executionID string, res *Result, runErr error)
+}
+
+// SubRun is how a sub-workflow runs: its execution id and hooks, and, when set, the
+// credentials, stored workflows and sub-workflow records it uses instead of its parent's (a
+// sub-workflow may act for another user than its parent).
+type SubRun struct {
+	ExecutionID  string
+	Hooks        []Hook
+	Credentials  nodes.CredentialsFunc
+	Workflows    nodes.WorkflowLoader
+	SubWorkflows SubWorkflowRecorder
 }
 
 // Engine runs workflows. It holds no per-run state and is safe for concurrent runs.

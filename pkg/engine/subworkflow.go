@@ -21,15 +21,25 @@ func (r *run) runSubWorkflow(ctx context.Context, wf *workflow.Workflow, items [
 		input[i] = it
 	}
 	var childID string
-	if rec := r.e.opts.SubWorkflows; rec != nil {
-		id, hooks, err := rec.StartSubWorkflow(ctx, wf)
+	rec := r.e.opts.SubWorkflows
+	if rec != nil {
+		sub, err := rec.StartSubWorkflow(ctx, wf)
 		if err != nil {
 			return nil, err
 		}
-		childID, child.opts.Hooks = id, hooks
+		childID, child.opts.Hooks = sub.ExecutionID, sub.Hooks
+		if sub.Credentials != nil {
+			child.opts.Credentials = sub.Credentials
+		}
+		if sub.Workflows != nil {
+			child.opts.Workflows = sub.Workflows
+		}
+		if sub.SubWorkflows != nil {
+			child.opts.SubWorkflows = sub.SubWorkflows
+		}
 	}
 	res, err := child.Run(ctx, Request{Workflow: wf, Mode: ModeIntegrated, Input: input, ExecutionID: childID})
-	if rec := r.e.opts.SubWorkflows; rec != nil {
+	if rec != nil {
 		rec.FinishSubWorkflow(context.WithoutCancel(ctx), childID, res, err)
 	}
 	if err != nil {

@@ -20,9 +20,10 @@ func (r *Runner) startErrorWorkflow(ctx context.Context, e *store.Execution, wf 
 		return
 	}
 	log := r.log.With("execution", e.ID, "errorWorkflow", target)
-	doc, err := r.in.Store.WorkflowDocument(ctx, target)
+	// Only a workflow the failed run's user may run, as for Execute Workflow.
+	doc, err := storeLoader{s: r.in.Store, userID: e.UserID}.document(ctx, target)
 	if err != nil {
-		log.Warn("error workflow not found", "err", err)
+		log.Warn("error workflow not run", "err", err)
 		return
 	}
 	errWf, err := workflow.Parse(doc)

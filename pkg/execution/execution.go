@@ -45,7 +45,11 @@ type New struct {
 	Snapshot  []byte
 	Mode      string
 	SessionID string
-	Start     StartData
+	// UserID is the user the run acts for (see store.Execution.UserID). Empty means the owner of
+	// the saved workflow Workflow.ID, for runs of workflows loaded from the store (trigger,
+	// webhook and error runs); the api sets it for manual runs, a retry keeps the original's.
+	UserID string
+	Start  StartData
 	// RetryOf and State make a retry: the run continues from State.
 	RetryOf *int64
 	State   *engine.State
@@ -86,7 +90,13 @@ func (s *Service) Create(ctx context.Context, n New) (*store.Execution, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode start data: %w", err)
 	}
-	e := &store.Execution{Status: store.StatusQueued, Mode: n.Mode, SessionID: n.SessionID,
+	userID := n.UserID
+	if userID == "" {
+		if userID, err = WorkflowOwnerID(ctx, s.in.Store, n.Workflow.ID); err != nil {
+			return nil, err
+		}
+	}
+	e := &store.Execution{Status: store.StatusQueued, Mode: n.Mode, SessionID: n.SessionID, UserID: userID,
 		WorkflowName: n.Workflow.Name, RetryOf: n.RetryOf}
 	if n.Workflow.ID != "" {
 		id := n.Workflow.ID

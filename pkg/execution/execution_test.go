@@ -101,8 +101,14 @@ func code(name, js string) node {
 	return node{name: name, typ: "n8n-nodes-base.code", params: string(b)}
 }
 
-// save stores wf as a saved workflow and sets its id.
+// save stores wf as a saved workflow of a new member and sets its id.
 func save(t *testing.T, e *env, wf *workflow.Workflow) {
+	t.Helper()
+	saveFor(t, e, wf, newUser(t, e, store.RoleMember).ID)
+}
+
+// saveFor stores wf as a saved workflow that userID owns and sets its id.
+func saveFor(t *testing.T, e *env, wf *workflow.Workflow, userID string) {
 	t.Helper()
 	wf.ID = store.NewID()
 	b, err := json.Marshal(wf)
@@ -116,6 +122,7 @@ func save(t *testing.T, e *env, wf *workflow.Workflow) {
 	now := time.Now().UTC()
 	require.NoError(t, e.in.Store.DB.Create(&store.Workflow{ID: wf.ID, Name: wf.Name + "-" + wf.ID, Nodes: store.JSON(doc.Nodes),
 		Connections: store.JSON(doc.Connections), Settings: store.JSON(doc.Settings), CreatedAt: now, UpdatedAt: now}).Error)
+	require.NoError(t, e.in.Store.ShareWorkflow(context.Background(), wf.ID, userID, store.WorkflowRoleOwner))
 }
 
 func (e *env) run(t *testing.T, wf *workflow.Workflow, mode string, session string) *store.Execution {

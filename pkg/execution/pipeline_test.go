@@ -3,6 +3,7 @@ package execution_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -191,9 +192,10 @@ func TestErrorWorkflowReceivesTheFailure(t *testing.T) {
 	handler := build(t, "on-error", "",
 		node{name: "Error Trigger", typ: "n8n-nodes-base.errorTrigger"},
 		code("Report", `const j = $input.first().json; return [{json: {failed: j.workflow.name, message: j.execution.error.message, node: j.execution.lastNodeExecuted, mode: j.execution.mode}}]`))
-	save(t, e, handler)
+	member := newUser(t, e, store.RoleMember)
+	saveFor(t, e, handler, member.ID)
 	failing := build(t, "fails", `{"errorWorkflow":"`+handler.ID+`"}`, start, code("Broken", `throw new Error("kaput")`))
-	save(t, e, failing)
+	saveFor(t, e, failing, member.ID)
 	ex := e.run(t, failing, "trigger", "")
 	require.Equal(t, store.StatusError, e.wait(t, ex.ID).Status)
 
@@ -275,18 +277,144 @@ func TestProductionConcurrencyLimit(t *testing.T) {
 
 func TestSubWorkflowRunsAsItsOwnExecution(t *testing.T) {
 	e := setup(t)
+	owner := newUser(t, e, store.RoleOwner)
 	child := build(t, "child", "", start, code("Double", `return $input.all().map(i => ({json: {v: (i.json.a || 0) * 2}}))`))
-	save(t, e, child)
+	saveFor(t, e, child, owner.ID)
 	parent := build(t, "parent", "", start, set,
 		node{name: "Call", typ: "n8n-nodes-base.executeWorkflow", params: `{"source":"database","workflowId":"` + child.ID + `"}`})
-	ex := e.run(t, parent, "trigger", "")
+	ex, err := e.svc.Create(context.Background(), execution.New{Workflow: parent, Mode: "trigger", UserID: owner.ID})
+	require.NoError(t, err)
 	require.Equal(t, store.StatusSuccess, e.wait(t, ex.ID).Status)
 	require.Equal(t, map[string]any{"v": float64(2)}, nodeOutput(t, e.state(t, ex.ID), "Call")[0].(map[string]any)["json"])
 
 	var sub store.Execution
 	require.NoError(t, e.in.Store.DB.Where("mode = ?", "integrated").Take(&sub).Error)
 	require.Equal(t, child.ID, *sub.WorkflowID)
+	require.Equal(t, owner.ID, sub.UserID, "the sub-workflow acts for the parent's user")
 	require.Equal(t, store.StatusSuccess, sub.Status)
 	require.Empty(t, sub.LeaseOwner)
 	require.Equal(t, map[string]any{"v": float64(2)}, nodeOutput(t, e.state(t, sub.ID), "Double")[0].(map[string]any)["json"])
+}
+
+// TestSubWorkflowOnlyOfWhatTheUserMayRun runs Execute Workflow (source database) for each kind
+// of acting user: the instance owner may run any workflow, a member only their own, a run that
+// acts for nobody none; a refusal reads the same as a workflow that does not exist.
+func TestSubWorkflowOnlyOfWhatTheUserMayRun(t *testing.T) {
+	e := setup(t)
+	owner := newUser(t, e, store.RoleOwner)
+	member := newUser(t, e, store.RoleMember)
+	ownersChild := build(t, "owners", "", start, code("Secret", `return [{json: {secret: "owner data"}}]`))
+	saveFor(t, e, ownersChild, owner.ID)
+	membersChild := build(t, "members", "", start, code("Mine", `return [{json: {mine: true}}]`))
+	saveFor(t, e, membersChild, member.ID)
+
+	cases := []struct {
+		name, userID, childID string
+		wantErr               string
+	}{
+		{"owner runs the owner's", owner.ID, ownersChild.ID, ""},
+		{"owner runs a member's", owner.ID, membersChild.ID, ""},
+		{"member runs their own", member.ID, membersChild.ID, ""},
+		{"member runs the owner's", member.ID, ownersChild.ID, "Workflow " + ownersChild.ID + " could not be found or you may not run it."},
+		{"member names a missing id", member.ID, "missing-id", "Workflow missing-id could not be found or you may not run it."},
+		{"nobody runs the owner's", "", ownersChild.ID, "Workflow " + ownersChild.ID + " could not be found or you may not run it."},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			parent := build(t, "parent "+tc.name, `{"saveDataErrorExecution":"all","saveDataSuccessExecution":"all"}`, start,
+				node{name: "Call", typ: "n8n-nodes-base.executeWorkflow", params: `{"source":"database","workflowId":"` + tc.childID + `"}`})
+			ex, err := e.svc.Create(context.Background(), execution.New{Workflow: parent, Mode: "trigger", UserID: tc.userID})
+			require.NoError(t, err)
+			require.Equal(t, tc.userID, ex.UserID)
+			done := e.wait(t, ex.ID)
+			state := e.state(t, ex.ID)
+			if tc.wantErr == "" {
+				require.Equal(t, store.StatusSuccess, done.Status, "%v", state["resultData"])
+				var sub store.Execution
+				require.NoError(t, e.in.Store.DB.Where("mode = ? AND workflow_id = ?", "integrated", tc.childID).Order("id DESC").Take(&sub).Error)
+				var childOwner string
+				if tc.childID == membersChild.ID {
+					childOwner = member.ID
+				} else {
+					childOwner = owner.ID
+				}
+				require.Equal(t, childOwner, sub.UserID, "a saved sub-workflow acts for its own owner")
+				return
+			}
+			require.Equal(t, store.StatusError, done.Status)
+			result := state["resultData"].(map[string]any)
+			require.Equal(t, tc.wantErr, result["error"].(map[string]any)["message"])
+			require.NotContains(t, fmt.Sprint(result), "owner data", "the refused workflow did not run")
+			var n int64
+			require.NoError(t, e.in.Store.DB.Model(&store.Execution{}).Where("mode = ? AND workflow_id = ?", "integrated", tc.childID).
+				Where("user_id = ?", tc.userID).Count(&n).Error)
+			require.Zero(t, n, "no sub-workflow execution was recorded")
+		})
+	}
+}
+
+// TestRunsActForTheWorkflowOwner checks whom executions act for: a run of a saved workflow that
+// names no user acts for its owner, a retry for the original's user.
+func TestRunsActForTheWorkflowOwner(t *testing.T) {
+	e := setup(t)
+	member := newUser(t, e, store.RoleMember)
+	wf := build(t, "fails", `{"saveDataErrorExecution":"all"}`, start, code("Code", `throw new Error("boom")`))
+	saveFor(t, e, wf, member.ID)
+	ex := e.run(t, wf, "trigger", "")
+	require.Equal(t, member.ID, ex.UserID)
+	require.Equal(t, store.StatusError, e.wait(t, ex.ID).Status)
+
+	unsaved := build(t, "unsaved fails", `{"saveManualExecutions":true}`, start, code("Code", `throw new Error("boom")`))
+	manual, err := e.svc.Create(context.Background(), execution.New{Workflow: unsaved, Mode: "manual", UserID: member.ID})
+	require.NoError(t, err)
+	require.Equal(t, store.StatusError, e.wait(t, manual.ID).Status)
+	retry, err := e.svc.Retry(context.Background(), manual.ID, false)
+	require.NoError(t, err)
+	require.Equal(t, member.ID, retry.UserID, "a retry acts for the original's user")
+	e.wait(t, retry.ID)
+
+	// A retry with the workflow as saved now loads only a workflow that user may run.
+	owner := newUser(t, e, store.RoleOwner)
+	ownersWF := build(t, "owner's", "", start, set)
+	saveFor(t, e, ownersWF, owner.ID)
+	failed := &store.Execution{WorkflowID: &ownersWF.ID, Status: store.StatusError, Mode: "integrated", UserID: member.ID}
+	require.NoError(t, e.in.Store.CreateExecution(context.Background(), failed,
+		&store.ExecutionData{WorkflowData: store.JSON(`{"nodes":[],"connections":{}}`), Data: store.JSON(`{"resultData":{"runData":{}}}`)}))
+	_, err = e.svc.Retry(context.Background(), failed.ID, true)
+	var re *execution.RetryError
+	require.ErrorAs(t, err, &re)
+	require.Equal(t, "Workflow "+ownersWF.ID+" could not be found or you may not run it.", re.Reason)
+}
+
+// newUser stores a user with role.
+func newUser(t *testing.T, e *env, role string) *store.User {
+	t.Helper()
+	now := time.Now().UTC()
+	u := &store.User{ID: store.NewUUID(), GlobalRole: role, CreatedAt: now, UpdatedAt: now}
+	require.NoError(t, e.in.Store.DB.Create(u).Error)
+	return u
+}
+
+// TestSubWorkflowOfASharedWorkflowActsForTheCaller gives a member, who may run the owner's
+// workflow through a share, a sub-workflow as JSON that carries that workflow's id: the
+// content is the member's, so it acts for the member, not the owner.
+func TestSubWorkflowOfASharedWorkflowActsForTheCaller(t *testing.T) {
+	e := setup(t)
+	owner := newUser(t, e, store.RoleOwner)
+	member := newUser(t, e, store.RoleMember)
+	ownersWF := build(t, "owner's", "", start, set)
+	saveFor(t, e, ownersWF, owner.ID)
+	require.NoError(t, e.in.Store.ShareWorkflow(context.Background(), ownersWF.ID, member.ID, "editor"))
+	spoof, err := json.Marshal(map[string]any{"id": ownersWF.ID, "name": "spoof", "connections": map[string]any{},
+		"nodes": []any{map[string]any{"name": "Start", "type": "n8n-nodes-base.start", "typeVersion": 1, "position": []int{0, 0}, "parameters": map[string]any{}}}})
+	require.NoError(t, err)
+	params, err := json.Marshal(map[string]any{"source": "parameter", "workflowJson": string(spoof)})
+	require.NoError(t, err)
+	parent := build(t, "parent", "", start, node{name: "Call", typ: "n8n-nodes-base.executeWorkflow", params: string(params)})
+	ex, err := e.svc.Create(context.Background(), execution.New{Workflow: parent, Mode: "trigger", UserID: member.ID})
+	require.NoError(t, err)
+	require.Equal(t, store.StatusSuccess, e.wait(t, ex.ID).Status, "%v", e.state(t, ex.ID)["resultData"])
+	var sub store.Execution
+	require.NoError(t, e.in.Store.DB.Where("mode = ? AND workflow_name = ?", "integrated", "spoof").Take(&sub).Error)
+	require.Equal(t, member.ID, sub.UserID)
 }

@@ -3,6 +3,7 @@ package execution
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/flowmill/flowmill/pkg/engine"
@@ -48,7 +49,13 @@ func (s *Service) Retry(ctx context.Context, id int64, loadWorkflow bool) (*stor
 		if orig.WorkflowID == nil {
 			return nil, &RetryError{"The execution's workflow was never saved, so it cannot be loaded."}
 		}
-		if doc, err = s.in.Store.WorkflowDocument(ctx, *orig.WorkflowID); err != nil {
+		// As saved now, and only when the user the execution acts for may still run it.
+		doc, err = (storeLoader{s: s.in.Store, userID: orig.UserID}).document(ctx, *orig.WorkflowID)
+		var refused *NotRunnableError
+		if errors.As(err, &refused) {
+			return nil, &RetryError{refused.Error()}
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -61,5 +68,5 @@ func (s *Service) Retry(ctx context.Context, id int64, loadWorkflow bool) (*stor
 			return nil, &RetryError{fmt.Sprintf("The node %q that ran is no longer in the workflow.", name)}
 		}
 	}
-	return s.Create(ctx, New{Workflow: wf, Mode: ModeRetry, RetryOf: &orig.ID, State: &state})
+	return s.Create(ctx, New{Workflow: wf, Mode: ModeRetry, RetryOf: &orig.ID, State: &state, UserID: orig.UserID})
 }

@@ -35,8 +35,10 @@ var (
 type Runner struct {
 	in       *infra.Infra
 	workerID string
-	// base is the engine configuration; each run adds its own hooks and credentials.
+	// base is the engine configuration; each run adds its own hooks, credentials, workflow
+	// loader and sub-workflow records, those of the user it acts for.
 	base engine.Options
+	subs *subWorkflows
 	// cipher decrypts the credentials nodes ask for.
 	cipher   *credential.Cipher
 	log      *slog.Logger
@@ -80,13 +82,12 @@ func NewRunner(in *infra.Infra, workerID string, opts RunnerOptions) (*Runner, e
 		Evaluator: ev,
 		Logger:    r.log,
 		Env:       config.NodeEnvironment(),
-		Workflows: storeLoader{in.Store},
 		Host:      nodes.Host{Files: in.Files, HTTP: in.Config.Egress().Client(egress.Options{})},
 	}
 	if r.base.Registry == nil {
 		r.base.Registry = core.ForInstance(in.Config)
 	}
-	r.base.SubWorkflows = &subWorkflows{r: r, active: map[string]*subRun{}}
+	r.subs = &subWorkflows{r: r, active: map[string]*subRun{}}
 	if r.cipher, err = credential.NewCipher(in.Config.EncryptionKey); err != nil {
 		return nil, err
 	}
@@ -98,17 +99,6 @@ func NewRunner(in *infra.Infra, workerID string, opts RunnerOptions) (*Runner, e
 	}
 	r.here = newLocalRuns(in.Config.WorkerConcurrency, in.Config.ShutdownTimeout)
 	return r, nil
-}
-
-// storeLoader gives Execute Workflow's database source the stored workflows.
-type storeLoader struct{ s *store.Store }
-
-func (l storeLoader) LoadWorkflow(ctx context.Context, id string) (*workflow.Workflow, error) {
-	b, err := l.s.WorkflowDocument(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	return workflow.Parse(b)
 }
 
 // Start listens for stop requests.
@@ -344,12 +334,18 @@ func (r *Runner) execute(ctx context.Context, e *store.Execution, d *store.Execu
 func (r *Runner) engineWith(h *hooks) (*engine.Engine, error) {
 	opts := r.base
 	opts.Hooks = []engine.Hook{h}
-	// A run uses the credentials its workflow's owner may use.
-	opts.Credentials = credential.ForWorkflow(r.in.Store, r.cipher, h.wf.ID)
+	opts.Credentials, opts.Workflows, opts.SubWorkflows = r.actingFor(h.e.UserID)
 	if h.answer != nil {
 		opts.Hooks = append(opts.Hooks, h.answer)
 	}
 	return engine.New(opts)
+}
+
+// actingFor is what a run acting for userID uses: that user's credentials, the stored
+// workflows that user may run, and sub-workflow records that start from that user.
+func (r *Runner) actingFor(userID string) (nodes.CredentialsFunc, nodes.WorkflowLoader, engine.SubWorkflowRecorder) {
+	return credential.ForUserID(r.in.Store, r.cipher, userID), storeLoader{s: r.in.Store, userID: userID},
+		subWorkflowsFor{s: r.subs, userID: userID}
 }
 
 // keepLease renews the lease every third of its life; losing it cancels the run.

@@ -3,6 +3,7 @@ package execution
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -28,32 +29,62 @@ type subRun struct {
 	stopLease func()
 }
 
-func (s *subWorkflows) StartSubWorkflow(ctx context.Context, wf *workflow.Workflow) (string, []engine.Hook, error) {
+// subWorkflowsFor records the sub-workflow runs of a run that acts for userID.
+type subWorkflowsFor struct {
+	s      *subWorkflows
+	userID string
+}
+
+func (f subWorkflowsFor) StartSubWorkflow(ctx context.Context, wf *workflow.Workflow) (engine.SubRun, error) {
+	return f.s.start(ctx, wf, f.userID)
+}
+
+func (f subWorkflowsFor) FinishSubWorkflow(ctx context.Context, id string, res *engine.Result, runErr error) {
+	f.s.finish(ctx, id, res, runErr)
+}
+
+// start records a sub-workflow run of a parent acting for parentUser. A saved workflow the
+// parent's user may run acts for whom ActsFor says: a member's workflow called by the owner's
+// gets the member's credentials, not the owner's. Any other sub-workflow acts for the parent's
+// user; one given as JSON (source parameter, file or URL) may carry any id, so the record names
+// a saved workflow only in the first case.
+func (s *subWorkflows) start(ctx context.Context, wf *workflow.Workflow, parentUser string) (engine.SubRun, error) {
 	r := s.r
 	snapshot, err := json.Marshal(wf)
 	if err != nil {
-		return "", nil, fmt.Errorf("encode sub-workflow snapshot: %w", err)
+		return engine.SubRun{}, fmt.Errorf("encode sub-workflow snapshot: %w", err)
 	}
 	now := time.Now().UTC()
 	expires := now.Add(r.leaseTTL)
-	e := &store.Execution{Status: store.StatusRunning, Mode: engine.ModeIntegrated, WorkflowName: wf.Name,
+	e := &store.Execution{Status: store.StatusRunning, Mode: engine.ModeIntegrated, WorkflowName: wf.Name, UserID: parentUser,
 		LeaseOwner: r.workerID, LeaseExpiresAt: &expires, StartedAt: &now}
 	if wf.ID != "" {
-		id := wf.ID
-		e.WorkflowID = &id
+		u, _, err := (storeLoader{s: r.in.Store, userID: parentUser}).userAndDocument(ctx, wf.ID)
+		switch {
+		case err == nil:
+			id := wf.ID
+			e.WorkflowID = &id
+			if e.UserID, err = ActsFor(ctx, r.in.Store, u, wf.ID); err != nil {
+				return engine.SubRun{}, err
+			}
+		case !errors.Is(err, store.ErrNotFound):
+			return engine.SubRun{}, err
+		}
 	}
 	if err := r.in.Store.CreateExecution(ctx, e, &store.ExecutionData{WorkflowData: snapshot, StartData: store.JSON(`{}`)}); err != nil {
-		return "", nil, err
+		return engine.SubRun{}, err
 	}
 	id := IDString(e.ID)
 	run := &subRun{e: e, wf: wf, h: r.hooks(e, wf), stopLease: r.keepLease(ctx, e.ID, func(error) {})}
 	s.mu.Lock()
 	s.active[id] = run
 	s.mu.Unlock()
-	return id, []engine.Hook{run.h}, nil
+	sub := engine.SubRun{ExecutionID: id, Hooks: []engine.Hook{run.h}}
+	sub.Credentials, sub.Workflows, sub.SubWorkflows = r.actingFor(e.UserID)
+	return sub, nil
 }
 
-func (s *subWorkflows) FinishSubWorkflow(ctx context.Context, id string, res *engine.Result, runErr error) {
+func (s *subWorkflows) finish(ctx context.Context, id string, res *engine.Result, runErr error) {
 	s.mu.Lock()
 	run := s.active[id]
 	delete(s.active, id)

@@ -206,8 +206,10 @@ func (s *Store) DeleteUser(ctx context.Context, id, transferTo string) error {
 				`UPDATE shared_workflows SET user_id = ? WHERE user_id = ?`,
 				`DELETE FROM shared_credentials WHERE user_id = ? AND credential_id IN (SELECT credential_id FROM shared_credentials WHERE user_id = ?)`,
 				`UPDATE shared_credentials SET user_id = ? WHERE user_id = ?`,
+				// Waiting and retried runs of the workflows passed on act for their new owner.
+				`UPDATE executions SET user_id = ? WHERE user_id = ?`,
 			}
-			args = [][]any{{id, transferTo}, {transferTo, id}, {id, transferTo}, {transferTo, id}}
+			args = [][]any{{id, transferTo}, {transferTo, id}, {id, transferTo}, {transferTo, id}, {transferTo, id}}
 		} else {
 			stmts = []string{
 				`DELETE FROM workflows WHERE id IN (SELECT workflow_id FROM shared_workflows WHERE user_id = ? AND role = 'owner')`,

@@ -150,10 +150,15 @@ func TestDeleteUserTransfersOrDeletes(t *testing.T) {
 		require.NoError(t, s.ShareWorkflow(ctx, both.ID, leaver.ID, "editor"))
 		dropped := newWorkflow(t, s, gone, "dropped")
 		require.NoError(t, s.ReplaceAPIKey(ctx, leaver.ID, "keyhash", "hint"))
+		waiting := &store.Execution{WorkflowID: &kept.ID, Status: store.StatusWaiting, Mode: "trigger", UserID: leaver.ID}
+		require.NoError(t, s.CreateExecution(ctx, waiting, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}))
 
 		require.ErrorIs(t, s.DeleteUser(ctx, leaver.ID, store.NewUUID()), store.ErrNotFound)
 		require.NoError(t, s.DeleteUser(ctx, leaver.ID, owner.ID))
-		_, err := s.GetUser(ctx, leaver.ID)
+		got, err := s.GetExecution(ctx, waiting.ID)
+		require.NoError(t, err)
+		require.Equal(t, owner.ID, got.UserID, "a waiting run of a workflow passed on acts for its new owner")
+		_, err = s.GetUser(ctx, leaver.ID)
 		require.ErrorIs(t, err, store.ErrNotFound)
 		var sh store.SharedWorkflow
 		require.NoError(t, s.DB.Where("workflow_id = ?", kept.ID).Take(&sh).Error)

@@ -103,3 +103,53 @@ func TestWorkflowOwner(t *testing.T) {
 		require.ErrorIs(t, err, store.ErrNotFound)
 	})
 }
+
+// TestWhatAMemberMayRunAndSee checks the two rules of runs acting for a user: the workflow
+// documents a user may run, and the executions a member sees (of their workflows, and the
+// runs acting for them).
+func TestWhatAMemberMayRunAndSee(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		owner := newUser(t, s, store.RoleOwner)
+		member := newUser(t, s, store.RoleMember)
+		ownersWF := newWorkflow(t, s, owner, "Owner's")
+		membersWF := newWorkflow(t, s, member, "Member's")
+
+		for _, tc := range []struct {
+			u       *store.User
+			id      string
+			allowed bool
+		}{
+			{owner, ownersWF.ID, true}, {owner, membersWF.ID, true},
+			{member, membersWF.ID, true}, {member, ownersWF.ID, false}, {member, "missing", false},
+		} {
+			doc, err := s.WorkflowDocumentFor(ctx, tc.u, tc.id)
+			if tc.allowed {
+				require.NoError(t, err)
+				require.Contains(t, string(doc), tc.id)
+			} else {
+				require.ErrorIs(t, err, store.ErrNotFound, "a workflow the user may not run reads as missing")
+			}
+		}
+
+		create := func(workflowID *string, userID string) int64 {
+			e := &store.Execution{WorkflowID: workflowID, Status: store.StatusSuccess, Mode: "manual", UserID: userID}
+			require.NoError(t, s.CreateExecution(ctx, e, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}))
+			got, err := s.GetExecution(ctx, e.ID)
+			require.NoError(t, err)
+			require.Equal(t, userID, got.UserID)
+			return e.ID
+		}
+		ofMembersWF := create(&membersWF.ID, member.ID)
+		membersUnsaved := create(nil, member.ID)
+		create(&ownersWF.ID, owner.ID)
+		create(nil, owner.ID)
+		list, err := s.ListExecutions(ctx, store.ExecutionFilter{SharedWith: member.ID}, 10)
+		require.NoError(t, err)
+		var ids []int64
+		for _, e := range list {
+			ids = append(ids, e.ID)
+		}
+		require.ElementsMatch(t, []int64{ofMembersWF, membersUnsaved}, ids)
+	})
+}

@@ -19,11 +19,11 @@ func (s *Store) CreateExecution(ctx context.Context, e *Execution, data *Executi
 		// One statement is one round trip and one implicit transaction: both rows or neither.
 		var id int64
 		err := s.DB.WithContext(ctx).Raw(`WITH e AS (INSERT INTO executions (workflow_id, workflow_name, status, mode,
-			finished, retry_of, retry_success_id, session_id, lease_owner, lease_expires_at, created_at, started_at,
-			stopped_at, wait_till) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id),
+			finished, retry_of, retry_success_id, session_id, user_id, lease_owner, lease_expires_at, created_at, started_at,
+			stopped_at, wait_till) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id),
 		d AS (INSERT INTO execution_data (execution_id, workflow_data, start_data, data) SELECT id, ?, ?, ? FROM e)
 		SELECT id FROM e`, e.WorkflowID, e.WorkflowName, e.Status, e.Mode, e.Finished, e.RetryOf, e.RetrySuccessID,
-			e.SessionID, e.LeaseOwner, e.LeaseExpiresAt, e.CreatedAt, e.StartedAt, e.StoppedAt, e.WaitTill,
+			e.SessionID, e.UserID, e.LeaseOwner, e.LeaseExpiresAt, e.CreatedAt, e.StartedAt, e.StoppedAt, e.WaitTill,
 			data.WorkflowData, data.StartData, data.Data).Row().Scan(&id)
 		if err != nil {
 			return fmt.Errorf("create execution: %w", err)

@@ -22,7 +22,8 @@ type ExecutionFilter struct {
 	// Before keeps executions started (created) before it.
 	Before *time.Time
 	IDs    []int64
-	// SharedWith keeps executions of workflows shared with this user id (what a member may see).
+	// SharedWith keeps what a member with this user id may see: executions of workflows shared
+	// with them, and executions that act for them (their runs of workflows never saved).
 	SharedWith string
 }
 
@@ -55,7 +56,7 @@ func (f ExecutionFilter) apply(q *gorm.DB) *gorm.DB {
 		q = q.Where("id IN ?", f.IDs)
 	}
 	if f.SharedWith != "" {
-		q = q.Where("workflow_id IN (SELECT workflow_id FROM shared_workflows WHERE user_id = ?)", f.SharedWith)
+		q = q.Where("(workflow_id IN (SELECT workflow_id FROM shared_workflows WHERE user_id = ?) OR user_id = ?)", f.SharedWith, f.SharedWith)
 	}
 	return q
 }

@@ -217,4 +217,16 @@ CREATE INDEX revoked_sessions_expires_at ON revoked_sessions (expires_at);
 `, down: `
 DROP TABLE revoked_sessions;
 `},
+	// Every execution acts for one user: whose credentials it may use and which workflows it may
+	// run as sub-workflows. Existing executions act for their workflow's owner.
+	{name: "execution_user", up: `
+ALTER TABLE executions ADD COLUMN user_id varchar(36) NOT NULL DEFAULT '';
+UPDATE executions SET user_id = COALESCE((SELECT sw.user_id FROM shared_workflows sw
+  WHERE sw.workflow_id = executions.workflow_id AND sw.role = 'owner'), '')
+  WHERE workflow_id IS NOT NULL;
+CREATE INDEX executions_user ON executions (user_id, id);
+`, down: `
+DROP INDEX executions_user;
+ALTER TABLE executions DROP COLUMN user_id;
+`},
 }

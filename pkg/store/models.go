@@ -106,6 +106,10 @@ type Execution struct {
 	RetryOf        *int64
 	RetrySuccessID *int64
 	SessionID      string
+	// UserID is the user the run acts for: the owner of the saved workflow, or whoever started a
+	// manual run of an unsaved one. Its credentials and the workflows it may run as sub-workflows
+	// are that user's; empty means none.
+	UserID         string
 	LeaseOwner     string
 	LeaseExpiresAt *time.Time
 	CreatedAt      time.Time

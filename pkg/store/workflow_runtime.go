@@ -4,13 +4,26 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"gorm.io/gorm"
 )
 
 // WorkflowDocument returns the stored workflow id as an n8n workflow document (id, name, active,
 // nodes, connections, settings, staticData), for running it.
 func (s *Store) WorkflowDocument(ctx context.Context, id string) ([]byte, error) {
+	return workflowDocument(s.DB.WithContext(ctx), id)
+}
+
+// WorkflowDocumentFor returns the document of workflow id as WorkflowDocument does, but only
+// when u may see it (see ListWorkflows); otherwise ErrNotFound, as for a workflow that does not
+// exist.
+func (s *Store) WorkflowDocumentFor(ctx context.Context, u *User, id string) ([]byte, error) {
+	return workflowDocument(visibleTo(s.DB.WithContext(ctx), u), id)
+}
+
+func workflowDocument(q *gorm.DB, id string) ([]byte, error) {
 	var w Workflow
-	if err := s.DB.WithContext(ctx).Where("id = ?", id).Take(&w).Error; err != nil {
+	if err := q.Where("id = ?", id).Take(&w).Error; err != nil {
 		return nil, notFound(err, "workflow "+id)
 	}
 	doc := map[string]any{"id": w.ID, "name": w.Name, "active": w.Active,
