@@ -29,7 +29,7 @@ func (s *server) sameOrigin(r route) fiber.Handler {
 	}
 	public, _ := config.Origin(s.cfg.PublicURL)
 	return func(c fiber.Ctx) error {
-		if err := checkSameOrigin(c, public); err != nil {
+		if err := checkSameOrigin(c, public, s.requestOrigin(c)); err != nil {
 			return err
 		}
 		if err := checkJSONBody(c); err != nil {
@@ -41,9 +41,9 @@ func (s *server) sameOrigin(r route) fiber.Handler {
 
 // checkSameOrigin refuses a request a browser marks as coming from another origin: Sec-Fetch-Site
 // other than same-origin or none (typed by the user), or an Origin that is neither the request's
-// own scheme and host nor the public URL's origin. Clients that send neither (scripts, curl) pass:
-// they hold no victim's cookie.
-func checkSameOrigin(c fiber.Ctx, public string) error {
+// own origin nor the public URL's origin. Clients that send neither (scripts, curl) pass: they
+// hold no victim's cookie.
+func checkSameOrigin(c fiber.Ctx, public, own string) error {
 	if site := strings.ToLower(c.Get("Sec-Fetch-Site")); site != "" && site != "same-origin" && site != "none" {
 		return errCrossSite
 	}
@@ -55,10 +55,30 @@ func checkSameOrigin(c fiber.Ctx, public string) error {
 	if err != nil { // "null" from sandboxed pages and file: URLs, or garbage
 		return errCrossSite
 	}
-	if own, err := config.Origin(c.Scheme() + "://" + c.Host()); (err == nil && got == own) || got == public {
+	if got == own || got == public {
 		return nil
 	}
 	return errCrossSite
+}
+
+// requestOrigin is the origin the browser addressed: the request's scheme and host, or, from a
+// trusted proxy (FLOWMILL_TRUSTED_PROXIES), the X-Forwarded-Proto and X-Forwarded-Host it passes
+// on. "" when they do not form an origin.
+func (s *server) requestOrigin(c fiber.Ctx) string {
+	scheme, host := c.Scheme(), c.Host()
+	if s.trustedProxy(peerAddr(c)) {
+		if p := c.Get("X-Forwarded-Proto"); p != "" {
+			scheme, _, _ = strings.Cut(p, ",")
+		}
+		if h := c.Get("X-Forwarded-Host"); h != "" {
+			host, _, _ = strings.Cut(h, ",")
+		}
+	}
+	own, err := config.Origin(strings.TrimSpace(scheme) + "://" + strings.TrimSpace(host))
+	if err != nil {
+		return ""
+	}
+	return own
 }
 
 // checkJSONBody requires a declared JSON body: a Content-Type must be application/json (with

@@ -96,3 +96,18 @@ func TestStateChangingRESTCallsNeedJSONFromTheEditorsOrigin(t *testing.T) {
 	require.Equal(t, 200, res.StatusCode, string(b))
 	require.Contains(t, string(b), `"name":"Ann"`)
 }
+
+// TestOriginBehindATrustedProxy: behind a proxy listed in FLOWMILL_TRUSTED_PROXIES, the origin the
+// browser addressed is the forwarded scheme and host; anyone else's forwarded headers are ignored.
+func TestOriginBehindATrustedProxy(t *testing.T) {
+	forwarded := []string{"Origin", "https://hooks.example.org", "X-Forwarded-Proto", "https", "X-Forwarded-Host", "hooks.example.org"}
+	trusting := startServer(t, map[string]string{"FLOWMILL_TRUSTED_PROXIES": "127.0.0.1"})
+	res, b := trusting.do(t, "POST", "rest/tags", `{"name":"proxied"}`, forwarded...)
+	require.Equal(t, 200, res.StatusCode, string(b))
+	res, b = trusting.do(t, "POST", "rest/tags", `{"name":"spoofed"}`, "Origin", "https://evil.example", "X-Forwarded-Proto", "https", "X-Forwarded-Host", "hooks.example.org")
+	require.Equal(t, 403, res.StatusCode, string(b))
+
+	plain := startServer(t, nil)
+	res, b = plain.do(t, "POST", "rest/tags", `{"name":"proxied"}`, forwarded...)
+	require.Equal(t, 403, res.StatusCode, "forwarded headers from an untrusted peer count for nothing: %s", b)
+}
