@@ -23,3 +23,15 @@ func TestBestMatchPrefersMostStaticSegments(t *testing.T) {
 	_, _, ok = bestMatch("hook1/a", nil)
 	require.False(t, ok)
 }
+
+func TestMatchDynamic(t *testing.T) {
+	t.Parallel()
+	params, static, ok := matchDynamic([]string{"user", ":id"}, []string{"user", "7"})
+	require.True(t, ok)
+	require.Equal(t, map[string]string{"id": "7"}, params)
+	require.Equal(t, 1, static)
+	_, _, ok = matchDynamic([]string{"user", ":id"}, []string{"team", "7"})
+	require.False(t, ok)
+	_, _, ok = matchDynamic([]string{":id"}, []string{"a", "b"})
+	require.False(t, ok)
+}
