@@ -26,6 +26,15 @@ import (
 // runtime builds a started runtime on a fresh Postgres schema and Redis database.
 func runtime(t *testing.T) *webhook.Runtime {
 	t.Helper()
+	rt := idleRuntime(t)
+	require.NoError(t, rt.Start(context.Background()))
+	t.Cleanup(rt.Stop)
+	return rt
+}
+
+// idleRuntime builds a runtime that is not started.
+func idleRuntime(t *testing.T) *webhook.Runtime {
+	t.Helper()
 	_, redisURL := queuetest.Redis(t)
 	vars := map[string]string{
 		"FLOWMILL_DATABASE_URL":   storetest.PostgresSchemaURL(t),
@@ -48,8 +57,6 @@ func runtime(t *testing.T) *webhook.Runtime {
 		Executions: execution.NewService(in), Nodes: core.ForInstance(cfg), Evaluator: ev, Credentials: cipher,
 		Log: in.Log, ResponseTimeout: cfg.WebhookResponseTimeout, TestWindow: cfg.TestWebhookTimeout})
 	require.NoError(t, err)
-	require.NoError(t, rt.Start(ctx))
-	t.Cleanup(rt.Stop)
 	return rt
 }
 
@@ -129,8 +136,9 @@ func TestStopIsSafeTwiceAndBeforeStart(t *testing.T) {
 	rt := runtime(t)
 	rt.Stop()
 	rt.Stop()
+	idleRuntime(t).Stop()
 
-	idle, err := webhook.New(webhook.Config{})
+	invalid, err := webhook.New(webhook.Config{})
 	require.Error(t, err)
-	require.Nil(t, idle)
+	require.Nil(t, invalid)
 }
