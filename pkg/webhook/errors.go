@@ -1,6 +1,13 @@
 package webhook
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
+
+// errNoWebhook is the lookups' answer when no webhook fits a call; Serve turns it into a
+// NotFound Error with the texts of the call's kind.
+var errNoWebhook = errors.New("webhook: not registered")
 
 // ErrorKind says what went wrong with a webhook call; the HTTP layer maps it to a status.
 type ErrorKind int
@@ -40,7 +47,10 @@ type Error struct {
 	cause   error
 }
 
+// Error returns the message the caller sees.
 func (e *Error) Error() string { return e.Message }
+
+// Unwrap returns the error behind it, if any (a credential lookup, a parse failure).
 func (e *Error) Unwrap() error { return e.cause }
 
 // AuthFailure reports whether the error is a failed caller authentication, which n8n answers

@@ -57,11 +57,14 @@ func newProduction(s *store.Store, reg *nodes.Registry, ev *expr.Evaluator) *pro
 }
 
 // find returns the active workflow's webhook for a request: the exact path, or the dynamic path
-// with the most matching static segments. nil when there is none.
+// with the most matching static segments; errNoWebhook when there is none.
 func (p *production) find(ctx context.Context, method, path string) (*hit, error) {
 	rows, err := p.rows(ctx, method, path)
-	if err != nil || len(rows) == 0 {
+	if err != nil {
 		return nil, err
+	}
+	if len(rows) == 0 {
+		return nil, errNoWebhook
 	}
 	row, params := rows[0], map[string]string{}
 	if row.Path != path {
@@ -71,7 +74,7 @@ func (p *production) find(ctx context.Context, method, path string) (*hit, error
 		}
 		pattern, got, ok := bestMatch(path, patterns)
 		if !ok {
-			return nil, nil
+			return nil, errNoWebhook
 		}
 		row, params = rows[slices.Index(patterns, pattern)], got
 	}
@@ -88,7 +91,7 @@ func (p *production) find(ctx context.Context, method, path string) (*hit, error
 			return found, nil
 		}
 	}
-	return nil, nil
+	return nil, errNoWebhook
 }
 
 // rows looks up the stored webhooks for a request, from the cache when fresh.

@@ -95,11 +95,11 @@ func (rt *Runtime) serveProduction(ctx context.Context, call Call) (Answer, erro
 		return preflight(call.Request, rt.production.methods(ctx, call.Path))
 	}
 	h, err := rt.production.find(ctx, method, call.Path)
+	if errors.Is(err, errNoWebhook) {
+		return Answer{}, unregistered(method, call.Path, HintProductionUnregistered)
+	}
 	if err != nil {
 		return Answer{}, err
-	}
-	if h == nil {
-		return Answer{}, unregistered(method, call.Path, HintProductionUnregistered)
 	}
 	return rt.run(ctx, call.Request, h, func(item workflow.Item, respond *trigger.Response) (int64, error) {
 		e, err := rt.cfg.Executions.Create(ctx, execution.New{Workflow: h.wf, Snapshot: h.snapshot, Mode: engine.ModeWebhook,
@@ -117,11 +117,11 @@ func (rt *Runtime) serveTest(ctx context.Context, call Call) (Answer, error) {
 		return preflight(call.Request, rt.tests.methods(ctx, call.Path))
 	}
 	reg, hook, params, err := rt.tests.claim(ctx, method, call.Path)
+	if errors.Is(err, errNoWebhook) {
+		return Answer{}, unregistered(method, call.Path, HintTestUnregistered)
+	}
 	if err != nil {
 		return Answer{}, err
-	}
-	if reg == nil {
-		return Answer{}, unregistered(method, call.Path, HintTestUnregistered)
 	}
 	wf, err := workflow.Parse(reg.Workflow)
 	if err != nil {
@@ -337,7 +337,10 @@ func (rt *Runtime) RegisterTest(ctx context.Context, run TestRun) error {
 // they cannot see.
 func (rt *Runtime) StopTest(ctx context.Context, caller *store.User, workflowID string) (bool, error) {
 	reg, err := rt.tests.ofWorkflow(ctx, workflowID)
-	if err != nil || reg == nil {
+	if errors.Is(err, errNoWebhook) {
+		return false, nil
+	}
+	if err != nil {
 		return false, err
 	}
 	if caller.GlobalRole != store.RoleOwner && caller.ID != reg.UserID {

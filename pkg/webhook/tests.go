@@ -128,7 +128,8 @@ func (t *tests) register(ctx context.Context, reg *registration) error {
 	return nil
 }
 
-// claim takes the registration whose webhook matches the request, so it serves only this call.
+// claim takes the registration whose webhook matches the request, so it serves only this call;
+// errNoWebhook when none does.
 func (t *tests) claim(ctx context.Context, method, path string) (*registration, *trigger.Webhook, map[string]string, error) {
 	id, err := t.rdb.Get(ctx, testKey("path:", method, " ", path)).Result()
 	params := map[string]string{}
@@ -137,33 +138,33 @@ func (t *tests) claim(ctx context.Context, method, path string) (*registration, 
 		patterns, _ := t.rdb.SMembers(ctx, testKey("dyn:", method, " ", first)).Result()
 		pattern, got, ok := bestMatch(path, patterns)
 		if !ok {
-			return nil, nil, nil, nil
+			return nil, nil, nil, errNoWebhook
 		}
 		path, params = pattern, got
 		id, err = t.rdb.Get(ctx, testKey("path:", method, " ", path)).Result()
 	}
 	if errors.Is(err, redis.Nil) {
-		return nil, nil, nil, nil
+		return nil, nil, nil, errNoWebhook
 	}
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	reg, err := t.take(ctx, id)
-	if reg == nil || err != nil {
+	if err != nil {
 		return nil, nil, nil, err
 	}
 	if time.Now().After(reg.Until) {
 		// Past its window: the replica that registered it died before announcing the end, and no
 		// sweep has come by yet. This call took it, so it tells the editor.
 		t.announce(ctx, reg)
-		return nil, nil, nil, nil
+		return nil, nil, nil, errNoWebhook
 	}
 	for i := range reg.Hooks {
 		if h := &reg.Hooks[i]; h.Method == method && h.Path == path {
 			return reg, h, params, nil
 		}
 	}
-	return nil, nil, nil, nil
+	return nil, nil, nil, errNoWebhook
 }
 
 // methods lists the methods of test webhooks waiting on a path, for a preflight answer.
@@ -177,18 +178,19 @@ func (t *tests) methods(ctx context.Context, path string) []string {
 	return out
 }
 
-// ofWorkflow reads the registration of a workflow without taking it; nil when there is none.
+// ofWorkflow reads the registration of a workflow without taking it; errNoWebhook when there is
+// none.
 func (t *tests) ofWorkflow(ctx context.Context, workflowID string) (*registration, error) {
 	id, err := t.rdb.Get(ctx, testKey("wf:", workflowID)).Result()
 	if errors.Is(err, redis.Nil) {
-		return nil, nil
+		return nil, errNoWebhook
 	}
 	if err != nil {
 		return nil, err
 	}
 	b, err := t.rdb.Get(ctx, testKey("reg:", id)).Bytes()
 	if errors.Is(err, redis.Nil) {
-		return nil, nil
+		return nil, errNoWebhook
 	}
 	if err != nil {
 		return nil, err
@@ -204,11 +206,11 @@ func decodeRegistration(id string, b []byte) (*registration, error) {
 	return &reg, nil
 }
 
-// take deletes registration id and its keys; nil when someone else took it first.
+// take deletes registration id and its keys; errNoWebhook when someone else took it first.
 func (t *tests) take(ctx context.Context, id string) (*registration, error) {
 	b, err := t.rdb.GetDel(ctx, testKey("reg:", id)).Bytes()
 	if errors.Is(err, redis.Nil) {
-		return nil, nil
+		return nil, errNoWebhook
 	}
 	if err != nil {
 		return nil, err
@@ -244,9 +246,9 @@ func (t *tests) take(ctx context.Context, id string) (*registration, error) {
 func (t *tests) remove(ctx context.Context, id string, notify bool) bool {
 	reg, err := t.take(ctx, id)
 	if err != nil {
-		t.log.Warn("remove test webhooks", "err", err)
-	}
-	if reg == nil {
+		if !errors.Is(err, errNoWebhook) {
+			t.log.Warn("remove test webhooks", "err", err)
+		}
 		return false
 	}
 	if notify {

@@ -6,6 +6,7 @@
 package webhook
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -39,25 +40,28 @@ type Config struct {
 	Evaluator  *expr.Evaluator
 	// Credentials decrypts the credentials webhook authentication checks callers against.
 	Credentials *credential.Cipher
-	Log         *slog.Logger
-	// ResponseTimeout bounds how long a caller waits for the workflow's answer.
+	// Log defaults to slog.Default().
+	Log *slog.Logger
+	// ResponseTimeout bounds how long a caller waits for the workflow's answer (response modes
+	// lastNode and responseNode). Default 2m.
 	ResponseTimeout time.Duration
-	// TestWindow is how long test webhooks wait for their one call.
+	// TestWindow is how long test webhooks wait for their one call. Default 2m.
 	TestWindow time.Duration
 }
 
-func (c *Config) validate() error {
+// withDefaults fills in the defaults and checks the rest.
+func (c Config) withDefaults() (Config, error) {
+	c.Log = cmp.Or(c.Log, slog.Default())
+	c.ResponseTimeout = cmp.Or(c.ResponseTimeout, 2*time.Minute)
+	c.TestWindow = cmp.Or(c.TestWindow, 2*time.Minute)
 	switch {
 	case c.Store == nil, c.Redis == nil, c.Queue == nil, c.Publisher == nil, c.Executions == nil,
 		c.Nodes == nil, c.Evaluator == nil, c.Credentials == nil:
-		return errors.New("webhook: store, Redis, queue, publisher, executions, node registry, evaluator and credentials are required")
-	case c.ResponseTimeout <= 0, c.TestWindow <= 0:
-		return errors.New("webhook: the response timeout and the test window must be positive")
+		return c, errors.New("webhook: store, Redis, queue, publisher, executions, node registry, evaluator and credentials are required")
+	case c.ResponseTimeout < 0, c.TestWindow < 0:
+		return c, errors.New("webhook: the response timeout and the test window cannot be negative")
 	}
-	if c.Log == nil {
-		c.Log = slog.Default()
-	}
-	return nil
+	return c, nil
 }
 
 // Runtime serves webhook calls. Start begins its background work (the answer subscription and
@@ -71,7 +75,8 @@ type Runtime struct {
 
 // New builds a runtime.
 func New(cfg Config) (*Runtime, error) {
-	if err := cfg.validate(); err != nil {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
 		return nil, err
 	}
 	rt := &Runtime{cfg: cfg,
