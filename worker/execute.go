@@ -112,4 +112,3 @@ func runExecute(args []string, stdout, stderr io.Writer) int {
 	}
 	return 0
 }
-
