@@ -154,24 +154,6 @@ func TestReconcilerQueuesOrphanedExecutions(t *testing.T) {
 	r.Stop()
 }
 
-func TestHeartbeat(t *testing.T) {
-	rdb, _ := queuetest.Redis(t)
-	ctx := context.Background()
-	h := queue.NewHeartbeat(rdb, queue.RoleWorker, "w-1", time.Second, nil)
-	require.NoError(t, h.Start(ctx))
-	live, err := queue.LiveInstances(ctx, rdb, queue.RoleWorker)
-	require.NoError(t, err)
-	require.Equal(t, []string{"w-1"}, live)
-	ttl, err := rdb.TTL(ctx, queue.KeyHeartbeatPrefix+"worker:w-1").Result()
-	require.NoError(t, err)
-	require.InDelta(t, 3*time.Second, ttl, float64(time.Second))
-	h.Stop()
-	h.Stop()
-	live, err = queue.LiveInstances(ctx, rdb, queue.RoleWorker)
-	require.NoError(t, err)
-	require.Empty(t, live)
-}
-
 func TestQueueForMode(t *testing.T) {
 	require.Equal(t, queue.QueueCritical, queue.QueueFor("manual"))
 	require.Equal(t, queue.QueueCritical, queue.QueueFor("webhook"))

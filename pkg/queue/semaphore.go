@@ -9,10 +9,6 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// KeyProductionSlots holds the executions counted against the production concurrency limit, as a
-// sorted set of execution ids scored by when their hold expires.
-const KeyProductionSlots = "flowmill:concurrency:production"
-
 // Semaphore limits how many executions run at once across every worker. Holds expire unless
 // renewed, so a worker that dies gives its slots back by itself.
 type Semaphore struct {

@@ -1,4 +1,4 @@
-package queue
+package bus
 
 import (
 	"context"
@@ -28,13 +28,16 @@ type Heartbeat struct {
 	stopOnce sync.Once
 }
 
-// NewHeartbeat reports role/instance every interval (default 5s).
+// NewHeartbeat reports role/instance every interval (0 or less means 5s); log may be nil.
 func NewHeartbeat(rdb redis.UniversalClient, role, instance string, interval time.Duration, log *slog.Logger) *Heartbeat {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	if interval <= 0 {
+		interval = 5 * time.Second
+	}
 	return &Heartbeat{rdb: rdb, key: KeyHeartbeatPrefix + role + ":" + instance,
-		interval: durOr(interval, 5*time.Second), log: log, done: make(chan struct{})}
+		interval: interval, log: log, done: make(chan struct{})}
 }
 
 // Start writes the first beat synchronously (so readiness is true once Start returns), then
