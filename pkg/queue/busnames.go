@@ -6,37 +6,21 @@ import (
 	"github.com/flowmill/flowmill/pkg/bus"
 )
 
-// Channel and key names that moved to package bus, kept under their old names only while the
-// webhook runtime (api/answers.go, api/testwebhooks.go, pkg/execution/webhook.go) still uses
-// them; it moves onto the bus next, and this file goes. New code uses package bus.
+// Names that moved to package bus, kept under their old names only while the webhook runtime
+// (api/answers.go, api/testwebhooks.go, pkg/execution/webhook.go) still uses them; it moves onto
+// the bus next, and this file goes. New code uses package bus.
 const (
-	// Deprecated: use bus.ChannelPush.
-	ChannelPush = bus.ChannelPush
-	// Deprecated: use bus.ChannelStop.
-	ChannelStop = bus.ChannelStop
-	// Deprecated: use bus.KeyStopPrefix.
-	KeyStopPrefix = bus.KeyStopPrefix
-	// Deprecated: use bus.ChannelFinished.
-	ChannelFinished = bus.ChannelFinished
-	// Deprecated: use bus.KeyRateLimitPrefix.
-	KeyRateLimitPrefix = bus.KeyRateLimitPrefix
-	// Deprecated: use bus.ChannelActivation.
+	// Deprecated: use bus.ChannelActivation or bus.Activations.
 	ChannelActivation = bus.ChannelActivation
-	// Deprecated: use bus.KeyActivationErrors.
-	KeyActivationErrors = bus.KeyActivationErrors
 	// Deprecated: use bus.ChannelWebhookResponse.
 	ChannelWebhookResponse = bus.ChannelWebhookResponse
 	// Deprecated: use bus.KeyWebhookResponsePrefix.
 	KeyWebhookResponsePrefix = bus.KeyWebhookResponsePrefix
 	// Deprecated: use bus.KeyTestWebhookPrefix.
 	KeyTestWebhookPrefix = bus.KeyTestWebhookPrefix
-	// Deprecated: use bus.KeyProductionSlots.
-	KeyProductionSlots = bus.KeyProductionSlots
 )
 
 // ChannelFor is bus.ChannelFor.
 //
 // Deprecated: use bus.ChannelFor or a bus.Topic.
-func ChannelFor(rdb redis.UniversalClient, channel string) string {
-	return bus.ChannelFor(rdb, channel)
-}
+func ChannelFor(rdb redis.UniversalClient, channel string) string { return bus.ChannelFor(rdb, channel) }

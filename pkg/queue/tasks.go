@@ -1,5 +1,6 @@
-// Package queue holds every task kind, payload, queue name and Redis key of Flowmill, and the
-// asynq client and server wiring shared by the api, the worker and the scheduler.
+// Package queue is Flowmill's task queue on asynq: every task kind, payload and queue name, and
+// the client and server wiring shared by the api, the worker and the scheduler. Pub/sub channels
+// and the other Redis keys are package bus's; the connection is package redisconn's.
 package queue
 
 import (
@@ -17,6 +18,16 @@ const (
 
 // Queues is the weighted queue set every worker serves.
 var Queues = map[string]int{QueueCritical: 6, QueueDefault: 3, QueueLow: 1}
+
+// QueueFor picks the queue of an execution by its mode: runs someone waits on go first.
+func QueueFor(mode string) string {
+	switch mode {
+	case "manual", "webhook":
+		return QueueCritical
+	default:
+		return QueueDefault
+	}
+}
 
 // Task kinds.
 const (

@@ -10,7 +10,6 @@ import (
 	"github.com/flowmill/flowmill/pkg/bus"
 	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/infra"
-	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/trigger"
 )
 
@@ -35,7 +34,7 @@ func New(in *infra.Infra) (*Scheduler, error) {
 		ID:        id,
 		heartbeat: bus.NewHeartbeat(in.Redis, bus.RoleScheduler, id, in.Config.HeartbeatInterval, in.Log),
 		loops: []infra.Component{
-			queue.NewReconciler(in.Store, in.Queue, in.Config.ReconcileInterval, in.Log),
+			execution.NewReconciler(in.Store, in.Queue, in.Config.ReconcileInterval, in.Log),
 			execution.NewResumer(in),
 			execution.NewPruner(in),
 			triggers,
