@@ -27,4 +27,6 @@ func TestHeartbeat(t *testing.T) {
 	live, err = bus.LiveInstances(ctx, rdb, bus.RoleWorker)
 	require.NoError(t, err)
 	require.Empty(t, live)
+
+	bus.NewHeartbeat(rdb, bus.RoleScheduler, "s-1", 0, nil).Stop() // safe before Start
 }
