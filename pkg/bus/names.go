@@ -41,6 +41,6 @@ const (
 	// KeyWebhookResponsePrefix + execution id keeps a copy of a webhook answer sent on
 	// ChannelWebhookResponse for a minute, for an api that missed the message.
 	KeyWebhookResponsePrefix = "flowmill:webhook:response:"
-	// KeyTestWebhookPrefix starts every key of test webhooks (see api/testwebhooks.go).
+	// KeyTestWebhookPrefix starts every key of the test-webhook registry.
 	KeyTestWebhookPrefix = "flowmill:test-webhook:"
 )

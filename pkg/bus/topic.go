@@ -11,7 +11,7 @@ import (
 
 // Topic is a pub/sub channel together with the type of its messages and their encoding on the
 // wire. The topics below are every channel Flowmill publishes on, except the webhook answers,
-// which api/answers.go still handles by hand.
+// which the webhook runtime still publishes and reads by hand until it moves onto the bus.
 type Topic[T any] struct {
 	channel string
 	// about names the messages in errors ("stop requests").

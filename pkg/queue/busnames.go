@@ -7,8 +7,8 @@ import (
 )
 
 // Names that moved to package bus, kept under their old names only while the webhook runtime
-// (api/answers.go, api/testwebhooks.go, pkg/execution/webhook.go) still uses them; it moves onto
-// the bus next, and this file goes. New code uses package bus.
+// (its registries, answers and answer subscriber) still uses them; it moves onto the bus next,
+// and this file goes. New code uses package bus.
 const (
 	// Deprecated: use bus.ChannelActivation or bus.Activations.
 	ChannelActivation = bus.ChannelActivation
@@ -23,4 +23,6 @@ const (
 // ChannelFor is bus.ChannelFor.
 //
 // Deprecated: use bus.ChannelFor or a bus.Topic.
-func ChannelFor(rdb redis.UniversalClient, channel string) string { return bus.ChannelFor(rdb, channel) }
+func ChannelFor(rdb redis.UniversalClient, channel string) string {
+	return bus.ChannelFor(rdb, channel)
+}
