@@ -2,9 +2,9 @@ import { Button, Group, Modal, MultiSelect, Select, Stack, Text, TextInput, Them
 import { IconSparkles } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSessionUpdate, submitSurvey } from '../api/users';
-import { buildSurveyAnswers, shouldShowSurvey, visibleQuestions, type SurveyQuestion, type SurveyValues } from '../core/personalization';
-import type { User } from '../core/user';
+import { useSessionUpdate, submitSurvey } from '@/api/users';
+import { buildSurveyAnswers, shouldShowSurvey, visibleQuestions, type SurveyQuestion, type SurveyValues } from '@/core/personalization';
+import type { User } from '@/core/user';
 import { showErrorToast } from './errorToast';
 
 function QuestionInput({ question, values, onChange }: { question: SurveyQuestion; values: SurveyValues; onChange: (value: string | string[]) => void }) {

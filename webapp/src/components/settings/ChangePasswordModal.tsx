@@ -1,12 +1,12 @@
 import { Button, Group, Modal, PasswordInput, Stack } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { changeOwnPassword } from '../../api/users';
-import { CHANGE_PASSWORD_RULES, type ChangePasswordField } from '../../core/accountValidation';
-import { showErrorToast } from '../errorToast';
-import { usePasswordRequirements } from '../forms/passwordRequirements';
-import { useAccountForm } from '../forms/useAccountForm';
-import { showToast } from '../toast';
+import { changeOwnPassword } from '@/api/users';
+import { CHANGE_PASSWORD_RULES, type ChangePasswordField } from '@/core/accountValidation';
+import { showErrorToast } from '@/components/errorToast';
+import { usePasswordRequirements } from '@/components/forms/passwordRequirements';
+import { useAccountForm } from '@/components/forms/useAccountForm';
+import { showToast } from '@/components/toast';
 
 const INITIAL: Record<ChangePasswordField, string> = { currentPassword: '', password: '', password2: '' };
 

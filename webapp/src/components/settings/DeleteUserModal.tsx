@@ -1,11 +1,11 @@
 import { Button, Group, Modal, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { deleteUser } from '../../api/users';
-import { DELETE_CONFIRMATION_TEXT, validateDeleteUser, type DeleteUserMode } from '../../core/accountValidation';
-import { fullName, type User } from '../../core/user';
-import { showErrorToast } from '../errorToast';
-import { showToast } from '../toast';
+import { deleteUser } from '@/api/users';
+import { DELETE_CONFIRMATION_TEXT, validateDeleteUser, type DeleteUserMode } from '@/core/accountValidation';
+import { fullName, type User } from '@/core/user';
+import { showErrorToast } from '@/components/errorToast';
+import { showToast } from '@/components/toast';
 
 interface DeleteUserModalProps {
   /** The user to delete; null closes the dialog. */

@@ -1,11 +1,11 @@
 import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { inviteUsers } from '../../api/users';
-import { inviteeEmails, parseInviteEmails, validateInviteEmails, type FormRules } from '../../core/accountValidation';
-import { showErrorToast } from '../errorToast';
-import { useAccountForm } from '../forms/useAccountForm';
-import { showToast } from '../toast';
+import { inviteUsers } from '@/api/users';
+import { inviteeEmails, parseInviteEmails, validateInviteEmails, type FormRules } from '@/core/accountValidation';
+import { showErrorToast } from '@/components/errorToast';
+import { useAccountForm } from '@/components/forms/useAccountForm';
+import { showToast } from '@/components/toast';
 
 type InviteField = 'emails' | 'role';
 const INITIAL: Record<InviteField, string> = { emails: '', role: 'member' };

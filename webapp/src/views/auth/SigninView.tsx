@@ -2,12 +2,12 @@ import { Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { signIn, useSessionUpdate } from '../../api/users';
-import { SIGN_IN_RULES, type SignInField } from '../../core/accountValidation';
-import { isLocalRedirect } from '../../core/redirect';
-import { routePath } from '../../core/routes';
-import { showErrorToast } from '../../components/errorToast';
-import { useAccountForm } from '../../components/forms/useAccountForm';
+import { signIn, useSessionUpdate } from '@/api/users';
+import { SIGN_IN_RULES, type SignInField } from '@/core/accountValidation';
+import { isLocalRedirect } from '@/core/redirect';
+import { routePath } from '@/core/routes';
+import { showErrorToast } from '@/components/errorToast';
+import { useAccountForm } from '@/components/forms/useAccountForm';
 import { AuthLayout } from './AuthLayout';
 
 const INITIAL: Record<SignInField, string> = { email: '', password: '' };

@@ -3,12 +3,12 @@ import { IconAlertTriangle } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { signUp, useSessionUpdate, useSignupToken } from '../../api/users';
-import { SIGN_UP_RULES, type SignUpField } from '../../core/accountValidation';
-import { routePath } from '../../core/routes';
-import { showErrorToast } from '../../components/errorToast';
-import { usePasswordRequirements } from '../../components/forms/passwordRequirements';
-import { useAccountForm } from '../../components/forms/useAccountForm';
+import { signUp, useSessionUpdate, useSignupToken } from '@/api/users';
+import { SIGN_UP_RULES, type SignUpField } from '@/core/accountValidation';
+import { routePath } from '@/core/routes';
+import { showErrorToast } from '@/components/errorToast';
+import { usePasswordRequirements } from '@/components/forms/passwordRequirements';
+import { useAccountForm } from '@/components/forms/useAccountForm';
 import { AuthFooterLink, AuthLayout } from './AuthLayout';
 
 const INITIAL: Record<SignUpField, string> = { firstName: '', lastName: '', password: '' };

@@ -1,9 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { currentExecution, pastExecution } from '../../core/executions/testExecutions';
-import type { ExecutionSummary } from '../../core/executions/types';
-import { renderWithProviders } from '../../test/renderApp';
+import { currentExecution, pastExecution } from '@/core/executions/testExecutions';
+import type { ExecutionSummary } from '@/core/executions/types';
+import { renderWithProviders } from '@/test/renderApp';
 import { ExecutionsDialog } from './ExecutionsDialog';
 
 interface Call {

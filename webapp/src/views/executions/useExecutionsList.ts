@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getCurrentExecutions, getPastExecutions } from '../../api/executions';
-import { showErrorToast } from '../../components/errorToast';
-import { currentExecutionsQuery, pastExecutionsQuery, showsCurrent, showsPast } from '../../core/executions/filter';
-import { appendPage, combineExecutions, hasMorePast, mergeRefreshed, totalCount } from '../../core/executions/merge';
+import { getCurrentExecutions, getPastExecutions } from '@/api/executions';
+import { showErrorToast } from '@/components/errorToast';
+import { currentExecutionsQuery, pastExecutionsQuery, showsCurrent, showsPast } from '@/core/executions/filter';
+import { appendPage, combineExecutions, hasMorePast, mergeRefreshed, totalCount } from '@/core/executions/merge';
 import {
   AUTO_REFRESH_INTERVAL_MS,
   AUTO_REFRESH_LIMIT,
@@ -12,7 +12,7 @@ import {
   type ExecutionSummary,
   type ExecutionsListFilter,
   type ExecutionsPage,
-} from '../../core/executions/types';
+} from '@/core/executions/types';
 
 interface ListData {
   current: ExecutionSummary[];

@@ -3,13 +3,13 @@ import { modals } from '@mantine/modals';
 import { IconCheck, IconCopy, IconExternalLink } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { createApiKey, deleteApiKey, useApiKey } from '../../api/users';
-import { apiPlaygroundPath, isShortenedApiKey } from '../../core/apiKey';
-import { currentAppPaths } from '../../core/basePath';
-import { showErrorToast } from '../../components/errorToast';
-import { SettingsLayout } from '../../components/settings/SettingsLayout';
-import { useAccess } from '../../components/settings/useAccess';
-import { showToast } from '../../components/toast';
+import { createApiKey, deleteApiKey, useApiKey } from '@/api/users';
+import { apiPlaygroundPath, isShortenedApiKey } from '@/core/apiKey';
+import { currentAppPaths } from '@/core/basePath';
+import { showErrorToast } from '@/components/errorToast';
+import { SettingsLayout } from '@/components/settings/SettingsLayout';
+import { useAccess } from '@/components/settings/useAccess';
+import { showToast } from '@/components/toast';
 
 function KeyInput({ apiKey }: { apiKey: string }) {
   const { t } = useTranslation();

@@ -1,16 +1,16 @@
 import { Anchor, Button, Divider, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCurrentUser } from '../../api/currentUser';
-import { updateProfile, useSessionUpdate } from '../../api/users';
-import { PROFILE_RULES, type ProfileField } from '../../core/accountValidation';
-import { fullName, type User } from '../../core/user';
-import { showErrorToast } from '../../components/errorToast';
-import { useAccountForm } from '../../components/forms/useAccountForm';
-import { ChangePasswordModal } from '../../components/settings/ChangePasswordModal';
-import { SettingsLayout } from '../../components/settings/SettingsLayout';
-import { UserAvatar } from '../../components/settings/UserAvatar';
-import { showToast } from '../../components/toast';
+import { useCurrentUser } from '@/api/currentUser';
+import { updateProfile, useSessionUpdate } from '@/api/users';
+import { PROFILE_RULES, type ProfileField } from '@/core/accountValidation';
+import { fullName, type User } from '@/core/user';
+import { showErrorToast } from '@/components/errorToast';
+import { useAccountForm } from '@/components/forms/useAccountForm';
+import { ChangePasswordModal } from '@/components/settings/ChangePasswordModal';
+import { SettingsLayout } from '@/components/settings/SettingsLayout';
+import { UserAvatar } from '@/components/settings/UserAvatar';
+import { showToast } from '@/components/toast';
 
 function profileOf(user: User): Record<ProfileField, string> {
   return { firstName: user.firstName ?? '', lastName: user.lastName ?? '', email: user.email ?? '' };

@@ -2,11 +2,11 @@ import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSWRConfig } from 'swr';
-import { checkWorkflowName, copyName, WORKFLOW_NAME_MAX_LENGTH } from '../../../core/workflow/naming';
-import { createWorkflow, WORKFLOWS_KEY, type WorkflowBody } from '../../../api/workflows';
-import { currentAppPaths } from '../../../core/basePath';
-import { showToast } from '../../../components/toast';
-import { errorMessage } from '../editorToasts';
+import { checkWorkflowName, copyName, WORKFLOW_NAME_MAX_LENGTH } from '@/core/workflow/naming';
+import { createWorkflow, WORKFLOWS_KEY, type WorkflowBody } from '@/api/workflows';
+import { currentAppPaths } from '@/core/basePath';
+import { showToast } from '@/components/toast';
+import { errorMessage } from '@/views/nodeView/editorToasts';
 
 /** Duplicate dialog (spec 002): saves a copy under a new name and opens it in a new window. */
 export function DuplicateWorkflowModal({ name, body, onClose }: { name: string; body: () => WorkflowBody; onClose: () => void }) {
