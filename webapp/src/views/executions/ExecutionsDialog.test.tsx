@@ -86,7 +86,7 @@ describe('executions dialog', { timeout: 20_000 }, () => {
   });
 
   it('refreshes every 4 s with the newest 30 past executions and merges them into the list', async () => {
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'], shouldAdvanceTime: true });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'], shouldAdvanceTime: true });
     renderDialog();
     await waitFor(() => expect(rowIds()).toHaveLength(11));
     current = [];
