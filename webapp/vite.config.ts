@@ -28,7 +28,8 @@ export default defineConfig(({ command }) => ({
         // Vendor code changes far less often than app code; separate chunks stay cached.
         codeSplitting: {
           groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|swr|i18next|react-i18next)[\\/]/, priority: 20 },
+            // swr/infinite stays with the executions dialog, its only user.
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|swr(?![\\/]dist[\\/]infinite)|i18next|react-i18next)[\\/]/, priority: 20 },
             { name: 'mantine', test: /node_modules[\\/](@mantine|@floating-ui|@tabler)[\\/]/, priority: 10 },
           ],
         },
