@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -248,8 +249,8 @@ func (r *run) runWithRetries(ctx context.Context, node *workflow.Node, item Exec
 ) {
 	maxTries, wait := 1, time.Duration(0)
 	if node.RetryOnFail {
-		maxTries = min(5, max(2, orDefault(node.MaxTries, 3)))
-		wait = time.Duration(min(5000, max(0, orDefault(node.WaitBetweenTries, 1000)))) * time.Millisecond
+		maxTries = min(5, max(2, cmp.Or(node.MaxTries, 3)))
+		wait = time.Duration(min(5000, max(0, cmp.Or(node.WaitBetweenTries, 1000)))) * time.Millisecond
 	}
 	for try := 0; try < maxTries; try++ {
 		if try != 0 {
@@ -281,13 +282,6 @@ func (r *run) runWithRetries(ctx context.Context, node *workflow.Node, item Exec
 		return out, skipped, nil
 	}
 	return out, false, execErr
-}
-
-func orDefault(v, d int) int {
-	if v == 0 {
-		return d
-	}
-	return v
 }
 
 // addNodeToBeExecuted queues a child, or records its input while it waits for other inputs, as

@@ -1,6 +1,7 @@
 package execution
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -55,7 +56,7 @@ func (r *Runner) HandleTrigger(ctx context.Context, payload []byte) error {
 			return nil
 		}
 	} else if node.Type == "n8n-nodes-base.scheduleTrigger" {
-		loc, err := time.LoadLocation(cmpOr(wf.Settings.Timezone(), r.in.Config.Timezone))
+		loc, err := time.LoadLocation(cmp.Or(wf.Settings.Timezone(), r.in.Config.Timezone))
 		if err != nil {
 			loc = time.UTC
 		}
@@ -106,11 +107,4 @@ func (r *Runner) poll(ctx context.Context, wf *workflow.Workflow, node *workflow
 		return nil, nil
 	}
 	return out[0], nil
-}
-
-func cmpOr(v, def string) string {
-	if v == "" {
-		return def
-	}
-	return v
 }

@@ -1,6 +1,7 @@
 package trigger
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 
@@ -116,7 +117,7 @@ func (r Response) binary(item workflow.Item) Answer {
 	if len(item.Binary) == 0 {
 		return ErrorAnswer(500, "No binary data to return got found.")
 	}
-	name := cmpOr(r.BinaryPropertyName, "data")
+	name := cmp.Or(r.BinaryPropertyName, "data")
 	bin, ok := item.Binary[name]
 	if !ok {
 		return ErrorAnswer(500, fmt.Sprintf("The binary property %q which should be returned does not exist.", name))

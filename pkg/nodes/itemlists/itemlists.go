@@ -10,6 +10,7 @@
 package itemlists
 
 import (
+	"cmp"
 	"context"
 	_ "embed"
 	"fmt"
@@ -90,16 +91,9 @@ func fieldNames(ex *nodes.Execution, path string, itemIndex int) ([]string, erro
 	}
 	names := make([]string, 0, len(list))
 	for _, e := range list {
-		names = append(names, fmt.Sprint(orEmpty(e["fieldName"])))
+		names = append(names, fmt.Sprint(cmp.Or(e["fieldName"], any(""))))
 	}
 	return names, nil
-}
-
-func orEmpty(v any) any {
-	if v == nil {
-		return ""
-	}
-	return v
 }
 
 // nestedHint is n8n's description for a missing dotted field while dot notation is disabled.
