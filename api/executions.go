@@ -158,7 +158,7 @@ func (s *server) startsWithWebhook(wf *workflow.Workflow, destination string) bo
 			continue
 		}
 		if t, ok := s.nodeTypes.Get(n.Type, n.TypeVersion); ok && startsWebhook(t.Description.Webhooks) &&
-			(destination == "" || destination == n.Name || isAncestor(wf, n.Name, destination)) {
+			(destination == "" || destination == n.Name || wf.IsAncestor(n.Name, destination)) {
 			return true
 		}
 	}
@@ -466,29 +466,4 @@ func (s *server) postDeleteExecutions(c fiber.Ctx) error {
 		return err
 	}
 	return respond(c, true)
-}
-
-// isAncestor reports whether node feeds into destination through any path.
-func isAncestor(wf *workflow.Workflow, node, destination string) bool {
-	parents := wf.Connections.ByDestination()
-	seen := map[string]bool{}
-	queue := []string{destination}
-	for len(queue) > 0 {
-		cur := queue[0]
-		queue = queue[1:]
-		for _, outputs := range parents[cur] {
-			for _, conns := range outputs {
-				for _, conn := range conns {
-					if conn.Node == node {
-						return true
-					}
-					if !seen[conn.Node] {
-						seen[conn.Node] = true
-						queue = append(queue, conn.Node)
-					}
-				}
-			}
-		}
-	}
-	return false
 }
