@@ -185,10 +185,11 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 	return r.execute(ctx), nil
 }
 
-// withWorkflowTimeout applies the workflow's executionTimeout setting (seconds; -1 is off).
+// withWorkflowTimeout applies the workflow's own executionTimeout setting, with no instance
+// default or cap (the runner applies those on its context).
 func withWorkflowTimeout(ctx context.Context, wf *workflow.Workflow) (context.Context, context.CancelFunc) {
-	if t := wf.Settings.ExecutionTimeout(); t > 0 {
-		return context.WithTimeout(ctx, time.Duration(t*float64(time.Second)))
+	if t := wf.Settings.Timeout(0, 0); t > 0 {
+		return context.WithTimeout(ctx, t)
 	}
 	return ctx, func() {}
 }

@@ -2,6 +2,7 @@ package workflow_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -34,5 +35,25 @@ func TestIsAncestor(t *testing.T) {
 		{"A", "D", false},
 	} {
 		require.Equal(t, tc.want, wf.IsAncestor(tc.node, tc.destination), "%s → %s", tc.node, tc.destination)
+	}
+}
+
+func TestSettingsTimeout(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		settings workflow.Settings
+		def, max time.Duration
+		want     time.Duration
+	}{
+		{"unset, no default", nil, -time.Second, time.Hour, 0},
+		{"unset, default", nil, 5 * time.Minute, time.Hour, 5 * time.Minute},
+		{"off falls back to default", workflow.Settings{"executionTimeout": -1.0}, time.Minute, time.Hour, time.Minute},
+		{"own setting", workflow.Settings{"executionTimeout": 30.0}, time.Minute, time.Hour, 30 * time.Second},
+		{"capped", workflow.Settings{"executionTimeout": 7200.0}, 0, time.Hour, time.Hour},
+		{"no cap", workflow.Settings{"executionTimeout": 7200.0}, 0, 0, 2 * time.Hour},
+		{"fractions", workflow.Settings{"executionTimeout": 0.02}, 0, 0, 20 * time.Millisecond},
+	} {
+		require.Equal(t, tc.want, tc.settings.Timeout(tc.def, tc.max), tc.name)
 	}
 }
