@@ -123,7 +123,7 @@ func (s *server) waitingWebhook(c fiber.Ctx) error {
 		return err
 	}
 	switch {
-	case e.Status == store.StatusWaiting:
+	case e.Status == workflow.StatusWaiting:
 	case e.Finished || e.StoppedAt != nil:
 		return &apiError{Status: fiber.StatusConflict, Message: fmt.Sprintf("The execution %q has finished already.", raw)}
 	default:

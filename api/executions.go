@@ -11,7 +11,6 @@ import (
 
 	"github.com/gofiber/fiber/v3"
 
-	"github.com/flowmill/flowmill/pkg/engine"
 	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/workflow"
@@ -62,7 +61,7 @@ func toSummary(e *store.Execution) executionSummary {
 	if started == nil {
 		started = &e.CreatedAt
 	}
-	return executionSummary{ID: execution.IDString(e.ID), Finished: e.Finished, Mode: e.Mode, Status: e.Status,
+	return executionSummary{ID: execution.IDString(e.ID), Finished: e.Finished, Mode: string(e.Mode), Status: string(e.Status),
 		RetryOf: idPtr(e.RetryOf), RetrySuccessID: idPtr(e.RetrySuccessID), WaitTill: e.WaitTill,
 		StartedAt: started, StoppedAt: e.StoppedAt, WorkflowID: e.WorkflowID, WorkflowName: e.WorkflowName}
 }
@@ -105,7 +104,7 @@ func (s *server) postWorkflowRun(c fiber.Ctx) error {
 		return s.registerTestWebhooks(c, req.WorkflowData, wf, req.DestinationNode, userID)
 	}
 	e, err := s.executions.Create(c.Context(), execution.New{
-		Workflow: wf, Mode: engine.ModeManual, SessionID: c.Get("sessionid"), UserID: userID,
+		Workflow: wf, Mode: workflow.ModeManual, SessionID: c.Get("sessionid"), UserID: userID,
 		Start: execution.StartData{StartNodes: req.StartNodes, DestinationNode: req.DestinationNode, RunData: req.RunData},
 	})
 	if err != nil {
@@ -178,23 +177,23 @@ func startsWebhook(hooks []map[string]any) bool {
 
 // pastStatuses are the statuses GET /rest/executions lists when the filter names none: every
 // status but the current (pending) ones.
-var pastStatuses = append([]string{store.StatusWaiting}, store.TerminalStatuses...)
+var pastStatuses = append([]workflow.Status{workflow.StatusWaiting}, workflow.TerminalStatuses...)
 
 // impliedStatuses are the statuses of past executions a filter without a status list means: the
 // list's error filter (finished false) shows ended executions only, not waiting ones.
-func impliedStatuses(f store.ExecutionFilter) []string {
+func impliedStatuses(f store.ExecutionFilter) []workflow.Status {
 	if f.Finished != nil && !*f.Finished && !f.Waiting {
-		return store.TerminalStatuses
+		return workflow.TerminalStatuses
 	}
 	return pastStatuses
 }
 
 // executionFilter is the `filter` query of GET /rest/executions.
 type executionFilter struct {
-	WorkflowID string   `json:"workflowId"`
-	Finished   *bool    `json:"finished"`
-	WaitTill   *bool    `json:"waitTill"`
-	Status     []string `json:"status"`
+	WorkflowID string            `json:"workflowId"`
+	Finished   *bool             `json:"finished"`
+	WaitTill   *bool             `json:"waitTill"`
+	Status     []workflow.Status `json:"status"`
 }
 
 func parseFilter(raw string) (store.ExecutionFilter, error) {
@@ -282,7 +281,7 @@ func (s *server) countPast(ctx context.Context, f store.ExecutionFilter) (int64,
 		return s.in.Store.CountExecutions(ctx, past)
 	}
 	current := f
-	current.Statuses = store.PendingStatuses
+	current.Statuses = workflow.PendingStatuses
 	pending, _, err := s.in.Store.CountExecutions(ctx, current)
 	if err != nil {
 		return 0, false, err
@@ -336,7 +335,7 @@ func (s *server) getCurrentExecutions(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	f.Statuses = store.PendingStatuses
+	f.Statuses = workflow.PendingStatuses
 	f.SharedWith = sharedWith(c)
 	list, err := s.in.Store.ListExecutions(c.Context(), f, maxExecutionsLimit)
 	if err != nil {
@@ -370,7 +369,7 @@ func (s *server) postStopExecution(c fiber.Ctx) error {
 		// answer with the state it ended in.
 		now := time.Now().UTC()
 		e, err = before, nil
-		e.Status, e.StoppedAt, e.Finished = store.StatusCanceled, &now, false
+		e.Status, e.StoppedAt, e.Finished = workflow.StatusCanceled, &now, false
 	}
 	if err != nil {
 		return executionNotFound(id, err)
@@ -421,7 +420,7 @@ func (s *server) postRetryExecution(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return respond(c, done.Status == store.StatusSuccess)
+	return respond(c, done.Status == workflow.StatusSuccess)
 }
 
 type deleteRequest struct {

@@ -14,7 +14,6 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/flowmill/flowmill/pkg/engine"
 	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/push"
 	"github.com/flowmill/flowmill/pkg/queue"
@@ -353,7 +352,7 @@ func (s *server) testWebhook(c fiber.Ctx) error {
 	}
 	h := &hit{hook: *hook, wf: wf, params: params, userID: reg.UserID}
 	return s.serveWebhook(c, h, func(item workflow.Item, respond *trigger.Response) (int64, error) {
-		e, err := s.executions.Create(c.Context(), execution.New{Workflow: wf, Mode: engine.ModeManual, SessionID: reg.SessionID, UserID: reg.UserID,
+		e, err := s.executions.Create(c.Context(), execution.New{Workflow: wf, Mode: workflow.ModeManual, SessionID: reg.SessionID, UserID: reg.UserID,
 			Start: execution.StartData{StartNode: hook.Node, Input: []workflow.Item{item}, DestinationNode: reg.Destination, Respond: respond},
 			Stored: func(e *store.Execution) {
 				if reg.SessionID == "" {

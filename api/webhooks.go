@@ -16,7 +16,6 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/flowmill/flowmill/pkg/credential"
-	"github.com/flowmill/flowmill/pkg/engine"
 	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/expr"
 	"github.com/flowmill/flowmill/pkg/nodes"
@@ -122,7 +121,7 @@ func (s *server) productionWebhook(c fiber.Ctx) error {
 			Message: fmt.Sprintf("The requested webhook %q is not registered.", c.Method()+" "+path)}
 	}
 	return s.serveWebhook(c, h, func(item workflow.Item, respond *trigger.Response) (int64, error) {
-		e, err := s.executions.Create(c.Context(), execution.New{Workflow: h.wf, Snapshot: h.snapshot, Mode: engine.ModeWebhook,
+		e, err := s.executions.Create(c.Context(), execution.New{Workflow: h.wf, Snapshot: h.snapshot, Mode: workflow.ModeWebhook,
 			Start: execution.StartData{StartNode: h.hook.Node, Input: []workflow.Item{item}, Respond: respond}})
 		if err != nil {
 			return 0, err
@@ -347,7 +346,7 @@ func (s *server) awaitAnswer(ctx context.Context, id int64, answer <-chan trigge
 				fmt.Sprintf("The workflow (execution %d) did not answer within %s", id, s.hooks.timeout))
 		case <-check.C:
 			e, err := s.in.Store.GetExecution(ctx, id)
-			settled := errors.Is(err, store.ErrNotFound) || err == nil && (slices.Contains(store.TerminalStatuses, e.Status) || e.Status == store.StatusWaiting)
+			settled := errors.Is(err, store.ErrNotFound) || err == nil && (slices.Contains(workflow.TerminalStatuses, e.Status) || e.Status == workflow.StatusWaiting)
 			if settled {
 				if a, ok := s.hooks.answers.stored(ctx, id); ok {
 					return a
@@ -363,7 +362,7 @@ func (s *server) awaitAnswer(ctx context.Context, id int64, answer <-chan trigge
 				return trigger.ErrorAnswer(fiber.StatusInternalServerError,
 					fmt.Sprintf("The workflow (execution %d) ended without an answer", id))
 			}
-			if err == nil && e.Status == store.StatusRunning && e.LeaseExpiresAt != nil && e.LeaseExpiresAt.Before(time.Now()) {
+			if err == nil && e.Status == workflow.StatusRunning && e.LeaseExpiresAt != nil && e.LeaseExpiresAt.Before(time.Now()) {
 				return trigger.ErrorAnswer(fiber.StatusBadGateway,
 					fmt.Sprintf("The worker running the workflow (execution %d) stopped before it answered", id))
 			}

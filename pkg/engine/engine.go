@@ -90,19 +90,12 @@ func New(opts Options) (*Engine, error) {
 	return &Engine{opts: opts}, nil
 }
 
-// Mode names of executions.
-const (
-	ModeManual  = "manual"
-	ModeTrigger = "trigger"
-	ModeWebhook = "webhook"
-)
-
 // Request describes a run. Cancel the context to stop the run between nodes; a deadline on it
 // is the execution timeout.
 type Request struct {
 	Workflow *workflow.Workflow
-	// Mode is manual (default), trigger, webhook, retry, error, integrated or cli.
-	Mode        string
+	// Mode is manual (default), trigger, webhook, retry, error or integrated.
+	Mode        workflow.Mode
 	ExecutionID string
 	// StartNode overrides the start node choice.
 	StartNode string
@@ -118,25 +111,12 @@ type Request struct {
 	Timezone string
 }
 
-// Status of a finished run.
-const (
-	StatusSuccess  = "success"
-	StatusError    = "error"
-	StatusCanceled = "canceled"
-	// StatusWaiting: a node (Wait) put the execution to wait; Result.WaitTill says until when,
-	// and Resume continues it after that node.
-	StatusWaiting = "waiting"
-)
-
-// ModeIntegrated is the mode of sub-workflows run by Execute Workflow.
-const ModeIntegrated = "integrated"
-
 // Result is the outcome of a run. State holds run data and what is left to do, so a canceled or
 // failed run can be resumed or retried.
 type Result struct {
 	Finished  bool
-	Status    string
-	Mode      string
+	Status    workflow.Status
+	Mode      workflow.Mode
 	StartedAt time.Time
 	StoppedAt time.Time
 	State     *State
@@ -196,7 +176,7 @@ func withWorkflowTimeout(ctx context.Context, wf *workflow.Workflow) (context.Co
 
 // Resume continues a run from a saved state, on this or another engine. Finished nodes are not
 // run again. To retry a failed run, call state.PrepareRetry first.
-func (e *Engine) Resume(ctx context.Context, wf *workflow.Workflow, state *State, mode, executionID string) (*Result, error) {
+func (e *Engine) Resume(ctx context.Context, wf *workflow.Workflow, state *State, mode workflow.Mode, executionID string) (*Result, error) {
 	if wf == nil || state == nil {
 		return nil, &StartError{Message: "no workflow or state given"}
 	}
@@ -225,9 +205,9 @@ func (e *Engine) Resume(ctx context.Context, wf *workflow.Workflow, state *State
 	return r.execute(ctx), nil
 }
 
-func (e *Engine) newRun(wf *workflow.Workflow, mode, executionID, tz string) (*run, error) {
+func (e *Engine) newRun(wf *workflow.Workflow, mode workflow.Mode, executionID, tz string) (*run, error) {
 	if mode == "" {
-		mode = ModeManual
+		mode = workflow.ModeManual
 	}
 	r := &run{
 		e:           e,
@@ -247,7 +227,7 @@ func (e *Engine) newRun(wf *workflow.Workflow, mode, executionID, tz string) (*r
 	}
 	r.exprBase = expr.Context{
 		Workflow:   expr.WorkflowInfo{ID: wf.ID, Name: wf.Name, Active: wf.Active},
-		Execution:  expr.ExecutionInfo{ID: executionID, Mode: mode},
+		Execution:  expr.ExecutionInfo{ID: executionID, Mode: string(mode)},
 		Timezone:   tz,
 		Env:        e.opts.Env,
 		EnvBlocked: e.opts.EnvBlocked,
@@ -341,7 +321,7 @@ func (r *run) initFull(req Request) error {
 
 // startNode picks the start node as n8n's Workflow.getStartNode does.
 func (r *run) startNode(dest string) string {
-	if r.mode == ModeWebhook {
+	if r.mode == workflow.ModeWebhook {
 		for _, name := range r.g.names {
 			if t := r.types[name]; t != nil && !r.g.nodes[name].Disabled && startsWebhooks(t.Description) {
 				return name

@@ -19,7 +19,7 @@ type run struct {
 	e           *Engine
 	wf          *workflow.Workflow
 	g           *graph
-	mode        string
+	mode        workflow.Mode
 	executionID string
 	types       map[string]*nodes.Type
 	resolved    map[string]*workflow.Node
@@ -47,19 +47,19 @@ func (r *run) execute(ctx context.Context) *Result {
 	r.state.LastExecutionTry = r.lastTry
 	switch {
 	case fatal != nil:
-		res.Status = StatusError
+		res.Status = workflow.StatusError
 		r.state.ResultData.Error = fatal
 	case canceled != nil:
-		res.Status = StatusCanceled
+		res.Status = workflow.StatusCanceled
 		r.state.ResultData.Error = canceled
 	case execErr != nil:
-		res.Status = StatusError
+		res.Status = workflow.StatusError
 		r.state.ResultData.Error = execErr
 	case r.state.WaitTill != nil:
-		res.Status = StatusWaiting
+		res.Status = workflow.StatusWaiting
 		res.WaitTill = r.state.WaitTill
 	default:
-		res.Status = StatusSuccess
+		res.Status = workflow.StatusSuccess
 		res.Finished = true
 	}
 	res.StaticData = r.staticData

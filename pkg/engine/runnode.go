@@ -55,7 +55,7 @@ func (r *run) runNode(ctx context.Context, node *workflow.Node, item ExecuteData
 	case nodes.KindWebhook:
 		return inputs, inputs == nil, nil
 	case nodes.KindTrigger, nodes.KindPoll:
-		if r.mode != ModeManual {
+		if r.mode != workflow.ModeManual {
 			return inputs, inputs == nil, nil
 		}
 	}
@@ -99,7 +99,7 @@ func (r *run) callNode(ctx context.Context, t *nodes.Type, node *workflow.Node, 
 		Node:             r.resolved[node.Name],
 		Type:             t,
 		Inputs:           inputs,
-		Mode:             r.mode,
+		Mode:             string(r.mode),
 		RunIndex:         runIndex,
 		Evaluator:        r.e.opts.Evaluator,
 		Expr:             exprCtx,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // finishedWatch listens for "execution finished" notices while a caller waits for one
@@ -28,7 +29,7 @@ func (s *Service) subscribeFinished(ctx context.Context, _ int64) *finishedWatch
 func (w *finishedWatch) close() { _ = w.sub.Close() }
 
 // settled statuses are those a waiter stops at.
-var settled = append(slices.Clone(store.TerminalStatuses), store.StatusWaiting)
+var settled = append(slices.Clone(workflow.TerminalStatuses), workflow.StatusWaiting)
 
 func (w *finishedWatch) wait(ctx context.Context, st *store.Store, id int64, timeout time.Duration) (*store.Execution, error) {
 	want := strconv.FormatInt(id, 10)

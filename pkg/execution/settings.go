@@ -38,14 +38,14 @@ func savingFor(s workflow.Settings, cfg *config.Config) saving {
 }
 
 // keep reports whether an execution of mode that ended with status is kept.
-func (sv saving) keep(mode, status string) bool {
-	if status == "waiting" {
+func (sv saving) keep(mode workflow.Mode, status workflow.Status) bool {
+	if status == workflow.StatusWaiting {
 		return true
 	}
-	if mode == "manual" && !sv.manual {
+	if mode == workflow.ModeManual && !sv.manual {
 		return false
 	}
-	if status == "success" {
+	if status == workflow.StatusSuccess {
 		return sv.onSuccess
 	}
 	return sv.onError

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/flowmill/flowmill/pkg/credential"
-	"github.com/flowmill/flowmill/pkg/engine"
 	"github.com/flowmill/flowmill/pkg/expr"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/scheduletrigger"
@@ -62,7 +61,7 @@ func (r *Runner) HandleTrigger(ctx context.Context, payload []byte) error {
 		}
 		input = []workflow.Item{{JSON: scheduletrigger.Output(time.Unix(p.FireTime, 0), loc)}}
 	}
-	_, err = NewService(r.in).Create(ctx, New{Workflow: wf, Mode: engine.ModeTrigger,
+	_, err = NewService(r.in).Create(ctx, New{Workflow: wf, Mode: workflow.ModeTrigger,
 		Start: StartData{StartNode: node.Name, Input: input}})
 	return err
 }
@@ -83,11 +82,11 @@ func (r *Runner) poll(ctx context.Context, wf *workflow.Workflow, node *workflow
 	}
 	static, _ := wf.StaticData[key].(map[string]any)
 	before, _ := workflow.DeepCopy(static).(map[string]any)
-	ex := nodes.NewExecution(nodes.ExecutionConfig{Node: &resolved, Type: t, Mode: engine.ModeTrigger,
+	ex := nodes.NewExecution(nodes.ExecutionConfig{Node: &resolved, Type: t, Mode: string(workflow.ModeTrigger),
 		Evaluator: r.base.Evaluator, StaticData: static, Logger: r.log.With("node", node.Name),
 		Credentials: credential.ForWorkflow(r.in.Store, r.cipher, wf.ID),
 		Expr: expr.Context{Workflow: expr.WorkflowInfo{ID: wf.ID, Name: wf.Name, Active: wf.Active},
-			Timezone: wf.Settings.Timezone(), Execution: expr.ExecutionInfo{Mode: engine.ModeTrigger}},
+			Timezone: wf.Settings.Timezone(), Execution: expr.ExecutionInfo{Mode: string(workflow.ModeTrigger)}},
 		Flow: nodes.FlowConfig{Now: time.Now}, Host: r.base.Host})
 	out, err := t.Node.Execute(ctx, ex)
 	if err != nil {

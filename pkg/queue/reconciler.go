@@ -7,12 +7,13 @@ import (
 
 	"github.com/flowmill/flowmill/pkg/loop"
 	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // QueueFor picks the queue of an execution by its mode: runs someone waits on go first.
-func QueueFor(mode string) string {
+func QueueFor(mode workflow.Mode) string {
 	switch mode {
-	case "manual", "webhook":
+	case workflow.ModeManual, workflow.ModeWebhook:
 		return QueueCritical
 	default:
 		return QueueDefault
@@ -57,14 +58,14 @@ func (r *Reconciler) RunOnce(ctx context.Context) (int, error) {
 	for i, e := range batch {
 		// A sub-workflow run belongs to its parent's run: when the parent is resumed, Execute
 		// Workflow starts it afresh, so the orphan is only marked crashed.
-		if e.Mode == "integrated" {
-			if _, err := r.store.TransitionExecution(ctx, e.ID, store.StatusCrashed, store.PendingStatuses...); err != nil {
+		if e.Mode == workflow.ModeIntegrated {
+			if _, err := r.store.TransitionExecution(ctx, e.ID, workflow.StatusCrashed, workflow.PendingStatuses...); err != nil {
 				return i, err
 			}
 			continue
 		}
-		if e.Status == store.StatusNew {
-			if _, err := r.store.TransitionExecution(ctx, e.ID, store.StatusQueued, store.StatusNew); err != nil {
+		if e.Status == workflow.StatusNew {
+			if _, err := r.store.TransitionExecution(ctx, e.ID, workflow.StatusQueued, workflow.StatusNew); err != nil {
 				return i, err
 			}
 		}

@@ -74,7 +74,7 @@ func (r Response) WaitsForRun() bool { return r.Mode == ModeLastNode || r.Mode =
 // answer for a failed run, and for lastNode the last node's data as Data says.
 func (r Response) Finished(res *engine.Result) Answer {
 	st := res.State
-	if res.Status == engine.StatusError || res.Status == engine.StatusCanceled || st == nil || st.ResultData.Error != nil {
+	if res.Status == workflow.StatusError || res.Status == workflow.StatusCanceled || st == nil || st.ResultData.Error != nil {
 		return valueAnswer(500, map[string]any{"message": "Workflow did error."})
 	}
 	if r.Mode == ModeResponseNode {
