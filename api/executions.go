@@ -156,19 +156,8 @@ func (s *server) startsWithWebhook(wf *workflow.Workflow, destination string) bo
 		if n.Disabled {
 			continue
 		}
-		if t, ok := s.nodeTypes.Get(n.Type, n.TypeVersion); ok && startsWebhook(t.Description.Webhooks) &&
+		if t, ok := s.nodeTypes.Get(n.Type, n.TypeVersion); ok && t.Description.StartsFromWebhook() &&
 			(destination == "" || destination == n.Name || wf.IsAncestor(n.Name, destination)) {
-			return true
-		}
-	}
-	return false
-}
-
-// startsWebhook reports whether a node has a webhook that starts runs, as opposed to only the
-// resume webhook of a Wait node (restartWebhook).
-func startsWebhook(hooks []map[string]any) bool {
-	for _, h := range hooks {
-		if restart, _ := h["restartWebhook"].(bool); !restart {
 			return true
 		}
 	}

@@ -323,7 +323,7 @@ func (r *run) initFull(req Request) error {
 func (r *run) startNode(dest string) string {
 	if r.mode == workflow.ModeWebhook {
 		for _, name := range r.g.names {
-			if t := r.types[name]; t != nil && !r.g.nodes[name].Disabled && startsWebhooks(t.Description) {
+			if t := r.types[name]; t != nil && !r.g.nodes[name].Disabled && t.Description.StartsFromWebhook() {
 				return name
 			}
 		}
@@ -341,24 +341,6 @@ func (r *run) startNode(dest string) string {
 	return r.pickStart(r.g.names)
 }
 
-// startsWebhooks reports whether a node type has a webhook that starts executions: Wait's
-// webhook (restartWebhook) only resumes one.
-func startsWebhooks(d *nodes.Description) bool {
-	for _, w := range d.Webhooks {
-		if restart, _ := w["restartWebhook"].(bool); !restart {
-			return true
-		}
-	}
-	return false
-}
-
-var startingNodeTypes = []string{
-	"n8n-nodes-base.manualTrigger",
-	"n8n-nodes-base.executeWorkflowTrigger",
-	"n8n-nodes-base.errorTrigger",
-	"n8n-nodes-base.start",
-}
-
 func (r *run) pickStart(names []string) string {
 	for _, name := range names {
 		n := r.g.nodes[name]
@@ -369,14 +351,14 @@ func (r *run) pickStart(names []string) string {
 			return name
 		}
 	}
-	for _, typ := range startingNodeTypes {
-		for _, name := range names {
-			if n := r.g.nodes[name]; n.Type == typ && !n.Disabled {
-				return name
-			}
+	start, priority := "", 0
+	for _, name := range names {
+		if t := r.types[name]; t != nil && t.StartPriority > 0 && !r.g.nodes[name].Disabled &&
+			(priority == 0 || t.StartPriority < priority) {
+			start, priority = name, t.StartPriority
 		}
 	}
-	return ""
+	return start
 }
 
 // initPartial prepares a partial run as n8n's runPartialWorkflow: start nodes get the output of

@@ -117,7 +117,7 @@ func NodeWebhooks(wf *workflow.Workflow, n *workflow.Node, t *nodes.Type, ev *ex
 		}
 		var h Webhook
 		h.Node = n.Name
-		h.Restart, _ = d["restartWebhook"].(bool)
+		h.Restart = nodes.RestartsWebhook(d)
 		fullPath, _ := d["isFullPath"].(bool)
 		if h.Method, err = str("httpMethod"); err != nil {
 			return nil, err

@@ -18,7 +18,9 @@ var descriptionJSON []byte
 // Type returns the node type for registration. Like n8n's node it has no trigger function: it
 // runs on its input in every mode, and the engine picks it as a start node by its type name.
 func Type() nodes.Type {
-	return nodes.Define(descriptionJSON, nodes.KindAction, execute)
+	t := nodes.Define(descriptionJSON, nodes.KindAction, execute)
+	t.StartPriority = 2
+	return t
 }
 
 // ExampleURLBase is the base of the example execution URL of a manual run (n8n derives it from

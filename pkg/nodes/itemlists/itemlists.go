@@ -31,6 +31,7 @@ var (
 // TypeV1 returns version 1 for registration.
 func TypeV1() nodes.Type {
 	t := nodes.Define(v1JSON, nodes.KindAction, execute)
+	t.EffectFree = true
 	t.IconSVG = iconSVG
 	return t
 }
@@ -38,6 +39,7 @@ func TypeV1() nodes.Type {
 // TypeV2 returns versions 2, 2.1 and 2.2 for registration.
 func TypeV2() nodes.Type {
 	t := nodes.Define(v2JSON, nodes.KindAction, execute)
+	t.EffectFree = true
 	t.IconSVG = iconSVG
 	return t
 }
