@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -164,19 +163,6 @@ func (s *server) startsWithWebhook(wf *workflow.Workflow, destination string) bo
 	return false
 }
 
-// pastStatuses are the statuses GET /rest/executions lists when the filter names none: every
-// status but the current (pending) ones.
-var pastStatuses = append([]workflow.Status{workflow.StatusWaiting}, workflow.TerminalStatuses...)
-
-// impliedStatuses are the statuses of past executions a filter without a status list means: the
-// list's error filter (finished false) shows ended executions only, not waiting ones.
-func impliedStatuses(f store.ExecutionFilter) []workflow.Status {
-	if f.Finished != nil && !*f.Finished && !f.Waiting {
-		return workflow.TerminalStatuses
-	}
-	return pastStatuses
-}
-
 // executionFilter is the `filter` query of GET /rest/executions.
 type executionFilter struct {
 	WorkflowID string            `json:"workflowId"`
@@ -229,8 +215,8 @@ func (s *server) getExecutions(c fiber.Ctx) error {
 	if len(f.Statuses) == 0 {
 		// As in n8n, past executions leave out the current ones (GET /executions-current lists
 		// those), so a running execution is not listed twice.
-		count, estimated, err = s.countPast(c.Context(), f)
-		f.Statuses = impliedStatuses(f)
+		count, estimated, err = s.in.Store.CountPastExecutions(c.Context(), f)
+		f = f.Past()
 	} else {
 		count, estimated, err = s.in.Store.CountExecutions(c.Context(), f)
 	}
@@ -252,30 +238,6 @@ func (s *server) getExecutions(c fiber.Ctx) error {
 		results[i] = toSummary(&list[i])
 	}
 	return respond(c, fiber.Map{"count": count, "results": results, "estimated": estimated})
-}
-
-// countPast counts the past executions matching f (which names no statuses). Without other
-// filters it keeps the store's estimate for large tables, less the few current executions.
-func (s *server) countPast(ctx context.Context, f store.ExecutionFilter) (int64, bool, error) {
-	past := f
-	past.Statuses = impliedStatuses(f)
-	if f.WorkflowID != "" || f.Finished != nil || f.Waiting || f.SharedWith != "" {
-		return s.in.Store.CountExecutions(ctx, past)
-	}
-	count, estimated, err := s.in.Store.CountExecutions(ctx, f)
-	if err != nil {
-		return 0, false, err
-	}
-	if !estimated {
-		return s.in.Store.CountExecutions(ctx, past)
-	}
-	current := f
-	current.Statuses = workflow.PendingStatuses
-	pending, _, err := s.in.Store.CountExecutions(ctx, current)
-	if err != nil {
-		return 0, false, err
-	}
-	return max(count-pending, 0), true, nil
 }
 
 func pathID(c fiber.Ctx) (int64, error) {
@@ -445,7 +407,7 @@ func (s *server) postDeleteExecutions(c fiber.Ctx) error {
 			f.Finished = req.Filters.Finished
 			f.Waiting = req.Filters.WaitTill != nil && *req.Filters.WaitTill
 		}
-		f.Statuses = impliedStatuses(f)
+		f = f.Past()
 	default:
 		return badRequest("Either ids or deleteBefore is required")
 	}

@@ -100,6 +100,44 @@ func (s *Store) CountExecutions(ctx context.Context, f ExecutionFilter) (count i
 	return count, false, nil
 }
 
+// pastStatuses are every status but the current (pending) ones.
+var pastStatuses = append([]workflow.Status{workflow.StatusWaiting}, workflow.TerminalStatuses...)
+
+// Past returns f limited to past executions, as n8n's list of past executions means a filter
+// without a status list: waiting and ended ones, or only ended ones for the error filter
+// (Finished false, not Waiting). It replaces f's Statuses.
+func (f ExecutionFilter) Past() ExecutionFilter {
+	f.Statuses = pastStatuses
+	if f.Finished != nil && !*f.Finished && !f.Waiting {
+		f.Statuses = workflow.TerminalStatuses
+	}
+	return f
+}
+
+// CountPastExecutions counts the executions f.Past() matches. When f filters nothing else it
+// keeps CountExecutions' estimate for large tables (estimated=true), less the few current
+// executions, so the list stays fast.
+func (s *Store) CountPastExecutions(ctx context.Context, f ExecutionFilter) (count int64, estimated bool, err error) {
+	past := f.Past()
+	if f.WorkflowID != "" || f.Finished != nil || f.Waiting || f.SharedWith != "" {
+		return s.CountExecutions(ctx, past)
+	}
+	count, estimated, err = s.CountExecutions(ctx, f)
+	if err != nil {
+		return 0, false, err
+	}
+	if !estimated {
+		return s.CountExecutions(ctx, past)
+	}
+	current := f
+	current.Statuses = workflow.PendingStatuses
+	pending, _, err := s.CountExecutions(ctx, current)
+	if err != nil {
+		return 0, false, err
+	}
+	return max(count-pending, 0), true, nil
+}
+
 // DeleteExecutions deletes the executions matching f (their data goes with them) and returns
 // their ids. It refuses an empty filter.
 func (s *Store) DeleteExecutions(ctx context.Context, f ExecutionFilter) ([]int64, error) {

@@ -284,3 +284,32 @@ func TestClaimExecutionReturnsItsData(t *testing.T) {
 		require.Equal(t, got.StartedAt.UnixMicro(), again.Execution.StartedAt.UnixMicro())
 	})
 }
+
+func TestCountPastExecutions(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		for _, st := range []workflow.Status{workflow.StatusNew, workflow.StatusRunning, workflow.StatusWaiting,
+			workflow.StatusSuccess, workflow.StatusError, workflow.StatusCanceled} {
+			e := &store.Execution{Status: st, Mode: workflow.ModeTrigger, Finished: st == workflow.StatusSuccess}
+			require.NoError(t, s.CreateExecution(ctx, e, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}))
+		}
+		notFinished := false
+		for _, tc := range []struct {
+			name string
+			f    store.ExecutionFilter
+			want int64
+		}{
+			{"past: waiting and ended", store.ExecutionFilter{}, 4},
+			{"error filter: ended only", store.ExecutionFilter{Finished: &notFinished}, 2},
+			{"waiting", store.ExecutionFilter{Finished: &notFinished, Waiting: true}, 0},
+		} {
+			n, estimated, err := s.CountPastExecutions(ctx, tc.f)
+			require.NoError(t, err)
+			require.False(t, estimated)
+			require.Equal(t, tc.want, n, tc.name)
+			list, err := s.ListExecutions(ctx, tc.f.Past(), 100)
+			require.NoError(t, err)
+			require.Len(t, list, int(tc.want), tc.name)
+		}
+	})
+}
