@@ -227,7 +227,7 @@ func (e *Engine) newRun(wf *workflow.Workflow, mode workflow.Mode, executionID, 
 	}
 	r.exprBase = expr.Context{
 		Workflow:   expr.WorkflowInfo{ID: wf.ID, Name: wf.Name, Active: wf.Active},
-		Execution:  expr.ExecutionInfo{ID: executionID, Mode: string(mode)},
+		Execution:  expr.ExecutionInfo{ID: executionID, Mode: mode},
 		Timezone:   tz,
 		Env:        e.opts.Env,
 		EnvBlocked: e.opts.EnvBlocked,

@@ -42,7 +42,7 @@ func (r *Runner) startErrorWorkflow(ctx context.Context, e *store.Execution, wf 
 		log.Warn("error workflow has no Error Trigger node")
 		return
 	}
-	execution := map[string]any{"mode": e.Mode}
+	execution := map[string]any{"mode": string(e.Mode)} // item JSON holds plain strings
 	if savingFor(wf.Settings, r.in.Config).keep(e.Mode, workflow.StatusError) {
 		execution["id"] = IDString(e.ID)
 		execution["url"] = r.in.Config.PublicURL + "execution/" + IDString(e.ID)

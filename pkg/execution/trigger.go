@@ -82,11 +82,11 @@ func (r *Runner) poll(ctx context.Context, wf *workflow.Workflow, node *workflow
 	}
 	static, _ := wf.StaticData[key].(map[string]any)
 	before, _ := workflow.DeepCopy(static).(map[string]any)
-	ex := nodes.NewExecution(nodes.ExecutionConfig{Node: &resolved, Type: t, Mode: string(workflow.ModeTrigger),
+	ex := nodes.NewExecution(nodes.ExecutionConfig{Node: &resolved, Type: t, Mode: workflow.ModeTrigger,
 		Evaluator: r.base.Evaluator, StaticData: static, Logger: r.log.With("node", node.Name),
 		Credentials: credential.ForWorkflow(r.in.Store, r.cipher, wf.ID),
 		Expr: expr.Context{Workflow: expr.WorkflowInfo{ID: wf.ID, Name: wf.Name, Active: wf.Active},
-			Timezone: wf.Settings.Timezone(), Execution: expr.ExecutionInfo{Mode: string(workflow.ModeTrigger)}},
+			Timezone: wf.Settings.Timezone(), Execution: expr.ExecutionInfo{Mode: workflow.ModeTrigger}},
 		Flow: nodes.FlowConfig{Now: time.Now}, Host: r.base.Host})
 	out, err := t.Node.Execute(ctx, ex)
 	if err != nil {

@@ -29,7 +29,7 @@ const ExampleURLBase = "http://localhost:5678"
 
 func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
 	items := ex.InputData(0)
-	if ex.Mode() == "manual" && len(items) == 1 && len(items[0].JSON) == 0 && items[0].Binary == nil {
+	if ex.Mode() == workflow.ModeManual && len(items) == 1 && len(items[0].JSON) == 0 && items[0].Binary == nil {
 		const id = 231
 		example := Payload{
 			ExecutionID: float64(id), URL: ExampleURLBase + "/execution/workflow/1/231", RetryOf: "34",
