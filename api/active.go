@@ -2,17 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/gofiber/fiber/v3"
 
-	"github.com/flowmill/flowmill/pkg/engine"
-	"github.com/flowmill/flowmill/pkg/execution"
-	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/trigger"
 	"github.com/flowmill/flowmill/pkg/workflow"
@@ -34,7 +27,7 @@ func (s *server) activation(w *store.Workflow) error {
 	if err != nil {
 		return err
 	}
-	hooks, err := trigger.Check(wf, s.nodeTypes, s.hooks.ev)
+	hooks, err := trigger.Check(wf, s.nodeTypes, s.ev)
 	if err != nil {
 		return &activationError{err}
 	}
@@ -71,7 +64,7 @@ func (s *server) afterSave(ctx context.Context, id string, saved *store.Workflow
 	case err != nil:
 		return nil
 	}
-	s.hooks.forget(id)
+	s.hooks.Forget(id)
 	if saved == nil || saved.Active {
 		_ = trigger.ClearError(ctx, s.in.Redis, id)
 	}
@@ -105,98 +98,6 @@ func (s *server) getActiveError(c fiber.Ctx) error {
 		return respond(c, nil)
 	}
 	return respond(c, e)
-}
-
-// waitingWebhook resumes an execution waiting at a Wait node for its webhook
-// (/webhook-waiting/:executionId, plus the node's webhook suffix).
-func (s *server) waitingWebhook(c fiber.Ctx) error {
-	raw := c.Params("id")
-	id, err := strconv.ParseInt(raw, 10, 64)
-	if err != nil {
-		return notFound(fmt.Sprintf("The execution %q does not exist.", raw))
-	}
-	e, err := s.in.Store.GetExecution(c.Context(), id)
-	if errors.Is(err, store.ErrNotFound) {
-		return notFound(fmt.Sprintf("The execution %q does not exist.", raw))
-	}
-	if err != nil {
-		return err
-	}
-	switch {
-	case e.Status == workflow.StatusWaiting:
-	case e.Finished || e.StoppedAt != nil:
-		return &apiError{Status: fiber.StatusConflict, Message: fmt.Sprintf("The execution %q has finished already.", raw)}
-	default:
-		return &apiError{Status: fiber.StatusConflict, Message: fmt.Sprintf("The execution %q is running already.", raw)}
-	}
-	d, err := s.in.Store.GetExecutionData(c.Context(), id)
-	if err != nil {
-		return err
-	}
-	wf, err := workflow.Parse(d.WorkflowData)
-	if err != nil {
-		return err
-	}
-	var state engine.State
-	if err := json.Unmarshal(d.Data, &state); err != nil || len(state.ExecutionData.NodeExecutionStack) == 0 {
-		return &apiError{Status: fiber.StatusConflict, Message: fmt.Sprintf("The execution %q is not waiting for a webhook.", raw)}
-	}
-	hook, err := s.resumeWebhook(wf, state.ExecutionData.NodeExecutionStack[0].Node, c.Method(), webhookPath(c))
-	if err != nil {
-		return err
-	}
-	if c.Method() == "OPTIONS" {
-		return s.preflight(c, []string{hook.Method})
-	}
-	var start execution.StartData
-	if len(d.StartData) > 0 {
-		_ = json.Unmarshal(d.StartData, &start)
-	}
-	h := &hit{hook: *hook, wf: wf, params: map[string]string{}, userID: e.UserID}
-	return s.serveWebhook(c, h, func(item workflow.Item, respond *trigger.Response) (int64, error) {
-		state.ExecutionData.NodeExecutionStack[0].Data.Main = [][]workflow.Item{{item}}
-		data, err := json.Marshal(&state)
-		if err != nil {
-			return 0, err
-		}
-		start.Respond = respond
-		startData, err := json.Marshal(start)
-		if err != nil {
-			return 0, err
-		}
-		ok, err := s.in.Store.ResumeWaitingExecution(c.Context(), id, data, startData)
-		if err != nil {
-			return 0, err
-		}
-		if !ok {
-			return 0, &apiError{Status: fiber.StatusConflict, Message: fmt.Sprintf("The execution %q is running already.", raw)}
-		}
-		return id, s.in.Queue.EnqueueExecution(c.Context(), queue.QueueFor(e.Mode), queue.ExecutionRun{ExecutionID: id})
-	})
-}
-
-// resumeWebhook finds the resume webhook of the waiting node for a method and suffix.
-func (s *server) resumeWebhook(wf *workflow.Workflow, nodeName, method, suffix string) (*trigger.Webhook, error) {
-	missing := notFound(fmt.Sprintf("The execution is not waiting for a webhook call %s /%s.", method, suffix))
-	n, ok := wf.Node(nodeName)
-	if !ok {
-		return nil, missing
-	}
-	t, ok := s.nodeTypes.Get(n.Type, n.TypeVersion)
-	if !ok {
-		return nil, missing
-	}
-	hooks, err := trigger.NodeWebhooks(wf, n, t, s.hooks.ev)
-	if err != nil {
-		return nil, err
-	}
-	for i := range hooks {
-		h := &hooks[i]
-		if h.Restart && h.Path == strings.Trim(suffix, "/") && (h.Method == method || method == "OPTIONS") {
-			return h, nil
-		}
-	}
-	return nil, missing
 }
 
 // setActive activates or deactivates a workflow the caller may see, through activation and

@@ -8,6 +8,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/webhook"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
@@ -36,6 +37,9 @@ func notFound(msg string) error     { return &apiError{Status: http.StatusNotFou
 // errorHandler is the one place errors become responses; it logs unexpected ones once.
 func errorHandler(log *slog.Logger) fiber.ErrorHandler {
 	return func(c fiber.Ctx, err error) error {
+		if written, werr := writeWebhookError(c, err); written {
+			return werr
+		}
 		body := toErrorBody(err)
 		if body.Code >= 500 {
 			log.Error("request failed", "method", c.Method(), "path", c.Path(), "err", err)
@@ -53,10 +57,13 @@ func toErrorBody(err error) errorBody {
 	var (
 		ae *apiError
 		fe *fiber.Error
+		we *webhook.Error
 	)
 	switch {
 	case errors.As(err, &ae):
 		return errorBody{Code: ae.Status, Message: ae.Message, Hint: ae.Hint}
+	case errors.As(err, &we):
+		return errorBody{Code: webhookErrorStatus[we.Kind], Message: we.Message, Hint: we.Hint}
 	case errors.As(err, &fe):
 		return errorBody{Code: fe.Code, Message: fiberMessage(fe)}
 	case errors.Is(err, workflow.ErrInvalid):

@@ -91,7 +91,7 @@ func (s *server) postEvaluateExpression(c fiber.Ctx) error {
 	if _, ok := wf.Node(req.NodeName); !ok {
 		return &apiError{Status: fiber.StatusUnprocessableEntity, Message: fmt.Sprintf("The node %q does not exist in the workflow", req.NodeName)}
 	}
-	eng, err := engine.New(engine.Options{Registry: s.nodeTypes, Evaluator: s.hooks.ev, Logger: s.log,
+	eng, err := engine.New(engine.Options{Registry: s.nodeTypes, Evaluator: s.ev, Logger: s.log,
 		Env: config.NodeEnvironment(), Host: s.nodeHost})
 	if err != nil {
 		return err
@@ -104,7 +104,7 @@ func (s *server) postEvaluateExpression(c fiber.Ctx) error {
 	} else if err != nil {
 		return err
 	}
-	return respond(c, evaluate(s.hooks.ev, *req.Expression, ctx))
+	return respond(c, evaluate(s.ev, *req.Expression, ctx))
 }
 
 // evaluate evaluates an expression and tells an error and undefined apart from a value.

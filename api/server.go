@@ -16,11 +16,13 @@ import (
 	"github.com/flowmill/flowmill/pkg/credential"
 	"github.com/flowmill/flowmill/pkg/egress"
 	"github.com/flowmill/flowmill/pkg/execution"
+	"github.com/flowmill/flowmill/pkg/expr"
 	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/mail"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/core"
 	"github.com/flowmill/flowmill/pkg/push"
+	"github.com/flowmill/flowmill/pkg/webhook"
 )
 
 // version is the product version, set at build time with -ldflags "-X main.version=…".
@@ -41,11 +43,13 @@ type server struct {
 	nodeHost nodes.Host
 	// workflowURLClient fetches workflow files for "Import from URL" (strict egress profile).
 	workflowURLClient *http.Client
-	hooks             *webhooks
-	sessions          *auth.Sessions
-	limiter           *auth.Limiter
-	limits            accountLimits
-	mailer            *mail.Mailer
+	hooks             *webhook.Runtime
+	// ev evaluates expressions for the api: webhook paths, activation checks, previews.
+	ev       *expr.Evaluator
+	sessions *auth.Sessions
+	limiter  *auth.Limiter
+	limits   accountLimits
+	mailer   *mail.Mailer
 	// credentials encrypts credential data at rest.
 	credentials *credential.Cipher
 	// clock is the time for expiring tokens; nil means time.Now.
@@ -80,6 +84,9 @@ func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
 	}
 	s.limiter = auth.NewLimiter(in.Redis)
 	s.limits = defaultAccountLimits
+	if s.ev, err = expr.New(expr.Options{DefaultTimezone: cfg.Timezone}); err != nil {
+		return nil, err
+	}
 	if s.hooks, err = newWebhooks(s); err != nil {
 		return nil, err
 	}
@@ -102,11 +109,10 @@ func (s *server) start(ctx context.Context, ln net.Listener) (<-chan error, erro
 	if err := s.hub.Start(ctx); err != nil {
 		return nil, err
 	}
-	if err := s.hooks.answers.start(ctx); err != nil {
+	if err := s.hooks.Start(ctx); err != nil {
 		s.hub.Stop()
 		return nil, err
 	}
-	s.hooks.tests.start(ctx)
 	done := make(chan error, 1)
 	go func() {
 		done <- s.app.Listener(ln, fiber.ListenConfig{DisableStartupMessage: true})
@@ -117,7 +123,7 @@ func (s *server) start(ctx context.Context, ln net.Listener) (<-chan error, erro
 // shutdown stops intake: push streams close first (they would otherwise hold the server open),
 // then in-flight requests get until the timeout to finish.
 func (s *server) shutdown(timeout time.Duration) error {
-	defer s.hooks.stop() // after the requests waiting for answers
+	defer s.hooks.Stop() // after the requests waiting for answers
 	s.hub.Stop()
 	err := s.app.ShutdownWithTimeout(timeout)
 	s.background.Wait()

@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/flowmill/flowmill/pkg/webhook"
 )
 
 // The webhook matrix: every method, body type, auth mode and response mode of production
@@ -205,9 +207,9 @@ func matrixCalls() []hookCall {
 		hookCall{name: "body over the size limit", path: "webhook/json", announce: 2 << 20,
 			want: hookAnswer{status: 413, json: `{"code":413,"message":"Request body is too large"}`}},
 		hookCall{name: "unknown path", method: "POST", path: "webhook/nowhere",
-			want: hookAnswer{status: 404, has: []string{`The requested webhook \"POST nowhere\" is not registered.`, hintProductionUnregistered}}},
+			want: hookAnswer{status: 404, has: []string{`The requested webhook \"POST nowhere\" is not registered.`, webhook.HintProductionUnregistered}}},
 		hookCall{name: "unknown test path", method: "GET", path: "webhook-test/nowhere",
-			want: hookAnswer{status: 404, has: []string{`The requested webhook \"GET nowhere\" is not registered.`, hintTestUnregistered}}},
+			want: hookAnswer{status: 404, has: []string{`The requested webhook \"GET nowhere\" is not registered.`, webhook.HintTestUnregistered}}},
 	)
 }
 

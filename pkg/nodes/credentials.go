@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // ErrCredentialsNotAvailable is returned when a node asks for credentials in a process that has no
@@ -31,17 +33,9 @@ type CredentialsFunc func(ctx context.Context, ref CredentialRef) (map[string]an
 // ErrCredentialsNotAvailable when the process has no credential store.
 func (ex *Execution) Credentials(ctx context.Context, credType string) (map[string]any, error) {
 	node := ex.cfg.Node
-	sel, ok := node.Credentials[credType]
-	if !ok || sel == nil {
+	ref, ok := SelectedCredential(node, credType)
+	if !ok {
 		return nil, &Error{Message: fmt.Sprintf("Node %q does not have any credentials set for %q!", node.Name, credType), ItemIndex: -1}
-	}
-	ref := CredentialRef{Type: credType, Node: node.Name}
-	switch s := sel.(type) {
-	case string:
-		ref.Name = s
-	case map[string]any:
-		ref.ID, _ = s["id"].(string)
-		ref.Name, _ = s["name"].(string)
 	}
 	if ex.cfg.Credentials == nil {
 		return nil, ErrCredentialsNotAvailable
@@ -51,4 +45,22 @@ func (ex *Execution) Credentials(ctx context.Context, credType string) (map[stri
 		return nil, fmt.Errorf("credentials %q of type %q: %w", ref.Name, credType, err)
 	}
 	return data, nil
+}
+
+// SelectedCredential names the credential node selected for credType; false when it selected
+// none of that type.
+func SelectedCredential(node *workflow.Node, credType string) (CredentialRef, bool) {
+	sel, ok := node.Credentials[credType]
+	if !ok || sel == nil {
+		return CredentialRef{}, false
+	}
+	ref := CredentialRef{Type: credType, Node: node.Name}
+	switch s := sel.(type) {
+	case string:
+		ref.Name = s
+	case map[string]any:
+		ref.ID, _ = s["id"].(string)
+		ref.Name, _ = s["name"].(string)
+	}
+	return ref, true
 }

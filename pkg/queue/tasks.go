@@ -84,7 +84,7 @@ const (
 	// missed the message.
 	ChannelWebhookResponse   = "flowmill:webhook:response"
 	KeyWebhookResponsePrefix = "flowmill:webhook:response:"
-	// KeyTestWebhookPrefix starts every key of test webhooks (see api/testwebhooks.go).
+	// KeyTestWebhookPrefix starts every key of test webhooks (see pkg/webhook/tests.go).
 	KeyTestWebhookPrefix = "flowmill:test-webhook:"
 )
 

@@ -115,18 +115,6 @@ func TestCheck(t *testing.T) {
 	require.Equal(t, "X", issue.Node)
 }
 
-func TestMatchDynamic(t *testing.T) {
-	t.Parallel()
-	params, static, ok := trigger.MatchDynamic([]string{"user", ":id"}, []string{"user", "7"})
-	require.True(t, ok)
-	require.Equal(t, map[string]string{"id": "7"}, params)
-	require.Equal(t, 1, static)
-	_, _, ok = trigger.MatchDynamic([]string{"user", ":id"}, []string{"team", "7"})
-	require.False(t, ok)
-	_, _, ok = trigger.MatchDynamic([]string{":id"}, []string{"a", "b"})
-	require.False(t, ok)
-}
-
 func lastNodeResult(items ...workflow.Item) *engine.Result {
 	return &engine.Result{Status: workflow.StatusSuccess, State: &engine.State{ResultData: engine.ResultData{
 		LastNodeExecuted: "Set",

@@ -214,28 +214,6 @@ func headerEntries(v any) map[string]string {
 	return out
 }
 
-// MatchDynamic tells whether a request path (without the webhookId segment) fits a dynamic
-// registered path (also without it), and returns its parameters and how many static segments
-// matched; n8n prefers the registered path with the most static segments.
-func MatchDynamic(registered, request []string) (map[string]string, int, bool) {
-	if len(registered) != len(request) {
-		return nil, 0, false
-	}
-	params := map[string]string{}
-	static := 0
-	for i, seg := range registered {
-		if name, ok := strings.CutPrefix(seg, ":"); ok {
-			params[name] = request[i]
-			continue
-		}
-		if seg != request[i] {
-			return nil, 0, false
-		}
-		static++
-	}
-	return params, static, true
-}
-
 // statusCode reads a response code an expression gave as any kind of number.
 func statusCode(v any) (int, bool) {
 	var c int

@@ -1,4 +1,4 @@
-package main
+package webhook
 
 import (
 	"context"
@@ -11,15 +11,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gofiber/fiber/v3"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/push"
 	"github.com/flowmill/flowmill/pkg/queue"
-	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/trigger"
-	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // Test webhooks live in Redis so any api replica can serve the call:
@@ -31,12 +27,12 @@ import (
 //	due                           sorted set of registration ids by the end of their window (ms)
 //
 // Every key but due expires a little after the test window. Whoever deletes reg:<id> first owns
-// the registration: the one call it serves, or its removal (expiry, DELETE
-// /rest/test-webhook/:id), and only the owner tells the editor. The replica that registered a
-// window ends it on time with a timer; should that replica die, every replica's sweep looks at
-// due once per testSweepInterval and ends the windows that are over, so the editor still hears
-// of it (testWebhookDeleted) about a second late.
-type testWebhooks struct {
+// the registration: the one call it serves, or its removal (expiry, StopTest), and only the
+// owner tells the editor. The replica that registered a window ends it on time with a timer;
+// should that replica die, every replica's sweep looks at due once per testSweepInterval and
+// ends the windows that are over, so the editor still hears of it (testWebhookDeleted) about a
+// second late.
+type tests struct {
 	rdb    redis.UniversalClient
 	pub    *push.Publisher
 	log    *slog.Logger
@@ -54,14 +50,14 @@ type testWebhooks struct {
 // but still registered (their replica died before its timer fired).
 const testSweepInterval = time.Second
 
-// testRegistration is one editor session waiting for a call of its workflow's webhooks.
-type testRegistration struct {
+// registration is one editor session waiting for a call of its workflow's webhooks.
+type registration struct {
 	ID          string          `json:"id"`
 	SessionID   string          `json:"sessionId"`
 	WorkflowID  string          `json:"workflowId"`
 	Workflow    json.RawMessage `json:"workflow"`
 	Destination string          `json:"destination,omitempty"`
-	// UserID is the user the run acts for (see server.runAs); the registration's owner.
+	// UserID is the user the run acts for; the registration's owner.
 	UserID string            `json:"userId"`
 	Hooks  []trigger.Webhook `json:"hooks"`
 	// Until is the end of the window; the keys live a little longer, so the expiry timer of the
@@ -74,7 +70,7 @@ const keyGrace = 30 * time.Second
 
 func testKey(parts ...string) string { return queue.KeyTestWebhookPrefix + strings.Join(parts, "") }
 
-func (r *testRegistration) keys() []string {
+func (r *registration) keys() []string {
 	keys := []string{testKey("reg:", r.ID)}
 	for _, h := range r.Hooks {
 		keys = append(keys, testKey("path:", h.Method, " ", h.Path))
@@ -85,7 +81,7 @@ func (r *testRegistration) keys() []string {
 // register makes the workflow's webhooks answer one test call for the window. A webhook path
 // another workflow is testing is a conflict; the same workflow's earlier registration is
 // replaced.
-func (t *testWebhooks) register(ctx context.Context, reg *testRegistration) error {
+func (t *tests) register(ctx context.Context, reg *registration) error {
 	if old, err := t.rdb.Get(ctx, testKey("wf:", reg.WorkflowID)).Result(); err == nil {
 		t.remove(ctx, old, false)
 	}
@@ -104,9 +100,9 @@ func (t *testWebhooks) register(ctx context.Context, reg *testRegistration) erro
 		}
 		if !ok {
 			t.rdb.Del(ctx, taken...)
-			return &apiError{Status: fiber.StatusConflict,
-				Message: fmt.Sprintf("The webhook %s %q is already waiting for a test call of another workflow.", h.Method, h.Path),
-				Hint:    "Stop listening in the other workflow first"}
+			e := newError(Conflict, "The webhook %s %q is already waiting for a test call of another workflow.", h.Method, h.Path)
+			e.Hint = "Stop listening in the other workflow first"
+			return e
 		}
 		taken = append(taken, key)
 	}
@@ -132,54 +128,69 @@ func (t *testWebhooks) register(ctx context.Context, reg *testRegistration) erro
 	return nil
 }
 
-// claim takes the registration whose webhook matches the request, so it serves only this call.
-func (t *testWebhooks) claim(ctx context.Context, method, path string) (*testRegistration, *trigger.Webhook, map[string]string, error) {
+// claim takes the registration whose webhook matches the request, so it serves only this call;
+// errNoWebhook when none does.
+func (t *tests) claim(ctx context.Context, method, path string) (*registration, *trigger.Webhook, map[string]string, error) {
 	id, err := t.rdb.Get(ctx, testKey("path:", method, " ", path)).Result()
 	params := map[string]string{}
 	if errors.Is(err, redis.Nil) {
-		first, rest, _ := strings.Cut(path, "/")
+		first, _, _ := strings.Cut(path, "/")
 		patterns, _ := t.rdb.SMembers(ctx, testKey("dyn:", method, " ", first)).Result()
-		best := -1
-		for _, pattern := range patterns {
-			_, tail, _ := strings.Cut(pattern, "/")
-			if p, static, ok := trigger.MatchDynamic(strings.Split(tail, "/"), strings.Split(rest, "/")); ok && static > best {
-				best, params, path = static, p, pattern
-			}
+		pattern, got, ok := bestMatch(path, patterns)
+		if !ok {
+			return nil, nil, nil, errNoWebhook
 		}
-		if best < 0 {
-			return nil, nil, nil, nil
-		}
+		path, params = pattern, got
 		id, err = t.rdb.Get(ctx, testKey("path:", method, " ", path)).Result()
 	}
 	if errors.Is(err, redis.Nil) {
-		return nil, nil, nil, nil
+		return nil, nil, nil, errNoWebhook
 	}
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	reg, err := t.take(ctx, id)
-	if reg == nil || err != nil {
+	if err != nil {
 		return nil, nil, nil, err
 	}
 	if time.Now().After(reg.Until) {
 		// Past its window: the replica that registered it died before announcing the end, and no
 		// sweep has come by yet. This call took it, so it tells the editor.
 		t.announce(ctx, reg)
-		return nil, nil, nil, nil
+		return nil, nil, nil, errNoWebhook
 	}
 	for i := range reg.Hooks {
 		if h := &reg.Hooks[i]; h.Method == method && h.Path == path {
 			return reg, h, params, nil
 		}
 	}
-	return nil, nil, nil, nil
+	return nil, nil, nil, errNoWebhook
 }
 
-// get reads registration id without taking it; nil when there is none.
-func (t *testWebhooks) get(ctx context.Context, id string) (*testRegistration, error) {
+// methods lists the methods of test webhooks waiting on a path, for a preflight answer.
+func (t *tests) methods(ctx context.Context, path string) []string {
+	var out []string
+	for _, m := range Methods {
+		if n, _ := t.rdb.Exists(ctx, testKey("path:", m, " ", path)).Result(); n > 0 {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// ofWorkflow reads the registration of a workflow without taking it; errNoWebhook when there is
+// none.
+func (t *tests) ofWorkflow(ctx context.Context, workflowID string) (*registration, error) {
+	id, err := t.rdb.Get(ctx, testKey("wf:", workflowID)).Result()
+	if errors.Is(err, redis.Nil) {
+		return nil, errNoWebhook
+	}
+	if err != nil {
+		return nil, err
+	}
 	b, err := t.rdb.Get(ctx, testKey("reg:", id)).Bytes()
 	if errors.Is(err, redis.Nil) {
-		return nil, nil
+		return nil, errNoWebhook
 	}
 	if err != nil {
 		return nil, err
@@ -187,19 +198,19 @@ func (t *testWebhooks) get(ctx context.Context, id string) (*testRegistration, e
 	return decodeRegistration(id, b)
 }
 
-func decodeRegistration(id string, b []byte) (*testRegistration, error) {
-	var reg testRegistration
+func decodeRegistration(id string, b []byte) (*registration, error) {
+	var reg registration
 	if err := json.Unmarshal(b, &reg); err != nil {
 		return nil, fmt.Errorf("read test webhook registration %s: %w", id, err)
 	}
 	return &reg, nil
 }
 
-// take deletes registration id and its keys; nil when someone else took it first.
-func (t *testWebhooks) take(ctx context.Context, id string) (*testRegistration, error) {
+// take deletes registration id and its keys; errNoWebhook when someone else took it first.
+func (t *tests) take(ctx context.Context, id string) (*registration, error) {
 	b, err := t.rdb.GetDel(ctx, testKey("reg:", id)).Bytes()
 	if errors.Is(err, redis.Nil) {
-		return nil, nil
+		return nil, errNoWebhook
 	}
 	if err != nil {
 		return nil, err
@@ -232,12 +243,12 @@ func (t *testWebhooks) take(ctx context.Context, id string) (*testRegistration, 
 
 // remove takes registration id away and, when notify, tells its editor that it stopped
 // listening (testWebhookDeleted). It reports whether there was one.
-func (t *testWebhooks) remove(ctx context.Context, id string, notify bool) bool {
+func (t *tests) remove(ctx context.Context, id string, notify bool) bool {
 	reg, err := t.take(ctx, id)
 	if err != nil {
-		t.log.Warn("remove test webhooks", "err", err)
-	}
-	if reg == nil {
+		if !errors.Is(err, errNoWebhook) {
+			t.log.Warn("remove test webhooks", "err", err)
+		}
 		return false
 	}
 	if notify {
@@ -247,7 +258,7 @@ func (t *testWebhooks) remove(ctx context.Context, id string, notify bool) bool 
 }
 
 // announce tells the editor of a registration taken away that it stopped listening.
-func (t *testWebhooks) announce(ctx context.Context, reg *testRegistration) {
+func (t *tests) announce(ctx context.Context, reg *registration) {
 	if reg.SessionID == "" {
 		return
 	}
@@ -258,7 +269,7 @@ func (t *testWebhooks) announce(ctx context.Context, reg *testRegistration) {
 }
 
 // start begins the sweep that ends windows other replicas left behind.
-func (t *testWebhooks) start(ctx context.Context) {
+func (t *tests) start(ctx context.Context) {
 	ctx, t.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	t.done = make(chan struct{})
 	go func() {
@@ -278,7 +289,7 @@ func (t *testWebhooks) start(ctx context.Context) {
 
 // sweep ends every registration whose window is over. take lets one replica own each, so the
 // editor hears of it once whichever replicas sweep.
-func (t *testWebhooks) sweep(ctx context.Context) {
+func (t *tests) sweep(ctx context.Context) {
 	ids, err := t.rdb.ZRangeByScore(ctx, testKey("due"), &redis.ZRangeBy{Min: "-inf",
 		Max: strconv.FormatInt(time.Now().UnixMilli(), 10), Count: 100}).Result()
 	if err != nil {
@@ -296,7 +307,7 @@ func (t *testWebhooks) sweep(ctx context.Context) {
 
 // stop ends the sweep and cancels the expiry timers of this replica; the keys still expire in
 // Redis and other replicas' sweeps end their windows. Safe to call twice, and before start.
-func (t *testWebhooks) stop() {
+func (t *tests) stop() {
 	t.stopOnce.Do(func() {
 		if t.cancel != nil {
 			t.cancel()
@@ -309,114 +320,4 @@ func (t *testWebhooks) stop() {
 		tm.Stop()
 		delete(t.timers, id)
 	}
-}
-
-// registerTestWebhooks answers a manual run that starts at a webhook: the workflow's webhooks
-// wait for one call for the test window, for the editor session that asked.
-func (s *server) registerTestWebhooks(c fiber.Ctx, raw json.RawMessage, wf *workflow.Workflow, destination, userID string) error {
-	hooks, err := trigger.Webhooks(wf, s.nodeTypes, s.hooks.ev)
-	if err != nil {
-		return &apiError{Status: fiber.StatusUnprocessableEntity, Message: err.Error(), cause: err}
-	}
-	reg := &testRegistration{ID: store.NewID(), SessionID: c.Get("sessionid"), WorkflowID: wf.ID,
-		Workflow: raw, Destination: destination, UserID: userID}
-	for _, h := range hooks {
-		if !h.Restart {
-			reg.Hooks = append(reg.Hooks, h)
-		}
-	}
-	if err := s.hooks.tests.register(c.Context(), reg); err != nil {
-		return err
-	}
-	return respond(c, runResponse{WaitingForWebhook: true})
-}
-
-// testWebhook serves a call of a test webhook: one call starts the manual execution the editor
-// waits for.
-func (s *server) testWebhook(c fiber.Ctx) error {
-	path := webhookPath(c)
-	if c.Method() == "OPTIONS" {
-		return s.preflight(c, s.testMethods(c.Context(), path))
-	}
-	reg, hook, params, err := s.hooks.tests.claim(c.Context(), c.Method(), path)
-	if err != nil {
-		return err
-	}
-	if reg == nil {
-		return &apiError{Status: fiber.StatusNotFound, Hint: hintTestUnregistered,
-			Message: fmt.Sprintf("The requested webhook %q is not registered.", c.Method()+" "+path)}
-	}
-	wf, err := workflow.Parse(reg.Workflow)
-	if err != nil {
-		return err
-	}
-	h := &hit{hook: *hook, wf: wf, params: params, userID: reg.UserID}
-	return s.serveWebhook(c, h, func(item workflow.Item, respond *trigger.Response) (int64, error) {
-		e, err := s.executions.Create(c.Context(), execution.New{Workflow: wf, Mode: workflow.ModeManual, SessionID: reg.SessionID, UserID: reg.UserID,
-			Start: execution.StartData{StartNode: hook.Node, Input: []workflow.Item{item}, DestinationNode: reg.Destination, Respond: respond},
-			Stored: func(e *store.Execution) {
-				if reg.SessionID == "" {
-					return
-				}
-				err := s.in.Publisher.Send(c.Context(), reg.SessionID, push.Message{Type: push.TypeTestWebhookReceived,
-					Data: map[string]any{"workflowId": reg.WorkflowID, "executionId": execution.IDString(e.ID)}})
-				if err != nil {
-					s.log.Warn("push testWebhookReceived", "err", err)
-				}
-			}})
-		if err != nil {
-			return 0, err
-		}
-		return e.ID, nil
-	})
-}
-
-// testMethods lists the methods of test webhooks waiting on a path, for a preflight answer.
-func (s *server) testMethods(ctx context.Context, path string) []string {
-	var out []string
-	for _, m := range webhookMethods {
-		if n, _ := s.in.Redis.Exists(ctx, testKey("path:", m, " ", path)).Result(); n > 0 {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-// deleteTestWebhook stops the test webhooks of a workflow (the editor stopped waiting) and
-// answers whether there were any. Only the user the registration acts for, a user the workflow
-// is shared with, or the instance owner may stop them; others get 404, as for a workflow they
-// cannot see.
-func (s *server) deleteTestWebhook(c fiber.Ctx) error {
-	workflowID := c.Params("id")
-	id, err := s.in.Redis.Get(c.Context(), testKey("wf:", workflowID)).Result()
-	if errors.Is(err, redis.Nil) {
-		return respond(c, false)
-	}
-	if err != nil {
-		return err
-	}
-	reg, err := s.hooks.tests.get(c.Context(), id)
-	if err != nil {
-		return err
-	}
-	if reg == nil {
-		return respond(c, false)
-	}
-	if err := s.checkTestWebhookOwner(c, reg); err != nil {
-		return err
-	}
-	return respond(c, s.hooks.tests.remove(c.Context(), id, true))
-}
-
-// checkTestWebhookOwner refuses a caller who may not stop registration reg.
-func (s *server) checkTestWebhookOwner(c fiber.Ctx, reg *testRegistration) error {
-	caller := sessionUser(c)
-	if caller.GlobalRole == store.RoleOwner || caller.ID == reg.UserID {
-		return nil
-	}
-	_, err := s.in.Store.GetWorkflowFor(c.Context(), caller, reg.WorkflowID)
-	if errors.Is(err, store.ErrNotFound) {
-		return notFound(fmt.Sprintf("Workflow with ID %s could not be found", reg.WorkflowID))
-	}
-	return err
 }
