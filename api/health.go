@@ -6,7 +6,7 @@ import (
 
 	"github.com/gofiber/fiber/v3"
 
-	"github.com/flowmill/flowmill/pkg/queue"
+	"github.com/flowmill/flowmill/pkg/bus"
 )
 
 // healthz says the process is up.
@@ -35,7 +35,7 @@ func (s *server) readiness(c fiber.Ctx) error {
 	}
 	check("database", err)
 	check("redis", s.in.Redis.Ping(ctx).Err())
-	workers, err := queue.LiveInstances(ctx, s.in.Redis, queue.RoleWorker)
+	workers, err := bus.LiveInstances(ctx, s.in.Redis, bus.RoleWorker)
 	if err == nil && len(workers) == 0 {
 		err = errNoWorker
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/flowmill/flowmill/pkg/queue"
+	"github.com/flowmill/flowmill/pkg/bus"
 	"github.com/flowmill/flowmill/pkg/queue/queuetest"
 	"github.com/flowmill/flowmill/pkg/store/storetest"
 )
@@ -110,7 +110,7 @@ func TestReadinessFailsWhileDatabaseOrRedisIsGoneAndRecovers(t *testing.T) {
 	})
 	// A worker reporting straight to Redis, as a worker process would.
 	direct := queuetest.RedisAt(t, redisURL)
-	hb := queue.NewHeartbeat(direct, queue.RoleWorker, "w", time.Minute, nil)
+	hb := bus.NewHeartbeat(direct, bus.RoleWorker, "w", time.Minute, nil)
 	require.NoError(t, hb.Start(context.Background()))
 	defer hb.Stop()
 

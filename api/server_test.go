@@ -16,9 +16,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowmill/flowmill/pkg/bus"
 	"github.com/flowmill/flowmill/pkg/config"
 	"github.com/flowmill/flowmill/pkg/infra"
-	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/queue/queuetest"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/store/storetest"
@@ -272,7 +272,7 @@ func TestHealthAndMetrics(t *testing.T) {
 	require.Equal(t, 503, res.StatusCode, string(b))
 	require.Contains(t, string(b), `"worker":"no worker has reported a heartbeat"`)
 
-	hb := queue.NewHeartbeat(e.in.Redis, queue.RoleWorker, "w1", time.Second, nil)
+	hb := bus.NewHeartbeat(e.in.Redis, bus.RoleWorker, "w1", time.Second, nil)
 	require.NoError(t, hb.Start(context.Background()))
 	defer hb.Stop()
 	res, b = e.do(t, "GET", "healthz/readiness", "")

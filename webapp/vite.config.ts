@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
@@ -10,6 +11,8 @@ const backend = process.env.FLOWMILL_DEV_BACKEND ?? 'http://localhost:5678';
 export default defineConfig(({ command }) => ({
   base: command === 'build' ? BASE_PATH_PLACEHOLDER : '/',
   plugins: [react()],
+  // `@/x` is `src/x` (also in tsconfig.app.json paths); vitest uses the same resolution.
+  resolve: { alias: { '@/': fileURLToPath(new URL('./src/', import.meta.url)) } },
   experimental: {
     // Lazy route chunks load their CSS through Vite's preload helper. Relative URLs there keep the
     // base-path placeholder out of it (the helper would otherwise carry it URL-encoded, which the
@@ -25,7 +28,8 @@ export default defineConfig(({ command }) => ({
         // Vendor code changes far less often than app code; separate chunks stay cached.
         codeSplitting: {
           groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|swr|i18next|react-i18next)[\\/]/, priority: 20 },
+            // swr/infinite stays with the executions dialog, its only user.
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|swr(?![\\/]dist[\\/]infinite)|i18next|react-i18next)[\\/]/, priority: 20 },
             { name: 'mantine', test: /node_modules[\\/](@mantine|@floating-ui|@tabler)[\\/]/, priority: 10 },
           ],
         },

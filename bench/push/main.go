@@ -20,7 +20,7 @@ import (
 
 	"github.com/flowmill/flowmill/bench/internal/benchstack"
 	"github.com/flowmill/flowmill/pkg/push"
-	"github.com/flowmill/flowmill/pkg/queue"
+	"github.com/flowmill/flowmill/pkg/redisconn"
 )
 
 type result struct {
@@ -70,7 +70,7 @@ func run(bin string, clients, messages int, interval time.Duration) error {
 	}
 	ready.Wait()
 
-	rdb, err := queue.OpenRedis(ctx, info.RedisURL)
+	rdb, err := redisconn.Open(ctx, info.RedisURL)
 	if err != nil {
 		return err
 	}

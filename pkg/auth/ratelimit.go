@@ -9,7 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/flowmill/flowmill/pkg/queue"
+	"github.com/flowmill/flowmill/pkg/bus"
 )
 
 // Rule is one rate limit: at most Limit attempts per Window for one subject (an IP address or an
@@ -59,7 +59,7 @@ func (l *Limiter) Reset(ctx context.Context, r Rule, subject string) error {
 // key hashes the subject: e-mail addresses do not end up readable in Redis.
 func (l *Limiter) key(r Rule, subject string) string {
 	sum := sha256.Sum256([]byte(subject))
-	return queue.KeyRateLimitPrefix + r.Name + ":" + hex.EncodeToString(sum[:12])
+	return bus.KeyRateLimitPrefix + r.Name + ":" + hex.EncodeToString(sum[:12])
 }
 
 // Backoff is a growing wait between failed attempts by one subject (an IP address): the first

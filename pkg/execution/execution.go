@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/flowmill/flowmill/pkg/bus"
 	"github.com/flowmill/flowmill/pkg/engine"
 	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/queue"
@@ -151,10 +152,10 @@ func (s *Service) Stop(ctx context.Context, id int64, timeout time.Duration) (*s
 	}
 	done := s.subscribeFinished(ctx, id)
 	defer done.close()
-	if err := s.in.Redis.Set(ctx, queue.KeyStopPrefix+IDString(id), "1", time.Minute).Err(); err != nil {
+	if err := s.in.Redis.Set(ctx, bus.KeyStopPrefix+IDString(id), "1", time.Minute).Err(); err != nil {
 		return nil, fmt.Errorf("mark execution %d to stop: %w", id, err)
 	}
-	if err := s.in.Redis.Publish(ctx, queue.ChannelFor(s.in.Redis, queue.ChannelStop), strconv.FormatInt(id, 10)).Err(); err != nil {
+	if err := bus.StopRequests.Publish(ctx, s.in.Redis, id); err != nil {
 		return nil, fmt.Errorf("ask workers to stop execution %d: %w", id, err)
 	}
 	// A running execution whose worker is gone holds an expired lease: nobody will answer, so
@@ -182,7 +183,7 @@ func (s *Service) Wait(ctx context.Context, id int64, timeout time.Duration) (*s
 }
 
 func (s *Service) announceFinished(ctx context.Context, id int64) {
-	_ = s.in.Redis.Publish(ctx, queue.ChannelFor(s.in.Redis, queue.ChannelFinished), strconv.FormatInt(id, 10)).Err()
+	_ = bus.Finished.Publish(ctx, s.in.Redis, id)
 }
 
 // IDString renders an execution id as the API and push messages carry it.

@@ -3,12 +3,9 @@ package execution
 import (
 	"context"
 	"slices"
-	"strconv"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
-	"github.com/flowmill/flowmill/pkg/queue"
+	"github.com/flowmill/flowmill/pkg/bus"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -16,23 +13,34 @@ import (
 // finishedWatch listens for "execution finished" notices while a caller waits for one
 // execution; the database stays the truth, the notice only says when to look.
 type finishedWatch struct {
-	sub *redis.PubSub
-	ch  <-chan *redis.Message
+	sub *bus.Subscriber
+	// noticed holds a signal once a notice for the watched execution arrived.
+	noticed chan struct{}
 }
 
-func (s *Service) subscribeFinished(ctx context.Context, _ int64) *finishedWatch {
-	sub := s.in.Redis.Subscribe(ctx, queue.ChannelFor(s.in.Redis, queue.ChannelFinished))
-	_, _ = sub.Receive(ctx) // wait for the subscription so no notice is missed
-	return &finishedWatch{sub: sub, ch: sub.Channel()}
+func (s *Service) subscribeFinished(ctx context.Context, id int64) *finishedWatch {
+	w := &finishedWatch{noticed: make(chan struct{}, 1)}
+	w.sub = bus.Finished.Subscribe(s.in.Redis, func(got int64) {
+		if got != id {
+			return
+		}
+		select {
+		case w.noticed <- struct{}{}:
+		default:
+		}
+	}, bus.SubscriberConfig{})
+	// Start returns once the subscription is live, so no notice is missed; without one, the
+	// slow poll in wait still finds the end.
+	_ = w.sub.Start(ctx)
+	return w
 }
 
-func (w *finishedWatch) close() { _ = w.sub.Close() }
+func (w *finishedWatch) close() { w.sub.Stop() }
 
 // settled statuses are those a waiter stops at.
 var settled = append(slices.Clone(workflow.TerminalStatuses), workflow.StatusWaiting)
 
 func (w *finishedWatch) wait(ctx context.Context, st *store.Store, id int64, timeout time.Duration) (*store.Execution, error) {
-	want := strconv.FormatInt(id, 10)
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	// A slow poll covers a notice lost with a Redis hiccup.
@@ -46,20 +54,13 @@ func (w *finishedWatch) wait(ctx context.Context, st *store.Store, id int64, tim
 		if slices.Contains(settled, e.Status) {
 			return e, nil
 		}
-	notice:
-		for {
-			select {
-			case m, ok := <-w.ch:
-				if !ok || m.Payload == want {
-					break notice
-				}
-			case <-poll.C:
-				break notice
-			case <-deadline.C:
-				return st.GetExecution(ctx, id)
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
+		select {
+		case <-w.noticed:
+		case <-poll.C:
+		case <-deadline.C:
+			return st.GetExecution(ctx, id)
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		}
 	}
 }

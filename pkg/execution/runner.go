@@ -7,12 +7,10 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
+	"github.com/flowmill/flowmill/pkg/bus"
 	"github.com/flowmill/flowmill/pkg/config"
 	"github.com/flowmill/flowmill/pkg/credential"
 	"github.com/flowmill/flowmill/pkg/egress"
@@ -50,15 +48,14 @@ type Runner struct {
 	running   map[int64][]*context.CancelCauseFunc
 	snapshots snapshots
 	// slots enforces the production concurrency limit; nil when there is none.
-	slots *queue.Semaphore
+	slots *semaphore
 	// here runs executions started in this process without the queue (see local.go).
 	here *localRuns
 	// answered, when set, hands webhook answers to a request waiting in this process; it reports
 	// whether one was waiting (otherwise the answer goes through Redis).
 	answered func(WebhookAnswer) bool
 
-	sub      *redis.PubSub
-	done     chan struct{}
+	stops    *bus.Subscriber
 	stopOnce sync.Once
 }
 
@@ -76,7 +73,7 @@ func NewRunner(in *infra.Infra, workerID string, opts RunnerOptions) (*Runner, e
 		return nil, err
 	}
 	r := &Runner{in: in, workerID: workerID, log: in.Log.With("component", "runner"), leaseTTL: in.Config.ExecutionLeaseTTL,
-		running: map[int64][]*context.CancelCauseFunc{}, done: make(chan struct{})}
+		running: map[int64][]*context.CancelCauseFunc{}}
 	r.base = engine.Options{
 		Registry:  opts.Nodes,
 		Evaluator: ev,
@@ -95,29 +92,17 @@ func NewRunner(in *infra.Infra, workerID string, opts RunnerOptions) (*Runner, e
 		return nil, err
 	}
 	if limit := in.Config.ConcurrencyProductionLimit; limit > 0 {
-		r.slots = queue.NewSemaphore(in.Redis, queue.KeyProductionSlots, limit, r.leaseTTL)
+		r.slots = newSemaphore(in.Redis, bus.KeyProductionSlots, limit, r.leaseTTL)
 	}
 	r.here = newLocalRuns(in.Config.WorkerConcurrency, in.Config.ShutdownTimeout)
+	r.stops = bus.StopRequests.Subscribe(in.Redis, func(id int64) { r.cancel(id, errStopRequested) },
+		bus.SubscriberConfig{Logger: r.log})
 	return r, nil
 }
 
 // Start listens for stop requests.
 func (r *Runner) Start(ctx context.Context) error {
-	r.sub = r.in.Redis.Subscribe(ctx, queue.ChannelFor(r.in.Redis, queue.ChannelStop))
-	if _, err := r.sub.Receive(ctx); err != nil {
-		_ = r.sub.Close()
-		return fmt.Errorf("subscribe to stop requests: %w", err)
-	}
-	ch := r.sub.Channel()
-	go func() {
-		defer close(r.done)
-		for m := range ch {
-			if id, err := strconv.ParseInt(m.Payload, 10, 64); err == nil {
-				r.cancel(id, errStopRequested)
-			}
-		}
-	}()
-	return nil
+	return r.stops.Start(ctx)
 }
 
 // Stop lets executions started in this process finish within the shutdown timeout (the rest
@@ -126,10 +111,7 @@ func (r *Runner) Start(ctx context.Context) error {
 func (r *Runner) Stop() {
 	r.stopOnce.Do(func() {
 		r.here.stop()
-		if r.sub != nil {
-			_ = r.sub.Close()
-			<-r.done
-		}
+		r.stops.Stop()
 	})
 }
 
@@ -249,7 +231,7 @@ func (r *Runner) run(taskCtx, runCtx context.Context, cancel context.CancelCause
 		return r.fail(taskCtx, e, fmt.Errorf("The stored workflow cannot be read: %w", err))
 	}
 	if checkStop {
-		if n, err := r.in.Redis.Exists(taskCtx, queue.KeyStopPrefix+IDString(id)).Result(); err == nil && n > 0 {
+		if n, err := r.in.Redis.Exists(taskCtx, bus.KeyStopPrefix+IDString(id)).Result(); err == nil && n > 0 {
 			cancel(errStopRequested)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/metrics"
 	"github.com/flowmill/flowmill/pkg/push"
 	"github.com/flowmill/flowmill/pkg/queue"
+	"github.com/flowmill/flowmill/pkg/redisconn"
 	"github.com/flowmill/flowmill/pkg/store"
 )
 
@@ -31,7 +32,7 @@ type Infra struct {
 	Metrics   *metrics.Metrics
 	// Files is the folder file nodes may use (FLOWMILL_FILES_DIR), created by Open.
 	Files    *filefence.Fence
-	embedded *queue.EmbeddedRedis
+	embedded *redisconn.Embedded
 }
 
 // Open creates the files folder, connects to the database (applying migrations) and to Redis,
@@ -59,14 +60,14 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*Infra, er
 	}
 	redisURL := cfg.RedisURL
 	if cfg.Embedded() {
-		in.embedded, err = queue.StartEmbeddedRedis()
+		in.embedded, err = redisconn.StartEmbedded()
 		if err != nil {
 			in.Close()
 			return nil, err
 		}
 		redisURL = in.embedded.URL()
 	}
-	in.Redis, err = queue.OpenRedis(ctx, redisURL)
+	in.Redis, err = redisconn.Open(ctx, redisURL)
 	if err != nil {
 		in.Close()
 		return nil, err

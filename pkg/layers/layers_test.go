@@ -35,6 +35,16 @@ var rules = []rule{
 		forbidden: []string{"api"},
 	},
 	{
+		why:       "sessions, rate limits and the push hub work without the database: they reach Redis through pkg/bus alone",
+		from:      []string{"pkg/auth", "pkg/push"},
+		forbidden: []string{"pkg/store", "pkg/queue", "pkg/infra", "gorm.io", "github.com/jackc/pgx", "github.com/glebarez", "modernc.org/sqlite"},
+	},
+	{
+		why:       "the message bus and the task queue speak Redis only: what they carry is ids, the database stays with the packages that own it",
+		from:      []string{"pkg/bus", "pkg/queue", "pkg/redisconn"},
+		forbidden: []string{"pkg/store", "pkg/infra", "pkg/execution", "gorm.io", "github.com/jackc/pgx", "github.com/glebarez", "modernc.org/sqlite"},
+	},
+	{
 		why:       "the settings registry is read by everything and imports nothing of Flowmill's but the egress network parser",
 		from:      []string{"pkg/config"},
 		forbidden: []string{"pkg/store", "pkg/queue", "pkg/push", "pkg/engine", "pkg/nodes", "pkg/infra", "api"},

@@ -2,14 +2,12 @@ package push
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"log/slog"
 	"sync"
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/flowmill/flowmill/pkg/queue"
+	"github.com/flowmill/flowmill/pkg/bus"
 )
 
 // DefaultBuffer is how many undelivered messages a client may hold before it is dropped.
@@ -34,13 +32,11 @@ func (c *Client) close() { c.closeOnce.Do(func() { close(c.closed) }) }
 
 // Hub holds this replica's SSE clients, keyed by session id, and feeds them from Redis.
 type Hub struct {
-	rdb     redis.UniversalClient
 	log     *slog.Logger
 	buffer  int
 	mu      sync.Mutex
 	clients map[string]*Client
-	pubsub  *redis.PubSub
-	done    chan struct{}
+	sub     *bus.Subscriber
 	stop    sync.Once
 }
 
@@ -52,40 +48,20 @@ func NewHub(rdb redis.UniversalClient, buffer int, log *slog.Logger) *Hub {
 	if buffer <= 0 {
 		buffer = DefaultBuffer
 	}
-	return &Hub{rdb: rdb, log: log.With("component", "push"), buffer: buffer,
-		clients: map[string]*Client{}, done: make(chan struct{})}
+	h := &Hub{log: log.With("component", "push"), buffer: buffer, clients: map[string]*Client{}}
+	h.sub = bus.Push.Subscribe(rdb, func(m bus.PushMessage) { h.deliver(m.SessionID, m.Message) },
+		bus.SubscriberConfig{Buffer: buffer, Logger: h.log})
+	return h
 }
 
 // Start subscribes to the push channel and returns once the subscription is live, so no message
 // published after Start returns is missed.
-func (h *Hub) Start(ctx context.Context) error {
-	h.pubsub = h.rdb.Subscribe(ctx, queue.ChannelFor(h.rdb, queue.ChannelPush))
-	if _, err := h.pubsub.Receive(ctx); err != nil {
-		_ = h.pubsub.Close()
-		return fmt.Errorf("subscribe to push channel: %w", err)
-	}
-	ch := h.pubsub.Channel(redis.WithChannelSize(h.buffer))
-	go func() {
-		defer close(h.done)
-		for m := range ch {
-			var env envelope
-			if err := json.Unmarshal([]byte(m.Payload), &env); err != nil {
-				h.log.Warn("unreadable push envelope", "err", err)
-				continue
-			}
-			h.deliver(env.SessionID, env.Message)
-		}
-	}()
-	return nil
-}
+func (h *Hub) Start(ctx context.Context) error { return h.sub.Start(ctx) }
 
 // Stop unsubscribes and closes every client. Safe to call twice.
 func (h *Hub) Stop() {
 	h.stop.Do(func() {
-		if h.pubsub != nil {
-			_ = h.pubsub.Close()
-			<-h.done
-		}
+		h.sub.Stop()
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		for id, c := range h.clients {

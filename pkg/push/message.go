@@ -3,8 +3,6 @@
 // session is connected there.
 package push
 
-import "encoding/json"
-
 // Message types, as the editor knows them.
 const (
 	TypeExecutionStarted    = "executionStarted"
@@ -20,13 +18,6 @@ const (
 type Message struct {
 	Type string `json:"type"`
 	Data any    `json:"data"`
-}
-
-// envelope is a message on the Redis channel: the target session (empty for every session) and
-// the already-encoded message, so api replicas forward bytes without decoding them.
-type envelope struct {
-	SessionID string          `json:"s"`
-	Message   json.RawMessage `json:"m"`
 }
 
 // ExecutionStarted is the data of an executionStarted message.

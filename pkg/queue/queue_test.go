@@ -2,7 +2,6 @@ package queue_test
 
 import (
 	"context"
-	"errors"
 	"testing"
 	"time"
 
@@ -12,9 +11,7 @@ import (
 
 	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/queue/queuetest"
-	"github.com/flowmill/flowmill/pkg/store"
-	"github.com/flowmill/flowmill/pkg/store/storetest"
-	"github.com/flowmill/flowmill/pkg/workflow"
+	"github.com/flowmill/flowmill/pkg/redisconn"
 )
 
 // waitFor polls cond until it holds or the timeout passes.
@@ -60,30 +57,13 @@ func TestPingRoundTripOnRedis(t *testing.T) {
 }
 
 func TestPingRoundTripOnEmbeddedRedis(t *testing.T) {
-	e, err := queue.StartEmbeddedRedis()
+	e, err := redisconn.StartEmbedded()
 	require.NoError(t, err)
 	defer e.Stop()
-	rdb, err := queue.OpenRedis(context.Background(), e.URL())
+	rdb, err := redisconn.Open(context.Background(), e.URL())
 	require.NoError(t, err)
 	defer rdb.Close()
 	pingRoundTrip(t, rdb)
-}
-
-func TestEmbeddedRedisExpiresKeys(t *testing.T) {
-	e, err := queue.StartEmbeddedRedis()
-	require.NoError(t, err)
-	defer e.Stop()
-	e.Stop() // safe twice
-	e2, err := queue.StartEmbeddedRedis()
-	require.NoError(t, err)
-	defer e2.Stop()
-	rdb, err := queue.OpenRedis(context.Background(), e2.URL())
-	require.NoError(t, err)
-	defer rdb.Close()
-	require.NoError(t, rdb.Set(context.Background(), "k", "v", 200*time.Millisecond).Err())
-	waitFor(t, 5*time.Second, func() bool {
-		return errors.Is(rdb.Get(context.Background(), "k").Err(), redis.Nil)
-	})
 }
 
 func TestDuplicateExecutionIsQueuedOnce(t *testing.T) {
@@ -119,60 +99,6 @@ func TestRequeueReplacesArchivedTask(t *testing.T) {
 	require.Equal(t, 1, sizes[queue.QueueDefault])
 }
 
-func TestReconcilerQueuesOrphanedExecutions(t *testing.T) {
-	rdb, _ := queuetest.Redis(t)
-	s := storetest.SQLite(t)
-	ctx := context.Background()
-	old := time.Now().UTC().Add(-time.Minute)
-	orphan := &store.Execution{Status: workflow.StatusNew, Mode: "manual", CreatedAt: old}
-	require.NoError(t, s.CreateExecution(ctx, orphan, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}))
-	leased := &store.Execution{Status: workflow.StatusNew, Mode: "trigger", CreatedAt: old}
-	require.NoError(t, s.CreateExecution(ctx, leased, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}))
-	_, err := s.AcquireLease(ctx, leased.ID, "w1", time.Minute)
-	require.NoError(t, err)
-
-	c := queue.NewClient(rdb)
-	r := queue.NewReconciler(s, c, time.Hour, nil)
-	n, err := r.RunOnce(ctx)
-	require.NoError(t, err)
-	require.Equal(t, 1, n)
-	got, err := s.GetExecution(ctx, orphan.ID)
-	require.NoError(t, err)
-	require.Equal(t, workflow.StatusQueued, got.Status)
-	sizes, err := c.QueueSizes()
-	require.NoError(t, err)
-	require.Equal(t, 1, sizes[queue.QueueCritical])
-
-	// Running again does not queue it twice.
-	_, err = r.RunOnce(ctx)
-	require.NoError(t, err)
-	sizes, err = c.QueueSizes()
-	require.NoError(t, err)
-	require.Equal(t, 1, sizes[queue.QueueCritical])
-
-	require.NoError(t, r.Start(ctx))
-	r.Stop()
-	r.Stop()
-}
-
-func TestHeartbeat(t *testing.T) {
-	rdb, _ := queuetest.Redis(t)
-	ctx := context.Background()
-	h := queue.NewHeartbeat(rdb, queue.RoleWorker, "w-1", time.Second, nil)
-	require.NoError(t, h.Start(ctx))
-	live, err := queue.LiveInstances(ctx, rdb, queue.RoleWorker)
-	require.NoError(t, err)
-	require.Equal(t, []string{"w-1"}, live)
-	ttl, err := rdb.TTL(ctx, queue.KeyHeartbeatPrefix+"worker:w-1").Result()
-	require.NoError(t, err)
-	require.InDelta(t, 3*time.Second, ttl, float64(time.Second))
-	h.Stop()
-	h.Stop()
-	live, err = queue.LiveInstances(ctx, rdb, queue.RoleWorker)
-	require.NoError(t, err)
-	require.Empty(t, live)
-}
-
 func TestQueueForMode(t *testing.T) {
 	require.Equal(t, queue.QueueCritical, queue.QueueFor("manual"))
 	require.Equal(t, queue.QueueCritical, queue.QueueFor("webhook"))
@@ -206,22 +132,4 @@ func TestRequeueAddsATaskWhenTheOldOneIsStuckActive(t *testing.T) {
 	sizes, err := c.QueueSizes()
 	require.NoError(t, err)
 	require.Equal(t, 1, sizes[queue.QueueDefault], "a second task waits behind the stuck one")
-}
-
-func TestReconcilerMarksOrphanedSubWorkflowRunsCrashed(t *testing.T) {
-	rdb, _ := queuetest.Redis(t)
-	s := storetest.SQLite(t)
-	ctx := context.Background()
-	old := time.Now().UTC().Add(-time.Minute)
-	sub := &store.Execution{Status: workflow.StatusRunning, Mode: "integrated", CreatedAt: old}
-	require.NoError(t, s.CreateExecution(ctx, sub, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}))
-	c := queue.NewClient(rdb)
-	_, err := queue.NewReconciler(s, c, time.Hour, nil).RunOnce(ctx)
-	require.NoError(t, err)
-	got, err := s.GetExecution(ctx, sub.ID)
-	require.NoError(t, err)
-	require.Equal(t, workflow.StatusCrashed, got.Status)
-	sizes, err := c.QueueSizes()
-	require.NoError(t, err)
-	require.Zero(t, sizes[queue.QueueDefault], "its parent runs it again, not the queue")
 }

@@ -1,11 +1,14 @@
-// Package queue holds every task kind, payload, queue name and Redis key of Flowmill, and the
-// asynq client and server wiring shared by the api, the worker and the scheduler.
+// Package queue is Flowmill's task queue on asynq: every task kind, payload and queue name, and
+// the client and server wiring shared by the api, the worker and the scheduler. Pub/sub channels
+// and the other Redis keys are package bus's; the connection is package redisconn's.
 package queue
 
 import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // Queue names with their weights: a worker picks from critical six times as often as from low.
@@ -18,28 +21,22 @@ const (
 // Queues is the weighted queue set every worker serves.
 var Queues = map[string]int{QueueCritical: 6, QueueDefault: 3, QueueLow: 1}
 
+// QueueFor picks the queue of an execution by its mode: runs someone waits on go first.
+func QueueFor(mode workflow.Mode) string {
+	switch mode {
+	case workflow.ModeManual, workflow.ModeWebhook:
+		return QueueCritical
+	default:
+		return QueueDefault
+	}
+}
+
 // Task kinds.
 const (
 	KindExecutionRun = "execution:run"
 	KindDebugPing    = "debug:ping"
-)
-
-// Redis keys and channels outside asynq's own.
-const (
-	// KeyHeartbeatPrefix + role + ":" + instance id holds a process's last heartbeat.
-	KeyHeartbeatPrefix = "flowmill:heartbeat:"
-	// ChannelPush carries push messages from any process to every api replica.
-	ChannelPush = "flowmill:push"
-	// ChannelStop carries ids of executions to cancel to every worker.
-	ChannelStop = "flowmill:execution:stop"
-	// KeyStopPrefix + execution id marks a stop request for a minute, for a worker that claims
-	// the execution just after the message on ChannelStop went out.
-	KeyStopPrefix = "flowmill:execution:stop:"
-	// ChannelFinished carries ids of executions that just finished (or started waiting), for
-	// api processes waiting on them.
-	ChannelFinished = "flowmill:execution:finished"
-	// KeyRateLimitPrefix + rule + ":" + subject counts attempts within a rate-limit window.
-	KeyRateLimitPrefix = "flowmill:ratelimit:"
+	// KindTriggerFire fires one tick of a schedule or poll trigger of an active workflow.
+	KindTriggerFire = "trigger:fire"
 )
 
 // ExecutionRun asks a worker to run (or resume) a stored execution.
@@ -68,25 +65,6 @@ func Decode(kind string, payload []byte, v any) error {
 	}
 	return nil
 }
-
-// Trigger and webhook keys.
-const (
-	// KindTriggerFire fires one tick of a schedule or poll trigger of an active workflow.
-	KindTriggerFire = "trigger:fire"
-	// ChannelActivation carries the id of a workflow whose activation changed (activated,
-	// deactivated, updated while active, deleted), so schedulers and api caches reload it.
-	ChannelActivation = "flowmill:activation"
-	// KeyActivationErrors is a hash: workflow id → JSON {time, error: {message}} of the last
-	// failure to start its triggers.
-	KeyActivationErrors = "flowmill:activation:errors"
-	// ChannelWebhookResponse carries the answers of webhook executions to the api waiting for
-	// them; KeyWebhookResponsePrefix + execution id keeps a copy for a minute, for an api that
-	// missed the message.
-	ChannelWebhookResponse   = "flowmill:webhook:response"
-	KeyWebhookResponsePrefix = "flowmill:webhook:response:"
-	// KeyTestWebhookPrefix starts every key of test webhooks (see pkg/webhook/tests.go).
-	KeyTestWebhookPrefix = "flowmill:test-webhook:"
-)
 
 // TriggerFire asks a worker to start one execution of an active workflow for a schedule tick or
 // a poll. FireTime is the tick's time in Unix seconds.

@@ -7,9 +7,9 @@ package scheduler
 import (
 	"context"
 
+	"github.com/flowmill/flowmill/pkg/bus"
 	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/infra"
-	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/trigger"
 )
 
@@ -17,7 +17,7 @@ import (
 type Scheduler struct {
 	in        *infra.Infra
 	ID        string
-	heartbeat *queue.Heartbeat
+	heartbeat *bus.Heartbeat
 	// loops start in this order and stop in reverse.
 	loops []infra.Component
 }
@@ -32,9 +32,9 @@ func New(in *infra.Infra) (*Scheduler, error) {
 	return &Scheduler{
 		in:        in,
 		ID:        id,
-		heartbeat: queue.NewHeartbeat(in.Redis, queue.RoleScheduler, id, in.Config.HeartbeatInterval, in.Log),
+		heartbeat: bus.NewHeartbeat(in.Redis, bus.RoleScheduler, id, in.Config.HeartbeatInterval, in.Log),
 		loops: []infra.Component{
-			queue.NewReconciler(in.Store, in.Queue, in.Config.ReconcileInterval, in.Log),
+			execution.NewReconciler(in.Store, in.Queue, in.Config.ReconcileInterval, in.Log),
 			execution.NewResumer(in),
 			execution.NewPruner(in),
 			triggers,

@@ -9,12 +9,12 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/flowmill/flowmill/pkg/queue"
+	"github.com/flowmill/flowmill/pkg/bus"
 )
 
 // Announce tells every scheduler and api that the activation of workflow id changed.
 func Announce(ctx context.Context, rdb redis.UniversalClient, id string) error {
-	if err := rdb.Publish(ctx, queue.ChannelFor(rdb, queue.ChannelActivation), id).Err(); err != nil {
+	if err := bus.Activations.Publish(ctx, rdb, id); err != nil {
 		return fmt.Errorf("announce activation of workflow %s: %w", id, err)
 	}
 	return nil
@@ -35,7 +35,7 @@ func SetError(ctx context.Context, rdb redis.UniversalClient, id, message string
 	e.Time = time.Now().UnixMilli()
 	e.Error.Message = message
 	b, _ := json.Marshal(e)
-	if err := rdb.HSet(ctx, queue.KeyActivationErrors, id, b).Err(); err != nil {
+	if err := rdb.HSet(ctx, bus.KeyActivationErrors, id, b).Err(); err != nil {
 		return fmt.Errorf("record activation error of workflow %s: %w", id, err)
 	}
 	return nil
@@ -43,7 +43,7 @@ func SetError(ctx context.Context, rdb redis.UniversalClient, id, message string
 
 // ClearError forgets the activation error of workflow id.
 func ClearError(ctx context.Context, rdb redis.UniversalClient, id string) error {
-	if err := rdb.HDel(ctx, queue.KeyActivationErrors, id).Err(); err != nil {
+	if err := rdb.HDel(ctx, bus.KeyActivationErrors, id).Err(); err != nil {
 		return fmt.Errorf("clear activation error of workflow %s: %w", id, err)
 	}
 	return nil
@@ -51,7 +51,7 @@ func ClearError(ctx context.Context, rdb redis.UniversalClient, id string) error
 
 // GetError returns the activation error of workflow id; ok is false when there is none.
 func GetError(ctx context.Context, rdb redis.UniversalClient, id string) (e ActivationError, ok bool, err error) {
-	b, err := rdb.HGet(ctx, queue.KeyActivationErrors, id).Bytes()
+	b, err := rdb.HGet(ctx, bus.KeyActivationErrors, id).Bytes()
 	if errors.Is(err, redis.Nil) {
 		return e, false, nil
 	}

@@ -10,8 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
+	"github.com/flowmill/flowmill/pkg/bus"
 	"github.com/flowmill/flowmill/pkg/expr"
 	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/nodes"
@@ -47,7 +46,7 @@ type Scheduler struct {
 	ticks    map[string][]*tick
 
 	wake     chan struct{}
-	sub      *redis.PubSub
+	sub      *bus.Subscriber
 	cancel   context.CancelFunc
 	done     chan struct{}
 	stopOnce sync.Once
@@ -89,22 +88,17 @@ func NewScheduler(in *infra.Infra, opts SchedulerOptions) (*Scheduler, error) {
 
 // Start subscribes to activation notices, loads the active workflows and starts firing.
 func (s *Scheduler) Start(ctx context.Context) error {
-	s.sub = s.in.Redis.Subscribe(ctx, queue.ChannelFor(s.in.Redis, queue.ChannelActivation))
-	if _, err := s.sub.Receive(ctx); err != nil {
-		_ = s.sub.Close()
-		return fmt.Errorf("subscribe to activation notices: %w", err)
+	s.sub = bus.Activations.Subscribe(s.in.Redis, func(string) {
+		select {
+		case s.wake <- struct{}{}:
+		default:
+		}
+	}, bus.SubscriberConfig{Logger: s.log})
+	if err := s.sub.Start(ctx); err != nil {
+		return err
 	}
 	ctx, s.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	s.done = make(chan struct{})
-	notices := s.sub.Channel()
-	go func() {
-		for range notices {
-			select {
-			case s.wake <- struct{}{}:
-			default:
-			}
-		}
-	}()
 	go s.loop(ctx)
 	return nil
 }
@@ -116,7 +110,7 @@ func (s *Scheduler) Stop() {
 			return
 		}
 		s.cancel()
-		_ = s.sub.Close()
+		s.sub.Stop()
 		<-s.done
 	})
 }

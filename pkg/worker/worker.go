@@ -6,6 +6,7 @@ package worker
 import (
 	"context"
 
+	"github.com/flowmill/flowmill/pkg/bus"
 	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/nodes"
@@ -17,7 +18,7 @@ type Worker struct {
 	in        *infra.Infra
 	ID        string
 	server    *queue.Server
-	heartbeat *queue.Heartbeat
+	heartbeat *bus.Heartbeat
 	runner    *execution.Runner
 }
 
@@ -44,7 +45,7 @@ func NewWithOptions(in *infra.Infra, opts Options) (*Worker, error) {
 			ShutdownTimeout: cfg.ShutdownTimeout,
 			Logger:          in.Log,
 		}),
-		heartbeat: queue.NewHeartbeat(in.Redis, queue.RoleWorker, id, cfg.HeartbeatInterval, in.Log),
+		heartbeat: bus.NewHeartbeat(in.Redis, bus.RoleWorker, id, cfg.HeartbeatInterval, in.Log),
 	}
 	var err error
 	if w.runner, err = execution.NewRunner(in, id, execution.RunnerOptions{Nodes: opts.Nodes}); err != nil {

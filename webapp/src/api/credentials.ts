@@ -1,5 +1,5 @@
 import useSWR from 'swr';
-import type { KnownCredential } from '../core/parameters/credentials';
+import type { KnownCredential } from '@/core/parameters/credentials';
 import { restApi } from './fetcher';
 
 /** A stored credential as GET /rest/credentials lists it. */

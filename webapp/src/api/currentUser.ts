@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
-import type { User } from '../core/user';
+import type { User } from '@/core/user';
 import { ResponseError, restApi } from './fetcher';
 
 export const CURRENT_USER_KEY = '/login';

@@ -1,12 +1,12 @@
-import type { RunResult } from '../core/push/messages';
+import type { RunResult } from '@/core/push/messages';
 import type {
   CurrentExecutionsQuery,
   DeleteExecutionsRequest,
   ExecutionSummary,
   ExecutionsPage,
   PastExecutionsQuery,
-} from '../core/executions/types';
-import type { Connections, WorkflowNode, WorkflowSettings } from '../core/workflow/types';
+} from '@/core/executions/types';
+import type { Connections, WorkflowNode, WorkflowSettings } from '@/core/workflow/types';
 import { restApi } from './fetcher';
 
 /** A past execution as GET /executions/:id answers it. */

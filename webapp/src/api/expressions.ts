@@ -1,6 +1,6 @@
-import type { EvaluationResult } from '../core/expressions/result';
-import type { TaskData } from '../core/push/messages';
-import type { Connections, WorkflowNode, WorkflowSettings } from '../core/workflow/types';
+import type { EvaluationResult } from '@/core/expressions/result';
+import type { TaskData } from '@/core/push/messages';
+import type { Connections, WorkflowNode, WorkflowSettings } from '@/core/workflow/types';
 import { restApi } from './fetcher';
 
 /** The body of POST /rest/expressions/evaluate. */

@@ -1,5 +1,5 @@
-import { currentAppPaths } from '../core/basePath';
-import { currentLocale, i18n } from '../i18n';
+import { currentAppPaths } from '@/core/basePath';
+import { currentLocale, i18n } from '@/i18n';
 import { sessionId } from './sessionId';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'DELETE' | 'POST' | 'PUT' | 'PATCH';

@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import useSWR, { unstable_serialize, useSWRConfig } from 'swr';
-import { currentAppPaths } from '../core/basePath';
-import { NodeTypeIndex, type NodeTypeDescription } from '../core/workflow/nodeTypes';
+import { currentAppPaths } from '@/core/basePath';
+import { NodeTypeIndex, type NodeTypeDescription } from '@/core/workflow/nodeTypes';
 import { restApi } from './fetcher';
 
 export const NODE_TYPES_KEY = '/node-types';

@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef } from 'react';
 import useSWR from 'swr';
-import type { JsonObject, JsonValue, NodeCredential } from '../core/workflow/types';
+import type { JsonObject, JsonValue, NodeCredential } from '@/core/workflow/types';
 import { restApi } from './fetcher';
 
 /** One option a load-options method returned. */

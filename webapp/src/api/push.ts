@@ -1,7 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import { currentAppPaths } from '../core/basePath';
-import { PushClient, type PushStatus } from '../core/push/pushClient';
-import type { PushMessage } from '../core/push/messages';
+import { currentAppPaths } from '@/core/basePath';
+import { PushClient, type PushStatus } from '@/core/push/pushClient';
+import type { PushMessage } from '@/core/push/messages';
 import { sessionId } from './sessionId';
 
 let client: PushClient | null = null;

@@ -1,5 +1,5 @@
 import useSWR from 'swr';
-import { DEFAULT_SETTINGS, mergeSettings, type Settings } from '../core/settings';
+import { DEFAULT_SETTINGS, mergeSettings, type Settings } from '@/core/settings';
 import { restApi } from './fetcher';
 
 export const SETTINGS_KEY = '/settings';

@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import useSWR, { useSWRConfig, type KeyedMutator } from 'swr';
-import type { SurveyAnswers } from '../core/personalization';
-import type { User } from '../core/user';
+import type { SurveyAnswers } from '@/core/personalization';
+import type { User } from '@/core/user';
 import { CURRENT_USER_KEY } from './currentUser';
 import { ResponseError, restApi, type RequestData } from './fetcher';
 import { SETTINGS_KEY } from './settings';

@@ -1,5 +1,5 @@
 import useSWR from 'swr';
-import type { Settings } from '../core/settings';
+import type { Settings } from '@/core/settings';
 import { request } from './fetcher';
 
 /** A release newer than the running one, as the version notification endpoint lists it. */

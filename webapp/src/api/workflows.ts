@@ -1,5 +1,5 @@
 import useSWR from 'swr';
-import type { Connections, StoredWorkflow, Tag, WorkflowNode, WorkflowSettings, WorkflowSummary } from '../core/workflow/types';
+import type { Connections, StoredWorkflow, Tag, WorkflowNode, WorkflowSettings, WorkflowSummary } from '@/core/workflow/types';
 import { restApi } from './fetcher';
 
 export const WORKFLOWS_KEY = '/workflows';

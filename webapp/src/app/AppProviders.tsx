@@ -4,7 +4,7 @@ import { Notifications } from '@mantine/notifications';
 import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { SWRConfig, type Cache } from 'swr';
-import { i18n } from '../i18n';
+import { i18n } from '@/i18n';
 import { theme } from './theme';
 
 interface AppProvidersProps {

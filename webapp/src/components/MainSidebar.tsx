@@ -16,8 +16,8 @@ import {
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { RouteName } from '../core/routes';
-import { fullName, type User } from '../core/user';
+import type { RouteName } from '@/core/routes';
+import { fullName, type User } from '@/core/user';
 import { Logo } from './Logo';
 import { UpdatesEntry } from './UpdatesEntry';
 import { WorkflowsMenu } from './WorkflowsMenu';

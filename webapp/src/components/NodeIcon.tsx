@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
-import { nodeIconUrl } from '../api/nodeTypes';
-import { fontIconName } from '../core/icons/fontIcons';
+import { nodeIconUrl } from '@/api/nodeTypes';
+import { fontIconName } from '@/core/icons/fontIcons';
 import { fontIcons } from './nodeIcons';
-import type { NodeTypeDescription } from '../core/workflow/nodeTypes';
+import type { NodeTypeDescription } from '@/core/workflow/nodeTypes';
 
 function useFontIcon(name: string | null) {
   const subscribe = useCallback((listener: () => void) => (name === null ? () => undefined : fontIcons.subscribe(name, listener)), [name]);

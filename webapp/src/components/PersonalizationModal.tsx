@@ -2,10 +2,10 @@ import { Button, Group, Modal, MultiSelect, Select, Stack, Text, TextInput, Them
 import { IconSparkles } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSessionUpdate, submitSurvey } from '../api/users';
-import { buildSurveyAnswers, shouldShowSurvey, visibleQuestions, type SurveyQuestion, type SurveyValues } from '../core/personalization';
-import type { User } from '../core/user';
-import { showErrorToast } from './errorToast';
+import { useSessionUpdate, submitSurvey } from '@/api/users';
+import { buildSurveyAnswers, shouldShowSurvey, visibleQuestions, type SurveyQuestion, type SurveyValues } from '@/core/personalization';
+import type { User } from '@/core/user';
+import { useSubmit } from './forms/useSubmit';
 
 function QuestionInput({ question, values, onChange }: { question: SurveyQuestion; values: SurveyValues; onChange: (value: string | string[]) => void }) {
   const { t } = useTranslation();
@@ -52,22 +52,19 @@ export function PersonalizationModal({ enabled, user }: { enabled: boolean; user
   const session = useSessionUpdate();
   const [phase, setPhase] = useState<Phase>('form');
   const [values, setValues] = useState<SurveyValues>({});
-  const [saving, setSaving] = useState(false);
   const opened = phase === 'thanks' || (phase === 'form' && shouldShowSurvey(enabled, user));
 
-  const onContinue = async () => {
-    if (!user) return;
-    setSaving(true);
-    try {
+  const send = useSubmit(
+    async (answering: User) => {
       const answers = buildSurveyAnswers(values);
       await submitSurvey(answers);
       setPhase('thanks');
-      await session.setUser({ ...user, personalizationAnswers: answers });
-    } catch (error) {
-      showErrorToast(t('personalization.submitError'), error);
-    } finally {
-      setSaving(false);
-    }
+      await session.setUser({ ...answering, personalizationAnswers: answers });
+    },
+    { onError: t('personalization.submitError'), idleAfterSuccess: true },
+  );
+  const onContinue = () => {
+    if (user) void send.submit(user);
   };
 
   return (
@@ -111,7 +108,7 @@ export function PersonalizationModal({ enabled, user }: { enabled: boolean; user
         <form
           onSubmit={(event) => {
             event.preventDefault();
-            void onContinue();
+            onContinue();
           }}
         >
           <Stack gap="md">
@@ -119,7 +116,7 @@ export function PersonalizationModal({ enabled, user }: { enabled: boolean; user
               <QuestionInput key={question.key} question={question} values={values} onChange={(value) => setValues((current) => ({ ...current, [question.key]: value }))} />
             ))}
             <Group justify="flex-end" mt="xs">
-              <Button type="submit" loading={saving} data-test-id="personalization-continue">
+              <Button type="submit" loading={send.busy} data-test-id="personalization-continue">
                 {t('personalization.continue')}
               </Button>
             </Group>

@@ -2,9 +2,9 @@ import { Badge, Drawer, Stack, Text, Tooltip, UnstyledButton } from '@mantine/co
 import { IconGift } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatUpdateCount } from '../core/editor/commands';
-import { useSettings } from '../api/settings';
-import { useNewerVersions } from '../api/versions';
+import { formatUpdateCount } from '@/core/editor/commands';
+import { useSettings } from '@/api/settings';
+import { useNewerVersions } from '@/api/versions';
 import classes from './MainSidebar.module.css';
 
 /** The sidebar's updates-available entry (count capped at 99+) and the versions drawer. */

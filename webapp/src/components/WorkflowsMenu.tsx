@@ -15,7 +15,7 @@ import {
 import { useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { isCommandEnabled, workflowCommands, type WorkflowCommand } from '../core/editor/commands';
+import { isCommandEnabled, workflowCommands, type WorkflowCommand } from '@/core/editor/commands';
 import classes from './MainSidebar.module.css';
 
 const ITEMS: ReadonlyArray<{ command: WorkflowCommand; icon: ReactNode; divider?: boolean }> = [

@@ -1,7 +1,7 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { i18n } from '../i18n';
-import type { Settings } from '../core/settings';
+import { i18n } from '@/i18n';
+import type { Settings } from '@/core/settings';
 
 /** The about dialog: product version and instance id from the server settings. */
 export function openAboutModal(settings: Settings): void {

@@ -1,5 +1,5 @@
-import { FontIconCache, fontIconName } from '../core/icons/fontIcons';
-import type { NodeTypeDescription } from '../core/workflow/nodeTypes';
+import { FontIconCache, fontIconName } from '@/core/icons/fontIcons';
+import type { NodeTypeDescription } from '@/core/workflow/nodeTypes';
 
 type IconTable = { loadIconDefinition(name: string): Promise<unknown> };
 

@@ -1,9 +1,9 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { DEFAULT_SETTINGS, type Settings } from '../core/settings';
-import type { User } from '../core/user';
-import { FakeEventSource } from '../test/fakeEventSource';
-import { currentUrl, renderApp, setUpAppTests } from '../test/renderApp';
+import { DEFAULT_SETTINGS, type Settings } from '@/core/settings';
+import type { User } from '@/core/user';
+import { FakeEventSource } from '@/test/fakeEventSource';
+import { currentUrl, renderApp, setUpAppTests } from '@/test/renderApp';
 
 const OWNER: User = { id: '1', firstName: 'Olga', lastName: 'Owner', email: 'olga@example.com', globalRole: { name: 'owner' }, isPending: false };
 

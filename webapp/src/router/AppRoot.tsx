@@ -2,16 +2,16 @@ import { Anchor } from '@mantine/core';
 import { useEffect } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
-import { useCurrentUser } from '../api/currentUser';
-import { usePushConnection } from '../api/push';
-import { useSettings } from '../api/settings';
-import { useTemplatesHealth } from '../api/templates';
-import { AppFrame } from '../app/AppFrame';
-import { resolveNavigation, type AccessContext } from '../core/access';
-import { getRoute, type RouteDefinition } from '../core/routes';
-import { StartupScreen } from '../components/StartupScreen';
-import { showToast } from '../components/toast';
-import { NotFoundView } from '../views/NotFoundView';
+import { useCurrentUser } from '@/api/currentUser';
+import { usePushConnection } from '@/api/push';
+import { useSettings } from '@/api/settings';
+import { useTemplatesHealth } from '@/api/templates';
+import { AppFrame } from './AppFrame';
+import { resolveNavigation, type AccessContext } from '@/core/access';
+import { getRoute, type RouteDefinition } from '@/core/routes';
+import { StartupScreen } from '@/components/StartupScreen';
+import { showToast } from '@/components/toast';
+import { NotFoundView } from '@/views/NotFoundView';
 
 /** Carried by every route object so the root knows which spec route matched. */
 export interface RouteHandle {

@@ -1,5 +1,5 @@
 import type { RouteObject } from 'react-router';
-import { ROUTES } from '../core/routes';
+import { ROUTES } from '@/core/routes';
 import { AppRoot, type RouteHandle } from './AppRoot';
 import { SCREENS } from './screens';
 

@@ -1,17 +1,17 @@
 import type { ReactNode } from 'react';
 import { Navigate } from 'react-router';
-import { getRoute, type RouteName } from '../core/routes';
-import { NodeViewScreen } from '../views/nodeView/NodeViewScreen';
-import { NotFoundView } from '../views/NotFoundView';
-import { ChangePasswordView } from '../views/auth/ChangePasswordView';
-import { ForgotMyPasswordView } from '../views/auth/ForgotMyPasswordView';
-import { SetupView } from '../views/auth/SetupView';
-import { SigninView } from '../views/auth/SigninView';
-import { SignupView } from '../views/auth/SignupView';
-import { APISettings } from '../views/settings/APISettings';
-import { PersonalSettings } from '../views/settings/PersonalSettings';
-import { UsersSettings } from '../views/settings/UsersSettings';
-import { PendingScreen } from '../views/pending/PendingScreen';
+import { getRoute, type RouteName } from '@/core/routes';
+import { NodeViewScreen } from '@/views/nodeView/NodeViewScreen';
+import { NotFoundView } from '@/views/NotFoundView';
+import { ChangePasswordView } from '@/views/auth/ChangePasswordView';
+import { ForgotMyPasswordView } from '@/views/auth/ForgotMyPasswordView';
+import { SetupView } from '@/views/auth/SetupView';
+import { SigninView } from '@/views/auth/SigninView';
+import { SignupView } from '@/views/auth/SignupView';
+import { APISettings } from '@/views/settings/APISettings';
+import { PersonalSettings } from '@/views/settings/PersonalSettings';
+import { UsersSettings } from '@/views/settings/UsersSettings';
+import { PendingScreen } from '@/views/pending/PendingScreen';
 
 function redirectOf(name: RouteName): ReactNode {
   const target = getRoute(name).redirectTo;

@@ -1,4 +1,4 @@
-import type { EventSourceLike } from '../core/push/pushClient';
+import type { EventSourceLike } from '@/core/push/pushClient';
 
 /** An EventSource stand-in the test drives by hand. */
 export class FakeEventSource implements EventSourceLike {

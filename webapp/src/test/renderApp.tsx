@@ -2,9 +2,9 @@ import { notifications } from '@mantine/notifications';
 import { act, render, type RenderResult } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { AppProviders } from '../app/AppProviders';
+import { AppProviders } from '@/app/AppProviders';
 import { afterEach, beforeEach, vi } from 'vitest';
-import { buildRouteObjects } from '../router/routeObjects';
+import { buildRouteObjects } from '@/router/routeObjects';
 import { FakeEventSource } from './fakeEventSource';
 
 /** Wraps a component in the app's providers with a fresh SWR cache. */

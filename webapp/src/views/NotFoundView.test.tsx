@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { renderWithProviders } from '../test/renderApp';
+import { renderWithProviders } from '@/test/renderApp';
 import { NotFoundView } from './NotFoundView';
 
 describe('NotFoundView', () => {

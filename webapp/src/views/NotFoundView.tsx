@@ -2,8 +2,8 @@ import { Button, Center, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { routePath } from '../core/routes';
-import { Logo } from '../components/Logo';
+import { routePath } from '@/core/routes';
+import { Logo } from '@/components/Logo';
 import classes from './NotFoundView.module.css';
 
 /** Any unknown path, and template pages while templates are disabled (spec 000 §2). */

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MIN_LENGTH } from '../../core/accountValidation';
+import { PASSWORD_MIN_LENGTH } from '@/core/accountValidation';
 
 /** The default password rules, shown under every new-password field. */
 export function usePasswordRequirements(): string {

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { hasErrors, isChanged, validateForm, type FormRules, type ValidationError } from '../../core/accountValidation';
+import { hasErrors, isChanged, validateForm, type FormRules, type ValidationError } from '@/core/accountValidation';
 
 export interface AccountFormOptions<F extends string> {
   initialValues: Record<F, string>;

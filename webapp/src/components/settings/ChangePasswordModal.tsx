@@ -1,12 +1,12 @@
 import { Button, Group, Modal, PasswordInput, Stack } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { changeOwnPassword } from '../../api/users';
-import { CHANGE_PASSWORD_RULES, type ChangePasswordField } from '../../core/accountValidation';
-import { showErrorToast } from '../errorToast';
-import { usePasswordRequirements } from '../forms/passwordRequirements';
-import { useAccountForm } from '../forms/useAccountForm';
-import { showToast } from '../toast';
+import { changeOwnPassword } from '@/api/users';
+import { CHANGE_PASSWORD_RULES, type ChangePasswordField } from '@/core/accountValidation';
+import { usePasswordRequirements } from '@/components/forms/passwordRequirements';
+import { useAccountForm } from '@/components/forms/useAccountForm';
+import { useSubmit } from '@/components/forms/useSubmit';
+import { showToast } from '@/components/toast';
 
 const INITIAL: Record<ChangePasswordField, string> = { currentPassword: '', password: '', password2: '' };
 
@@ -14,24 +14,23 @@ function ChangePasswordForm({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const requirements = usePasswordRequirements();
   const form = useAccountForm({ initialValues: INITIAL, rules: CHANGE_PASSWORD_RULES });
-  const [loading, setLoading] = useState(false);
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!form.attemptSubmit()) return;
-    setLoading(true);
-    try {
+  const send = useSubmit(
+    async () => {
       await changeOwnPassword(form.values.currentPassword, form.values.password);
       showToast({ type: 'success', title: t('auth.changePassword.passwordUpdated'), message: t('auth.changePassword.passwordUpdatedMessage') });
       onClose();
-    } catch (error) {
-      setLoading(false);
-      showErrorToast(t('auth.changePassword.error'), error);
-    }
+    },
+    { onError: t('auth.changePassword.error') },
+  );
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (form.attemptSubmit()) void send.submit();
   };
 
   return (
-    <form onSubmit={(event) => void onSubmit(event)} noValidate data-test-id="change-password-modal-form">
+    <form onSubmit={onSubmit} noValidate data-test-id="change-password-modal-form">
       <Stack gap="md">
         <PasswordInput label={t('auth.currentPassword')} autoComplete="current-password" data-autofocus {...form.field('currentPassword')} />
         <PasswordInput label={t('auth.newPassword')} autoComplete="new-password" description={requirements} inputWrapperOrder={['label', 'input', 'description', 'error']} {...form.field('password')} />
@@ -41,7 +40,7 @@ function ChangePasswordForm({ onClose }: { onClose: () => void }) {
             {t('common.cancel')}
           </Button>
           {/* Pressing the button must not blur the field first: the error shown on blur would move the button away before the click lands. */}
-          <Button type="submit" loading={loading} onMouseDown={(event) => event.preventDefault()} data-test-id="change-password-modal-submit">
+          <Button type="submit" loading={send.busy} onMouseDown={(event) => event.preventDefault()} data-test-id="change-password-modal-submit">
             {t('auth.changePassword.submit')}
           </Button>
         </Group>

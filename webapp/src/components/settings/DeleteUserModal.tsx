@@ -1,11 +1,11 @@
 import { Button, Group, Modal, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { deleteUser } from '../../api/users';
-import { DELETE_CONFIRMATION_TEXT, validateDeleteUser, type DeleteUserMode } from '../../core/accountValidation';
-import { fullName, type User } from '../../core/user';
-import { showErrorToast } from '../errorToast';
-import { showToast } from '../toast';
+import { deleteUser } from '@/api/users';
+import { DELETE_CONFIRMATION_TEXT, validateDeleteUser, type DeleteUserMode } from '@/core/accountValidation';
+import { fullName, type User } from '@/core/user';
+import { showToast } from '@/components/toast';
+import { useSubmit } from '@/components/forms/useSubmit';
 
 interface DeleteUserModalProps {
   /** The user to delete; null closes the dialog. */
@@ -26,14 +26,11 @@ function DeleteUserForm({ user, users, onClose, onDeleted }: DeleteUserModalProp
   const [mode, setMode] = useState<DeleteUserMode | null>(null);
   const [transferId, setTransferId] = useState<string | null>(null);
   const [confirmation, setConfirmation] = useState('');
-  const [loading, setLoading] = useState(false);
   const valid = validateDeleteUser({ userId: user.id, isPending, mode, transferId, confirmation }) === null;
   const targets = users.filter((candidate) => candidate.id !== user.id && !candidate.isPending);
 
-  const onDelete = async () => {
-    if (!valid) return;
-    setLoading(true);
-    try {
+  const send = useSubmit(
+    async () => {
       const transfer = !isPending && mode === 'transfer' && transferId ? transferId : undefined;
       await deleteUser(user.id, transfer);
       const target = transfer ? targets.find((candidate) => candidate.id === transfer) : undefined;
@@ -44,11 +41,9 @@ function DeleteUserForm({ user, users, onClose, onDeleted }: DeleteUserModalProp
       });
       onDeleted();
       onClose();
-    } catch (error) {
-      setLoading(false);
-      showErrorToast(t('settings.users.deleteError'), error);
-    }
-  };
+    },
+    { onError: t('settings.users.deleteError') },
+  );
 
   return (
     <Stack gap="md" data-test-id="delete-user-form">
@@ -91,7 +86,9 @@ function DeleteUserForm({ user, users, onClose, onDeleted }: DeleteUserModalProp
         <Button variant="default" onClick={onClose}>
           {t('common.cancel')}
         </Button>
-        <Button color="red" disabled={!valid} loading={loading} onClick={() => void onDelete()} data-test-id="delete-user-submit">
+        <Button color="red" disabled={!valid} loading={send.busy} onClick={() => {
+            if (valid) void send.submit();
+          }} data-test-id="delete-user-submit">
           {t('settings.users.delete')}
         </Button>
       </Group>

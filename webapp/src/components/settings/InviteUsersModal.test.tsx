@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderWithProviders } from '../../test/renderApp';
+import { renderWithProviders } from '@/test/renderApp';
 import { InviteUsersModal } from './InviteUsersModal';
 
 function json(body: unknown, status = 200): Response {

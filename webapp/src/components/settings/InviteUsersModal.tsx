@@ -1,11 +1,11 @@
 import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { inviteUsers } from '../../api/users';
-import { inviteeEmails, parseInviteEmails, validateInviteEmails, type FormRules } from '../../core/accountValidation';
-import { showErrorToast } from '../errorToast';
-import { useAccountForm } from '../forms/useAccountForm';
-import { showToast } from '../toast';
+import { inviteUsers } from '@/api/users';
+import { inviteeEmails, parseInviteEmails, validateInviteEmails, type FormRules } from '@/core/accountValidation';
+import { useAccountForm } from '@/components/forms/useAccountForm';
+import { useSubmit } from '@/components/forms/useSubmit';
+import { showToast } from '@/components/toast';
 
 type InviteField = 'emails' | 'role';
 const INITIAL: Record<InviteField, string> = { emails: '', role: 'member' };
@@ -17,14 +17,10 @@ const RULES: FormRules<InviteField> = {
 function InviteForm({ onClose, onInvited }: { onClose: () => void; onInvited: () => void }) {
   const { t } = useTranslation();
   const form = useAccountForm({ initialValues: INITIAL, rules: RULES });
-  const [loading, setLoading] = useState(false);
   const count = parseInviteEmails(form.values.emails).length;
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!form.attemptSubmit()) return;
-    setLoading(true);
-    try {
+  const send = useSubmit(
+    async () => {
       const results = await inviteUsers(inviteeEmails(form.values.emails));
       const sent = results.filter((result) => !result.user.error).map((result) => result.user.email);
       const failed = results.filter((result) => result.user.error);
@@ -40,15 +36,18 @@ function InviteForm({ onClose, onInvited }: { onClose: () => void; onInvited: ()
       }
       onInvited();
       onClose();
-    } catch (error) {
-      setLoading(false);
-      showErrorToast(t('settings.users.inviteError'), error);
-    }
+    },
+    { onError: t('settings.users.inviteError') },
+  );
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (form.attemptSubmit()) void send.submit();
   };
 
   const emails = form.field('emails');
   return (
-    <form onSubmit={(event) => void onSubmit(event)} noValidate data-test-id="invite-users-form">
+    <form onSubmit={onSubmit} noValidate data-test-id="invite-users-form">
       <Stack gap="md">
         <Text size="sm" c="dimmed">
           {t('settings.users.inviteInfo')}
@@ -67,7 +66,7 @@ function InviteForm({ onClose, onInvited }: { onClose: () => void; onInvited: ()
           <Button variant="default" onClick={onClose}>
             {t('common.cancel')}
           </Button>
-          <Button type="submit" loading={loading} disabled={count === 0} data-test-id="invite-users-submit">
+          <Button type="submit" loading={send.busy} disabled={count === 0} data-test-id="invite-users-submit">
             {count > 1 ? t('settings.users.inviteXUsers', { count }) : t('settings.users.inviteUser')}
           </Button>
         </Group>

@@ -1,6 +1,6 @@
 import { Badge, Group, Stack, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
-import type { RouteName } from '../../core/routes';
+import type { RouteName } from '@/core/routes';
 import { SettingsSidebar } from './SettingsSidebar';
 import { useAccess } from './useAccess';
 import classes from './settings.module.css';

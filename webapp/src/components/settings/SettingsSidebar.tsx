@@ -2,10 +2,10 @@ import { Anchor, NavLink, Stack, Text, UnstyledButton } from '@mantine/core';
 import { IconArrowLeft, IconPlugConnected, IconUser, IconUsers, type Icon } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { canAccessRoute, type AccessContext } from '../../core/access';
-import { routePath, type RouteName } from '../../core/routes';
-import type { Settings } from '../../core/settings';
-import { openAboutModal } from '../aboutModal';
+import { canAccessRoute, type AccessContext } from '@/core/access';
+import { routePath, type RouteName } from '@/core/routes';
+import type { Settings } from '@/core/settings';
+import { openAboutModal } from '@/components/aboutModal';
 import classes from './settings.module.css';
 
 interface Entry {

@@ -1,5 +1,5 @@
 import { Avatar } from '@mantine/core';
-import { fullName, type User } from '../../core/user';
+import { fullName, type User } from '@/core/user';
 
 function initials(user: User): string {
   const name = fullName(user);

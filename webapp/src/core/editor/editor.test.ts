@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { mainConnection } from '../workflow/connections';
-import { planAddNode } from '../workflow/edits';
-import { TEST_INDEX, TEST_TYPES, testType } from '../workflow/testTypes';
-import type { Graph, WorkflowNode, WorkflowSummary } from '../workflow/types';
+import { mainConnection } from '@/core/workflow/connections';
+import { planAddNode } from '@/core/workflow/edits';
+import { TEST_INDEX, TEST_TYPES, testType } from '@/core/workflow/testTypes';
+import type { Graph, WorkflowNode, WorkflowSummary } from '@/core/workflow/types';
 import { applyPushMessage, IDLE_EXECUTION, isForOtherExecution, nodeRunStatus, runOutcome, runStarted } from './execution';
 import { arrowTarget, extendedSelection } from './navigation';
 import { categoryTree, initialExpanded, searchResults } from './nodeCreator';

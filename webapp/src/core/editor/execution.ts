@@ -1,4 +1,4 @@
-import type { PushMessage, RunResult, TaskData } from '../push/messages';
+import type { PushMessage, RunResult, TaskData } from '@/core/push/messages';
 
 /** Spec 001 §4 execution UI states. */
 export type ExecutionStatus = 'idle' | 'running' | 'waitingForWebhook' | 'stopping';

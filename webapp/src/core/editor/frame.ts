@@ -1,5 +1,5 @@
-import { workflowDataOf } from '../workflow/clipboard';
-import type { Graph } from '../workflow/types';
+import { workflowDataOf } from '@/core/workflow/clipboard';
+import type { Graph } from '@/core/workflow/types';
 
 /** Messages the demo view posts to the page that frames it. */
 export type FrameMessage = { command: 'n8nReady'; version: string } | { command: 'error' } | { command: 'openNDV' } | { command: 'closeNDV' };

@@ -1,5 +1,5 @@
-import { downstreamNodes, incoming, outgoing, upstreamNodes } from '../workflow/connections';
-import type { Graph, WorkflowNode } from '../workflow/types';
+import { downstreamNodes, incoming, outgoing, upstreamNodes } from '@/core/workflow/connections';
+import type { Graph, WorkflowNode } from '@/core/workflow/types';
 
 export type ArrowKey = 'ArrowLeft' | 'ArrowRight' | 'ArrowUp' | 'ArrowDown';
 

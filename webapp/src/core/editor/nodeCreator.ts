@@ -1,4 +1,4 @@
-import { isTriggerType, STICKY_NOTE_TYPE, type NodeTypeDescription } from '../workflow/nodeTypes';
+import { HTTP_REQUEST_NODE_TYPE, isTriggerType, STICKY_NOTE_TYPE, WEBHOOK_NODE_TYPE, type NodeTypeDescription } from '@/core/workflow/nodeTypes';
 
 export type CreatorTab = 'All' | 'Regular' | 'Trigger';
 export const CREATOR_TABS: readonly CreatorTab[] = ['All', 'Regular', 'Trigger'];
@@ -112,4 +112,4 @@ export function initialExpanded(types: readonly NodeTypeDescription[], tab: Crea
 }
 
 /** Node types the no-results view suggests. */
-export const NO_RESULTS_SUGGESTIONS = ['n8n-nodes-base.httpRequest', 'n8n-nodes-base.webhook'];
+export const NO_RESULTS_SUGGESTIONS = [HTTP_REQUEST_NODE_TYPE, WEBHOOK_NODE_TYPE];

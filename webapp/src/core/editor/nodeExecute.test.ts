@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testType } from '../workflow/testTypes';
+import { testType } from '@/core/workflow/testTypes';
 import { executeLabel } from './nodeExecute';
 
 describe('execute button label', () => {

@@ -1,8 +1,8 @@
-import { MANUAL_TRIGGER_TYPE, isTriggerType, type NodeTypeDescription } from '../workflow/nodeTypes';
+import { CRON_NODE_TYPE, INTERVAL_NODE_TYPE, MANUAL_TRIGGER_TYPE, SCHEDULE_TRIGGER_NODE_TYPE, isTriggerType, type NodeTypeDescription } from '@/core/workflow/nodeTypes';
 import type { ExecutionStatus } from './execution';
 
 /** Schedule triggers fire by themselves, so running them is a plain execute. */
-const SCHEDULE_TRIGGER_TYPES = new Set(['n8n-nodes-base.cron', 'n8n-nodes-base.interval', 'n8n-nodes-base.scheduleTrigger']);
+const SCHEDULE_TRIGGER_TYPES = new Set([CRON_NODE_TYPE, INTERVAL_NODE_TYPE, SCHEDULE_TRIGGER_NODE_TYPE]);
 
 /** What the node details view's execute button needs of the editor's run. */
 export interface ExecuteButtonState {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { mainConnection, addConnection } from '../workflow/connections';
-import type { Graph, WorkflowNode } from '../workflow/types';
-import type { TaskData } from '../push/messages';
+import { mainConnection, addConnection } from '@/core/workflow/connections';
+import type { Graph, WorkflowNode } from '@/core/workflow/types';
+import type { TaskData } from '@/core/push/messages';
 import { planPartialRun } from './partialRun';
 
 function node(name: string, disabled = false): WorkflowNode {

@@ -1,6 +1,6 @@
-import { incoming, upstreamNodes } from '../workflow/connections';
-import type { Graph } from '../workflow/types';
-import type { TaskData } from '../push/messages';
+import { incoming, upstreamNodes } from '@/core/workflow/connections';
+import type { Graph } from '@/core/workflow/types';
+import type { TaskData } from '@/core/push/messages';
 
 /** What a run up to one node sends besides the workflow (n8n's runWorkflow start data). */
 export interface PartialRun {

@@ -1,6 +1,6 @@
-import { applyChanges, type GraphChange } from '../workflow/changes';
-import { EMPTY_HISTORY, record, takeRedo, takeUndo, type History } from '../workflow/history';
-import type { Graph, WorkflowSettings } from '../workflow/types';
+import { applyChanges, type GraphChange } from '@/core/workflow/changes';
+import { EMPTY_HISTORY, record, takeRedo, takeUndo, type History } from '@/core/workflow/history';
+import type { Graph, WorkflowSettings } from '@/core/workflow/types';
 import { IDLE_EXECUTION, type ExecutionState } from './execution';
 
 /** The open workflow's identity and header fields. A null id means not saved yet. */

@@ -1,4 +1,4 @@
-import type { WorkflowSummary } from '../workflow/types';
+import type { WorkflowSummary } from '@/core/workflow/types';
 
 export interface WorkflowListFilter {
   name: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appendPage, combineExecutions, compareIds, hasMorePast, mergeRefreshed, totalCount } from './merge';
+import { appendPage, combineExecutions, combinePages, compareIds, hasMorePast, mergeRefreshed, totalCount } from './merge';
 import { currentExecution, pastExecution } from './testExecutions';
 
 const ids = (list: { id: string }[]) => list.map((execution) => execution.id);
@@ -61,5 +61,22 @@ describe('combineExecutions', () => {
     expect(hasMorePast(40, 40, false, 'ALL')).toBe(false);
     expect(hasMorePast(40, 40, true, 'ALL')).toBe(true);
     expect(hasMorePast(0, 40, false, 'running')).toBe(false);
+  });
+});
+
+describe('combinePages', () => {
+  const page = (past: ReturnType<typeof range>, limit: number, answer: number, count = 42) => ({ current: [], past, limit, count, estimated: false, answer });
+
+  it('lists the head, then older pages without repeats, with the newest count', () => {
+    const listed = combinePages([{ ...page(range(42, 33), 10, 1), current: [currentExecution('43')] }, page(range(33, 24), 10, 2, 41)]);
+    expect(ids(listed.current)).toEqual(['43']);
+    expect(ids(listed.past)).toEqual(ids(range(42, 24)));
+    expect(listed.count).toBe(41);
+  });
+
+  it('merges a refreshed head over the older pages and drops them when the head is everything', () => {
+    expect(ids(combinePages([page(range(45, 16), 30, 3), page(range(32, 23), 10, 2)]).past)).toEqual(ids(range(45, 16)));
+    expect(ids(combinePages([page(range(45, 40), 30, 3), page(range(32, 23), 10, 2)]).past)).toEqual(ids(range(45, 40)));
+    expect(combinePages([])).toEqual({ current: [], past: [], count: 0, estimated: false });
   });
 });

@@ -48,3 +48,43 @@ export function totalCount(currentShown: number, pastCount: number, status: Exec
 export function hasMorePast(loaded: number, count: number, estimated: boolean, status: ExecutionStatusFilter): boolean {
   return showsPast(status) && (estimated || count > loaded);
 }
+
+/**
+ * One answer the executions list keeps: the head (the current executions and the newest past
+ * ones) or an older page of past executions fetched by 'load more'.
+ */
+export interface ExecutionsListPage {
+  /** The current executions; only the head carries them. */
+  current: ExecutionSummary[];
+  /** Past executions, newest first. */
+  past: ExecutionSummary[];
+  /** How many past executions were asked for: a shorter answer is all there is. */
+  limit: number;
+  /** What the server counts for the filter, and whether that count is estimated. */
+  count: number;
+  estimated: boolean;
+  /** Increases with every answer, so the newest count wins. */
+  answer: number;
+}
+
+/** What the list shows of its pages. */
+export interface ListedExecutions {
+  current: ExecutionSummary[];
+  past: ExecutionSummary[];
+  count: number;
+  estimated: boolean;
+}
+
+const NOTHING_LISTED: ListedExecutions = { current: [], past: [], count: 0, estimated: false };
+
+/**
+ * Combines the head with the older pages: the head is the newest range (an auto refresh merges
+ * by `mergeRefreshed`), the older pages follow without repeats, and the count is the newest one.
+ */
+export function combinePages(pages: readonly ExecutionsListPage[]): ListedExecutions {
+  const [head, ...older] = pages;
+  if (head === undefined) return NOTHING_LISTED;
+  const olderPast = older.reduce<ExecutionSummary[]>((loaded, page) => appendPage(loaded, page.past), []);
+  const latest = pages.reduce((newest, page) => (page.answer > newest.answer ? page : newest), head);
+  return { current: head.current, past: mergeRefreshed(olderPast, head.past, head.limit), count: latest.count, estimated: latest.estimated };
+}

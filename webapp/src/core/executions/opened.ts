@@ -1,4 +1,4 @@
-import type { RunResult } from '../push/messages';
+import type { RunResult } from '@/core/push/messages';
 
 /** What opening a past execution tells the user besides drawing it (spec 001 §8). */
 export type OpenedExecutionNotice = { kind: 'failed'; message: string } | { kind: 'waiting' };

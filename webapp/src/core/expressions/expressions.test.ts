@@ -3,7 +3,7 @@ import { insertVariable } from './insert';
 import { planSegments } from './plan';
 import { ResolveCache } from './resolveCache';
 import { inlineResultText, segmentResultText, valueToText } from './result';
-import type { TaskData } from '../push/messages';
+import type { TaskData } from '@/core/push/messages';
 import { MAX_SENT_BINARY_LENGTH, runDataForPreview } from './requestData';
 import { isLoneSegment, parseTemplate } from './template';
 

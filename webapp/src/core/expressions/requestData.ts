@@ -1,4 +1,4 @@
-import type { TaskData } from '../push/messages';
+import type { TaskData } from '@/core/push/messages';
 
 /** Binary data longer than this (base64 characters) is not sent along with expression previews. */
 export const MAX_SENT_BINARY_LENGTH = 65536;

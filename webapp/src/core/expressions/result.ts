@@ -1,4 +1,4 @@
-import type { JsonValue } from '../workflow/types';
+import type { JsonValue } from '@/core/workflow/types';
 
 /** What evaluating an expression gave (POST /rest/expressions/evaluate): a value, or why there is none. */
 export type EvaluationResult =

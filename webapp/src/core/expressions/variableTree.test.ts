@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { TaskData } from '../push/messages';
-import type { Graph, WorkflowNode } from '../workflow/types';
+import type { TaskData } from '@/core/push/messages';
+import type { Graph, WorkflowNode } from '@/core/workflow/types';
 import { buildVariableTree, dataOption, filterVariables, MAX_INPUT_DATA_LENGTH, type VariableOption } from './variableTree';
 import { propertyPath, selectionExpression } from './variablePaths';
 

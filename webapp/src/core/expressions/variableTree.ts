@@ -1,6 +1,7 @@
-import { listConnections, upstreamNodes } from '../workflow/connections';
-import type { TaskData } from '../push/messages';
-import type { Graph, WorkflowNode } from '../workflow/types';
+import { listConnections, upstreamNodes } from '@/core/workflow/connections';
+import type { TaskData } from '@/core/push/messages';
+import { STICKY_NOTE_TYPE } from '@/core/workflow/nodeTypes';
+import type { Graph, WorkflowNode } from '@/core/workflow/types';
 import { indexPath, nodePath, propertyPath } from './variablePaths';
 
 /** Entries whose text the view translates instead of showing `name`. */
@@ -39,7 +40,6 @@ export const MAX_INPUT_DATA_LENGTH = 102400;
 /** What $execution.id and $execution.resumeUrl show outside a run. */
 export const EXECUTION_PLACEHOLDER = '[filled at execution time]';
 
-const STICKY_NOTE_TYPE = 'n8n-nodes-base.stickyNote';
 
 export interface VariableTreeInput {
   nodeName: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyParameterChange } from './applyChange';
 import { nodeParametersWithDefaults } from './nodeParameters';
-import type { JsonValue } from '../workflow/types';
+import type { JsonValue } from '@/core/workflow/types';
 import { TYPE, testNode } from './testDescription';
 
 describe('applyParameterChange', () => {

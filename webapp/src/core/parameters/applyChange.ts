@@ -1,5 +1,5 @@
-import type { NodeTypeDescription } from '../workflow/nodeTypes';
-import type { JsonObject, JsonValue, NodeCredential, WorkflowNode } from '../workflow/types';
+import type { NodeTypeDescription } from '@/core/workflow/nodeTypes';
+import type { JsonObject, JsonValue, NodeCredential, WorkflowNode } from '@/core/workflow/types';
 import { isJsonObject, parsePath, setAt } from './path';
 import { nodeParametersToStore, sameJson } from './nodeParameters';
 import { nodeSetting } from './settings';

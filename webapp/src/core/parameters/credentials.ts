@@ -1,5 +1,5 @@
-import type { NodeCredentialDescription, NodeTypeDescription } from '../workflow/nodeTypes';
-import type { JsonValue, NodeCredential, WorkflowNode } from '../workflow/types';
+import type { NodeCredentialDescription, NodeTypeDescription } from '@/core/workflow/nodeTypes';
+import type { JsonValue, NodeCredential, WorkflowNode } from '@/core/workflow/types';
 import { displayParameter } from './visibility';
 
 /** A stored credential as GET /rest/credentials lists it (without its data). */

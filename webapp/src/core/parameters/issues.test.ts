@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { nodeIssues, workflowIssues } from '../workflow/nodeIssues';
-import type { NodeTypeDescription } from '../workflow/nodeTypes';
+import { nodeIssues, workflowIssues } from '@/core/workflow/nodeIssues';
+import type { NodeTypeDescription } from '@/core/workflow/nodeTypes';
 import { matchCredential, matchNodeCredentials } from './credentials';
 import { TYPE, testNode } from './testDescription';
 

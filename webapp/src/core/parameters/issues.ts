@@ -1,5 +1,5 @@
-import type { NodeProperty } from '../workflow/nodeTypes';
-import type { JsonValue } from '../workflow/types';
+import type { NodeProperty } from '@/core/workflow/nodeTypes';
+import type { JsonValue } from '@/core/workflow/types';
 import { formatPath, type PathSegment } from './path';
 import { CUSTOM_API_CALL_KEY, isExpression, isParameterShown, levelValues } from './visibility';
 

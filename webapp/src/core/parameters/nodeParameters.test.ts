@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clone, nodeParametersWithDefaults } from './nodeParameters';
-import type { NodeTypeDescription } from '../workflow/nodeTypes';
+import type { NodeTypeDescription } from '@/core/workflow/nodeTypes';
 
 describe('clone', () => {
   it('copies objects and arrays deeply and returns primitives as they are', () => {

@@ -1,5 +1,5 @@
-import type { NodeProperty, NodeTypeDescription } from '../workflow/nodeTypes';
-import type { JsonObject, JsonValue } from '../workflow/types';
+import type { NodeProperty, NodeTypeDescription } from '@/core/workflow/nodeTypes';
+import type { JsonObject, JsonValue } from '@/core/workflow/types';
 import { isJsonObject } from './path';
 import { displayParameter } from './visibility';
 

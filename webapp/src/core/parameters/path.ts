@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '../workflow/types';
+import type { JsonObject, JsonValue } from '@/core/workflow/types';
 
 /** One step of a value path: an object key or an array index. */
 export type PathSegment = string | number;

@@ -1,4 +1,4 @@
-import type { NodeProperty } from '../workflow/nodeTypes';
+import type { NodeProperty } from '@/core/workflow/nodeTypes';
 
 /**
  * The fields of the node settings tab (n8n 0.186 NodeSettings), described like parameters so the

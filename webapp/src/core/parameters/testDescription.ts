@@ -1,5 +1,5 @@
-import type { NodeProperty, NodeTypeDescription } from '../workflow/nodeTypes';
-import type { WorkflowNode } from '../workflow/types';
+import type { NodeProperty, NodeTypeDescription } from '@/core/workflow/nodeTypes';
+import type { WorkflowNode } from '@/core/workflow/types';
 
 /** A node type with every kind of parameter and nesting, for the parameter tests. */
 export const PROPERTIES: NodeProperty[] = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NodeProperty } from '../workflow/nodeTypes';
+import type { NodeProperty } from '@/core/workflow/nodeTypes';
 import { clampNumber, fromExpression, parseNumber, toExpression } from './values';
 
 const number: NodeProperty = { displayName: 'N', name: 'n', type: 'number', default: 3, typeOptions: { minValue: 2, maxValue: 5, numberPrecision: 1 } };

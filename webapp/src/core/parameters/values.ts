@@ -1,5 +1,5 @@
-import type { NodeProperty } from '../workflow/nodeTypes';
-import type { JsonValue } from '../workflow/types';
+import type { NodeProperty } from '@/core/workflow/nodeTypes';
+import type { JsonValue } from '@/core/workflow/types';
 import { clone } from './nodeParameters';
 import { isExpression } from './visibility';
 

@@ -1,5 +1,5 @@
-import type { DisplayOptions, NodeProperty } from '../workflow/nodeTypes';
-import type { JsonValue } from '../workflow/types';
+import type { DisplayOptions, NodeProperty } from '@/core/workflow/nodeTypes';
+import type { JsonValue } from '@/core/workflow/types';
 import { getAt, isJsonObject, parsePath } from './path';
 
 /** Marks a resource or operation value that stands for a custom API call (n8n's CUSTOM_API_CALL_KEY). */

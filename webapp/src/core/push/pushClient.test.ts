@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parsePushMessage, type PushMessage } from './messages';
 import { PushClient, PUSH_RECONNECT_DELAY_MS, type PushStatus } from './pushClient';
-import { FakeEventSource } from '../../test/fakeEventSource';
+import { FakeEventSource } from '@/test/fakeEventSource';
 
 const URL = '/rest/push?sessionId=abc';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { NodeProperty } from '../workflow/nodeTypes';
+import type { NodeProperty } from '@/core/workflow/nodeTypes';
 import { asNodeError, nodeErrorMessage, parameterDisplayPath } from './errorMessage';
 
 const properties: NodeProperty[] = [

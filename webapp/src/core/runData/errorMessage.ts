@@ -1,4 +1,4 @@
-import type { NodeProperty, NodePropertyOption } from '../workflow/nodeTypes';
+import type { NodeProperty, NodePropertyOption } from '@/core/workflow/nodeTypes';
 
 /** The error of a run as the engine reports it (spec 001 §3 Error). */
 export interface NodeErrorData {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { addConnection, mainConnection } from '../workflow/connections';
-import type { Connections } from '../workflow/types';
-import { testType } from '../workflow/testTypes';
+import { addConnection, mainConnection } from '@/core/workflow/connections';
+import type { Connections } from '@/core/workflow/types';
+import { testType } from '@/core/workflow/testTypes';
 import { connectedOutputs, defaultInputNode, hasInputPanel, inputNodeOptions, resolveInputNode, truncateName } from './inputNodes';
 
 function wire(...links: Array<[string, number, string, number]>): Connections {

@@ -1,6 +1,6 @@
-import { incoming, listConnections } from '../workflow/connections';
-import { isTriggerType, type NodeTypeDescription } from '../workflow/nodeTypes';
-import { MAIN, type Connections } from '../workflow/types';
+import { incoming, listConnections } from '@/core/workflow/connections';
+import { isTriggerType, type NodeTypeDescription } from '@/core/workflow/nodeTypes';
+import { MAIN, type Connections } from '@/core/workflow/types';
 
 /** Input selector names are cut at this many characters (spec 001 §9). */
 export const INPUT_NAME_MAX_LENGTH = 30;

@@ -1,4 +1,4 @@
-import type { TaskData } from '../push/messages';
+import type { TaskData } from '@/core/push/messages';
 
 /** One item a node produced: its JSON and, optionally, binary entries by key. */
 export type RunItem = NonNullable<NonNullable<TaskData['data']>['main'][number]>[number];

@@ -1,8 +1,8 @@
-import { credentialReference, matchCredential, shownCredentialTypes, type KnownCredential } from '../parameters/credentials';
-import { parameterIssues } from '../parameters/issues';
-import { nodeParametersWithDefaults } from '../parameters/nodeParameters';
-import { displayParameter } from '../parameters/visibility';
-import type { DisplayOptions, NodeProperty, NodeTypeDescription } from './nodeTypes';
+import { credentialReference, matchCredential, shownCredentialTypes, type KnownCredential } from '@/core/parameters/credentials';
+import { parameterIssues } from '@/core/parameters/issues';
+import { nodeParametersWithDefaults } from '@/core/parameters/nodeParameters';
+import { displayParameter } from '@/core/parameters/visibility';
+import { STICKY_NOTE_TYPE, type DisplayOptions, type NodeProperty, type NodeTypeDescription } from './nodeTypes';
 import type { JsonObject, JsonValue, WorkflowNode } from './types';
 
 /**
@@ -149,7 +149,7 @@ export function workflowIssues(
 ): Map<string, NodeIssue[]> {
   const out = new Map<string, NodeIssue[]>();
   for (const node of nodes) {
-    if (node.type === 'n8n-nodes-base.stickyNote') continue;
+    if (node.type === STICKY_NOTE_TYPE) continue;
     const listed = types.forNode(node);
     const issues = !listed
       ? node.disabled

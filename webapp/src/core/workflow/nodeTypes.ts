@@ -63,9 +63,15 @@ export interface NodeTypeDescription {
   codex?: { categories?: string[]; subcategories?: Record<string, string[]>; alias?: string[] };
 }
 
+// The node types the editor treats specially, named once.
 export const STICKY_NOTE_TYPE = 'n8n-nodes-base.stickyNote';
 export const START_NODE_TYPE = 'n8n-nodes-base.start';
 export const MANUAL_TRIGGER_TYPE = 'n8n-nodes-base.manualTrigger';
+export const WEBHOOK_NODE_TYPE = 'n8n-nodes-base.webhook';
+export const HTTP_REQUEST_NODE_TYPE = 'n8n-nodes-base.httpRequest';
+export const CRON_NODE_TYPE = 'n8n-nodes-base.cron';
+export const INTERVAL_NODE_TYPE = 'n8n-nodes-base.interval';
+export const SCHEDULE_TRIGGER_NODE_TYPE = 'n8n-nodes-base.scheduleTrigger';
 
 /** The highest version a description covers (`version` may be a list). */
 export function latestVersion(type: NodeTypeDescription): number {

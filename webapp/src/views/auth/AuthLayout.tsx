@@ -2,7 +2,7 @@ import { Anchor, Center, Group, Paper, Stack, Text, Title } from '@mantine/core'
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { Logo } from '../../components/Logo';
+import { Logo } from '@/components/Logo';
 import classes from './auth.module.css';
 
 interface AuthLayoutProps {

@@ -1,15 +1,16 @@
 import { Alert, Anchor, Button, Center, Loader, PasswordInput, Stack } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { resetPassword, usePasswordToken, useSessionUpdate } from '../../api/users';
-import { RESET_PASSWORD_RULES, type ResetPasswordField } from '../../core/accountValidation';
-import { routePath } from '../../core/routes';
-import { showErrorToast } from '../../components/errorToast';
-import { usePasswordRequirements } from '../../components/forms/passwordRequirements';
-import { useAccountForm } from '../../components/forms/useAccountForm';
-import { showToast } from '../../components/toast';
+import { resetPassword, usePasswordToken, useSessionUpdate } from '@/api/users';
+import { RESET_PASSWORD_RULES, type ResetPasswordField } from '@/core/accountValidation';
+import { routePath } from '@/core/routes';
+import { showErrorToast } from '@/components/errorToast';
+import { usePasswordRequirements } from '@/components/forms/passwordRequirements';
+import { useAccountForm } from '@/components/forms/useAccountForm';
+import { useSubmit } from '@/components/forms/useSubmit';
+import { showToast } from '@/components/toast';
 import { AuthFooterLink, AuthLayout } from './AuthLayout';
 
 const INITIAL: Record<ResetPasswordField, string> = { password: '', password2: '' };
@@ -28,7 +29,6 @@ export function ChangePasswordView() {
   const form = useAccountForm({ initialValues: INITIAL, rules: RESET_PASSWORD_RULES });
   const missing = !token || !userId;
   const check = usePasswordToken(token, userId);
-  const [loading, setLoading] = useState(false);
   const state: TokenState = missing || check.error ? 'invalid' : check.data ? 'valid' : 'checking';
 
   useEffect(() => {
@@ -36,20 +36,20 @@ export function ChangePasswordView() {
     if (error) showErrorToast(t('auth.changePassword.tokenValidationError'), error);
   }, [missing, check.error, t]);
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!form.attemptSubmit()) return;
-    setLoading(true);
-    try {
+  const send = useSubmit(
+    async () => {
       await resetPassword(token, userId, form.values.password);
       showToast({ type: 'success', title: t('auth.changePassword.passwordUpdated'), message: t('auth.changePassword.passwordUpdatedMessage') });
       // The server signs the browser in with the new password.
       await session.reloadUser();
       await navigate(routePath('Homepage'), { replace: true });
-    } catch (error) {
-      setLoading(false);
-      showErrorToast(t('auth.changePassword.error'), error);
-    }
+    },
+    { onError: t('auth.changePassword.error') },
+  );
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (form.attemptSubmit()) void send.submit();
   };
 
   const footer = <AuthFooterLink to={routePath('SigninView')}>{t('auth.backToSignin')}</AuthFooterLink>;
@@ -70,11 +70,11 @@ export function ChangePasswordView() {
         </Alert>
       ) : null}
       {state === 'valid' ? (
-        <form onSubmit={(event) => void onSubmit(event)} noValidate>
+        <form onSubmit={onSubmit} noValidate>
           <Stack gap="md">
             <PasswordInput label={t('auth.newPassword')} autoComplete="new-password" description={requirements} inputWrapperOrder={['label', 'input', 'description', 'error']} autoFocus {...form.field('password')} />
             <PasswordInput label={t('auth.repeatPassword')} autoComplete="new-password" {...form.field('password2')} />
-            <Button type="submit" fullWidth loading={loading} mt="xs" data-test-id="change-password-submit">
+            <Button type="submit" fullWidth loading={send.busy} mt="xs" data-test-id="change-password-submit">
               {t('auth.changePassword.submit')}
             </Button>
           </Stack>

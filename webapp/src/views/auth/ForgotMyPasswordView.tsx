@@ -2,13 +2,14 @@ import { Alert, Button, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ResponseError } from '../../api/fetcher';
-import { useSettings } from '../../api/settings';
-import { sendPasswordResetMail } from '../../api/users';
-import { FORGOT_PASSWORD_RULES, type ForgotPasswordField } from '../../core/accountValidation';
-import { routePath } from '../../core/routes';
-import { showToast } from '../../components/toast';
-import { useAccountForm } from '../../components/forms/useAccountForm';
+import { ResponseError } from '@/api/fetcher';
+import { useSettings } from '@/api/settings';
+import { sendPasswordResetMail } from '@/api/users';
+import { FORGOT_PASSWORD_RULES, type ForgotPasswordField } from '@/core/accountValidation';
+import { routePath } from '@/core/routes';
+import { showToast } from '@/components/toast';
+import { useAccountForm } from '@/components/forms/useAccountForm';
+import { useSubmit } from '@/components/forms/useSubmit';
 import { AuthFooterLink, AuthLayout } from './AuthLayout';
 
 const INITIAL: Record<ForgotPasswordField, string> = { email: '' };
@@ -21,30 +22,32 @@ export function ForgotMyPasswordView() {
   const { t } = useTranslation();
   const { settings } = useSettings();
   const form = useAccountForm({ initialValues: INITIAL, rules: FORGOT_PASSWORD_RULES });
-  const [loading, setLoading] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!form.attemptSubmit()) return;
-    const email = form.values.email.trim();
-    setLoading(true);
-    try {
+  const send = useSubmit(
+    async (email: string) => {
       await sendPasswordResetMail(email);
       showToast({ type: 'success', title: t('auth.forgotPassword.sentTitle'), message: t('auth.forgotPassword.sentMessage', { email }) });
       setSentTo(email);
-    } catch (error) {
+    },
+    {
+      idleAfterSuccess: true,
       // Bad input and rate limits carry a useful message; anything else is the mail setup's fault.
-      const status = error instanceof ResponseError ? error.httpStatus : undefined;
-      const useServerMessage = error instanceof ResponseError && (status === 400 || status === 422 || status === 429);
-      showToast({
-        type: 'error',
-        title: t('auth.forgotPassword.error'),
-        message: useServerMessage ? error.message : t('auth.forgotPassword.smtpErrorContactAdministrator'),
-      });
-    } finally {
-      setLoading(false);
-    }
+      onError: (error) => {
+        const status = error instanceof ResponseError ? error.httpStatus : undefined;
+        const useServerMessage = error instanceof ResponseError && (status === 400 || status === 422 || status === 429);
+        showToast({
+          type: 'error',
+          title: t('auth.forgotPassword.error'),
+          message: useServerMessage ? error.message : t('auth.forgotPassword.smtpErrorContactAdministrator'),
+        });
+      },
+    },
+  );
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (form.attemptSubmit()) void send.submit(form.values.email.trim());
   };
 
   const footer = <AuthFooterLink to={routePath('SigninView')}>{t('auth.backToSignin')}</AuthFooterLink>;
@@ -60,13 +63,13 @@ export function ForgotMyPasswordView() {
           {t('auth.forgotPassword.sentMessage', { email: sentTo })}
         </Alert>
       ) : (
-        <form onSubmit={(event) => void onSubmit(event)} noValidate>
+        <form onSubmit={onSubmit} noValidate>
           <Stack gap="md">
             <Text size="sm" c="dimmed">
               {t('auth.forgotPassword.intro')}
             </Text>
             <TextInput label={t('auth.email')} type="email" autoComplete="email" placeholder={t('auth.emailPlaceholder')} autoFocus {...form.field('email')} />
-            <Button type="submit" fullWidth loading={loading} data-test-id="forgot-password-submit">
+            <Button type="submit" fullWidth loading={send.busy} data-test-id="forgot-password-submit">
               {t('auth.forgotPassword.submit')}
             </Button>
           </Stack>

@@ -1,15 +1,15 @@
 import { Anchor, Button, Group, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useSettings } from '../../api/settings';
-import { countExistingData, setUpOwner, skipOwnerSetup, useSessionUpdate } from '../../api/users';
-import { SETUP_RULES, type SetupField } from '../../core/accountValidation';
-import { routePath } from '../../core/routes';
-import { showErrorToast } from '../../components/errorToast';
-import { usePasswordRequirements } from '../../components/forms/passwordRequirements';
-import { useAccountForm } from '../../components/forms/useAccountForm';
+import { useSettings } from '@/api/settings';
+import { countExistingData, setUpOwner, skipOwnerSetup, useSessionUpdate } from '@/api/users';
+import { SETUP_RULES, type SetupField } from '@/core/accountValidation';
+import { routePath } from '@/core/routes';
+import { usePasswordRequirements } from '@/components/forms/passwordRequirements';
+import { useAccountForm } from '@/components/forms/useAccountForm';
+import { useSubmit } from '@/components/forms/useSubmit';
 import { AuthLayout } from './AuthLayout';
 
 const INITIAL: Record<SetupField, string> = { email: '', firstName: '', lastName: '', password: '' };
@@ -40,13 +40,8 @@ export function SetupView() {
   const session = useSessionUpdate();
   const requirements = usePasswordRequirements();
   const form = useAccountForm({ initialValues: INITIAL, rules: SETUP_RULES });
-  const [loading, setLoading] = useState(false);
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!form.attemptSubmit()) return;
-    setLoading(true);
-    try {
+  const send = useSubmit(
+    async () => {
       const existing = await countExistingData();
       if (existing.workflows + existing.credentials > 0) {
         const go = await confirm({
@@ -56,10 +51,7 @@ export function SetupView() {
           cancel: t('auth.setup.goBack'),
           testId: 'setup-migrate',
         });
-        if (!go) {
-          setLoading(false);
-          return;
-        }
+        if (!go) return false;
       }
       const owner = await setUpOwner({
         email: form.values.email.trim(),
@@ -70,10 +62,14 @@ export function SetupView() {
       await session.refreshSettings();
       await session.setUser(owner);
       await navigate(firstLoad.current ? routePath('Homepage') : routePath('UsersSettings'), { replace: true });
-    } catch (error) {
-      setLoading(false);
-      showErrorToast(t('auth.setup.error'), error);
-    }
+      return true;
+    },
+    { onError: t('auth.setup.error') },
+  );
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (form.attemptSubmit()) void send.submit();
   };
 
   const onSkip = async () => {
@@ -99,7 +95,7 @@ export function SetupView() {
       <Text size="sm" c="dimmed">
         {t('auth.setup.intro')}
       </Text>
-      <form onSubmit={(event) => void onSubmit(event)} noValidate>
+      <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           <TextInput label={t('auth.email')} type="email" autoComplete="email" placeholder={t('auth.emailPlaceholder')} autoFocus {...form.field('email')} />
           <SimpleGrid cols={2} spacing="sm">
@@ -107,7 +103,7 @@ export function SetupView() {
             <TextInput label={t('auth.lastName')} autoComplete="family-name" {...form.field('lastName')} />
           </SimpleGrid>
           <PasswordInput label={t('auth.password')} autoComplete="new-password" description={requirements} inputWrapperOrder={['label', 'input', 'description', 'error']} {...form.field('password')} />
-          <Button type="submit" fullWidth loading={loading} mt="xs" data-test-id="setup-submit">
+          <Button type="submit" fullWidth loading={send.busy} mt="xs" data-test-id="setup-submit">
             {t('auth.setup.submit')}
           </Button>
           <Group justify="center">

@@ -1,13 +1,13 @@
 import { Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { signIn, useSessionUpdate } from '../../api/users';
-import { SIGN_IN_RULES, type SignInField } from '../../core/accountValidation';
-import { isLocalRedirect } from '../../core/redirect';
-import { routePath } from '../../core/routes';
-import { showErrorToast } from '../../components/errorToast';
-import { useAccountForm } from '../../components/forms/useAccountForm';
+import { signIn, useSessionUpdate } from '@/api/users';
+import { SIGN_IN_RULES, type SignInField } from '@/core/accountValidation';
+import { isLocalRedirect } from '@/core/redirect';
+import { routePath } from '@/core/routes';
+import { useAccountForm } from '@/components/forms/useAccountForm';
+import { useSubmit } from '@/components/forms/useSubmit';
 import { AuthLayout } from './AuthLayout';
 
 const INITIAL: Record<SignInField, string> = { email: '', password: '' };
@@ -19,26 +19,25 @@ export function SigninView() {
   const [searchParams] = useSearchParams();
   const session = useSessionUpdate();
   const form = useAccountForm({ initialValues: INITIAL, rules: SIGN_IN_RULES, validateOnBlur: false });
-  const [loading, setLoading] = useState(false);
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!form.attemptSubmit()) return;
-    setLoading(true);
-    try {
+  const send = useSubmit(
+    async () => {
       const user = await signIn({ email: form.values.email.trim(), password: form.values.password });
       const redirect = searchParams.get('redirect');
       await session.setUser(user);
       await navigate(isLocalRedirect(redirect) ? redirect : routePath('Homepage'), { replace: true });
-    } catch (error) {
-      setLoading(false);
-      showErrorToast(t('auth.signin.error'), error);
-    }
+    },
+    { onError: t('auth.signin.error') },
+  );
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (form.attemptSubmit()) void send.submit();
   };
 
   return (
     <AuthLayout title={t('auth.signin.title')} testId="signin-form">
-      <form onSubmit={(event) => void onSubmit(event)} noValidate>
+      <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           <TextInput label={t('auth.email')} type="email" autoComplete="email" placeholder={t('auth.emailPlaceholder')} data-autofocus autoFocus {...form.field('email')} />
           <PasswordInput label={t('auth.password')} autoComplete="current-password" {...form.field('password')} />
@@ -47,7 +46,7 @@ export function SigninView() {
               {t('auth.signin.forgotPassword')}
             </Anchor>
           </Group>
-          <Button type="submit" fullWidth loading={loading} data-test-id="signin-button">
+          <Button type="submit" fullWidth loading={send.busy} data-test-id="signin-button">
             {t('auth.signin.submit')}
           </Button>
         </Stack>

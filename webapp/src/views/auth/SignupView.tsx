@@ -1,14 +1,15 @@
 import { Alert, Button, Center, Loader, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { signUp, useSessionUpdate, useSignupToken } from '../../api/users';
-import { SIGN_UP_RULES, type SignUpField } from '../../core/accountValidation';
-import { routePath } from '../../core/routes';
-import { showErrorToast } from '../../components/errorToast';
-import { usePasswordRequirements } from '../../components/forms/passwordRequirements';
-import { useAccountForm } from '../../components/forms/useAccountForm';
+import { signUp, useSessionUpdate, useSignupToken } from '@/api/users';
+import { SIGN_UP_RULES, type SignUpField } from '@/core/accountValidation';
+import { routePath } from '@/core/routes';
+import { showErrorToast } from '@/components/errorToast';
+import { usePasswordRequirements } from '@/components/forms/passwordRequirements';
+import { useAccountForm } from '@/components/forms/useAccountForm';
+import { useSubmit } from '@/components/forms/useSubmit';
 import { AuthFooterLink, AuthLayout } from './AuthLayout';
 
 const INITIAL: Record<SignUpField, string> = { firstName: '', lastName: '', password: '' };
@@ -29,7 +30,6 @@ export function SignupView() {
   const form = useAccountForm({ initialValues: INITIAL, rules: SIGN_UP_RULES });
   const missing = !inviterId || !inviteeId || !token;
   const check = useSignupToken(inviterId, inviteeId, token);
-  const [loading, setLoading] = useState(false);
 
   useEffect(() => {
     if (missing) showErrorToast(t('auth.signup.missingTokenTitle'), new Error(t('auth.signup.missingTokenError')));
@@ -43,11 +43,8 @@ export function SignupView() {
 
   const inviter = check.data?.inviter;
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!form.attemptSubmit()) return;
-    setLoading(true);
-    try {
+  const send = useSubmit(
+    async () => {
       const user = await signUp({
         inviterId,
         inviteeId,
@@ -58,10 +55,13 @@ export function SignupView() {
       });
       await session.setUser(user);
       await navigate(routePath('Homepage'), { replace: true });
-    } catch (error) {
-      setLoading(false);
-      showErrorToast(t('auth.signup.error'), error);
-    }
+    },
+    { onError: t('auth.signup.error') },
+  );
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (form.attemptSubmit()) void send.submit();
   };
 
   const footer = <AuthFooterLink to={routePath('SigninView')}>{t('auth.backToSignin')}</AuthFooterLink>;
@@ -83,14 +83,14 @@ export function SignupView() {
           <Text size="sm" c="dimmed" data-test-id="signup-inviter">
             {t('auth.signup.invitedBy', { name: [inviter.firstName, inviter.lastName].filter(Boolean).join(' ') })}
           </Text>
-          <form onSubmit={(event) => void onSubmit(event)} noValidate>
+          <form onSubmit={onSubmit} noValidate>
             <Stack gap="md">
               <SimpleGrid cols={2} spacing="sm">
                 <TextInput label={t('auth.firstName')} autoComplete="given-name" autoFocus {...form.field('firstName')} />
                 <TextInput label={t('auth.lastName')} autoComplete="family-name" {...form.field('lastName')} />
               </SimpleGrid>
               <PasswordInput label={t('auth.password')} autoComplete="new-password" description={requirements} inputWrapperOrder={['label', 'input', 'description', 'error']} {...form.field('password')} />
-              <Button type="submit" fullWidth loading={loading} mt="xs" data-test-id="signup-submit">
+              <Button type="submit" fullWidth loading={send.busy} mt="xs" data-test-id="signup-submit">
                 {t('auth.signup.submit')}
               </Button>
             </Stack>

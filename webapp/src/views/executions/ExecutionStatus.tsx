@@ -1,9 +1,9 @@
 import { Badge, Group, Loader, Text, Tooltip } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { executionDisplayState, explainStatus, type ExecutionDisplayState, type StatusExplanation } from '../../core/executions/status';
-import { runTimeMs, TIMER_INTERVAL_MS, timerParts } from '../../core/executions/timer';
-import type { ExecutionSummary } from '../../core/executions/types';
+import { executionDisplayState, explainStatus, type ExecutionDisplayState, type StatusExplanation } from '@/core/executions/status';
+import { runTimeMs, TIMER_INTERVAL_MS, timerParts } from '@/core/executions/timer';
+import type { ExecutionSummary } from '@/core/executions/types';
 
 const STATE_COLOR: Record<ExecutionDisplayState, string> = {
   success: 'teal',

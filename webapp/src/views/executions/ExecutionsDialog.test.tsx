@@ -1,9 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { currentExecution, pastExecution } from '../../core/executions/testExecutions';
-import type { ExecutionSummary } from '../../core/executions/types';
-import { renderWithProviders } from '../../test/renderApp';
+import { currentExecution, pastExecution } from '@/core/executions/testExecutions';
+import type { ExecutionSummary } from '@/core/executions/types';
+import { renderWithProviders } from '@/test/renderApp';
 import { ExecutionsDialog } from './ExecutionsDialog';
 
 interface Call {
@@ -86,7 +86,7 @@ describe('executions dialog', { timeout: 20_000 }, () => {
   });
 
   it('refreshes every 4 s with the newest 30 past executions and merges them into the list', async () => {
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'], shouldAdvanceTime: true });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'], shouldAdvanceTime: true });
     renderDialog();
     await waitFor(() => expect(rowIds()).toHaveLength(11));
     current = [];

@@ -2,14 +2,15 @@ import { Button, Center, Checkbox, Group, Loader, LoadingOverlay, Modal, Select,
 import { IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { deleteExecutions, retryExecution, stopExecution } from '../../api/executions';
-import { useWorkflowList } from '../../api/workflows';
-import { showErrorToast } from '../../components/errorToast';
-import { showToast } from '../../components/toast';
-import { pastExecutionsQuery } from '../../core/executions/filter';
-import { deleteRequest, EMPTY_SELECTION, pruneSelection, selectedCount, toggleAll, toggleRow, type ExecutionSelection } from '../../core/executions/selection';
-import { ALL_WORKFLOWS, EXECUTION_STATUS_FILTERS, type ExecutionStatusFilter, type ExecutionSummary } from '../../core/executions/types';
-import { confirmModal } from '../nodeView/dialogs/confirm';
+import { deleteExecutions, retryExecution, stopExecution } from '@/api/executions';
+import { useWorkflowList } from '@/api/workflows';
+import { showErrorToast } from '@/components/errorToast';
+import { useSubmit } from '@/components/forms/useSubmit';
+import { showToast } from '@/components/toast';
+import { pastExecutionsQuery } from '@/core/executions/filter';
+import { deleteRequest, EMPTY_SELECTION, pruneSelection, selectedCount, toggleAll, toggleRow, type ExecutionSelection } from '@/core/executions/selection';
+import { ALL_WORKFLOWS, EXECUTION_STATUS_FILTERS, type DeleteExecutionsRequest, type ExecutionStatusFilter, type ExecutionSummary } from '@/core/executions/types';
+import { confirmModal } from '@/components/confirm';
 import { ExecutionsTable } from './ExecutionsTable';
 import { useExecutionsList } from './useExecutionsList';
 import classes from './executions.module.css';
@@ -41,7 +42,6 @@ export function ExecutionsDialog({ onClose }: { onClose: () => void }) {
   const [chosen, setChosen] = useState<ExecutionSelection>(EMPTY_SELECTION);
   const [retrying, setRetrying] = useState<ReadonlySet<string>>(new Set());
   const [stopping, setStopping] = useState<ReadonlySet<string>>(new Set());
-  const [deleting, setDeleting] = useState(false);
 
   useEffect(() => {
     if (workflowsError) showErrorToast(t('executionsList.showError.loadWorkflows.title'), workflowsError);
@@ -95,6 +95,16 @@ export function ExecutionsDialog({ onClose }: { onClose: () => void }) {
     }
   };
 
+  const remove = useSubmit(
+    async (body: DeleteExecutionsRequest) => {
+      await deleteExecutions(body);
+      showToast({ type: 'success', message: t('executionsList.showMessage.handleDeleteSelected.title') });
+      setChosen(EMPTY_SELECTION);
+      await list.refresh();
+    },
+    { onError: t('executionsList.showError.handleDeleteSelected.title'), idleAfterSuccess: true },
+  );
+
   const removeSelected = async () => {
     const body = deleteRequest(selection, pastExecutionsQuery(list.filter), list.past);
     if (body === null) return;
@@ -105,18 +115,7 @@ export function ExecutionsDialog({ onClose }: { onClose: () => void }) {
       cancel: t('executionsList.confirmMessage.cancelButtonText'),
       danger: true,
     });
-    if (!confirmed) return;
-    setDeleting(true);
-    try {
-      await deleteExecutions(body);
-      showToast({ type: 'success', message: t('executionsList.showMessage.handleDeleteSelected.title') });
-      setChosen(EMPTY_SELECTION);
-      await list.refresh();
-    } catch (error) {
-      showErrorToast(t('executionsList.showError.handleDeleteSelected.title'), error);
-    } finally {
-      setDeleting(false);
-    }
+    if (confirmed) await remove.submit(body);
   };
 
   const empty = list.rows.length === 0;
@@ -174,7 +173,7 @@ export function ExecutionsDialog({ onClose }: { onClose: () => void }) {
         {numSelected > 0 ? (
           <Group gap="sm" data-test-id="selected-executions-info">
             <Text size="sm">{t('executionsList.selected', { count: numSelected, total: list.estimated ? `~${list.pastCount}` : list.pastCount })}</Text>
-            <Button size="compact-sm" color="red" variant="light" leftSection={<IconTrash size={14} />} loading={deleting} onClick={() => void removeSelected()} data-test-id="delete-selected-button">
+            <Button size="compact-sm" color="red" variant="light" leftSection={<IconTrash size={14} />} loading={remove.busy} onClick={() => void removeSelected()} data-test-id="delete-selected-button">
               {t('executionsList.deleteSelected')}
             </Button>
             <Button size="compact-sm" variant="subtle" color="gray" onClick={() => setChosen(EMPTY_SELECTION)} data-test-id="clear-selection-button">

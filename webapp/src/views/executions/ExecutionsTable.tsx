@@ -3,9 +3,9 @@ import { IconExternalLink, IconPlayerStopFilled, IconRotateClockwise } from '@ta
 import type { MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { isSelected, selectionState, type ExecutionSelection } from '../../core/executions/selection';
-import { canRetry, canStop, isPast } from '../../core/executions/status';
-import type { ExecutionSummary } from '../../core/executions/types';
+import { isSelected, selectionState, type ExecutionSelection } from '@/core/executions/selection';
+import { canRetry, canStop, isPast } from '@/core/executions/status';
+import type { ExecutionSummary } from '@/core/executions/types';
 import { ExecutionRunTime, ExecutionStatusBadge, StartedAt } from './ExecutionStatus';
 import classes from './executions.module.css';
 

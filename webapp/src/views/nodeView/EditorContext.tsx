@@ -1,6 +1,6 @@
 import { createContext, useContext, useSyncExternalStore } from 'react';
-import type { EditorState, EditorStore } from '../../core/editor/store';
-import type { NodeTypeDescription, NodeTypeIndex } from '../../core/workflow/nodeTypes';
+import type { EditorState, EditorStore } from '@/core/editor/store';
+import type { NodeTypeDescription, NodeTypeIndex } from '@/core/workflow/nodeTypes';
 import type { EditorActions } from './useEditorActions';
 
 export type EditorMode = 'new' | 'existing' | 'execution' | 'demo';

@@ -1,6 +1,6 @@
 import { Center, Loader } from '@mantine/core';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
-import { currentAppPaths } from '../../core/basePath';
+import { currentAppPaths } from '@/core/basePath';
 import type { EditorMode } from './EditorContext';
 
 type NodeViewComponent = (props: { mode: EditorMode }) => ReactNode;

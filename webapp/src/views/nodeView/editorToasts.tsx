@@ -1,6 +1,6 @@
-import { showToast } from '../../components/toast';
-import { i18n } from '../../i18n';
-import type { MaxNodesError } from '../../core/workflow/edits';
+import { showToast } from '@/components/toast';
+import { i18n } from '@/i18n';
+import type { MaxNodesError } from '@/core/workflow/edits';
 
 /** Blocked edit on a read-only view (spec 001 §8): persistent error with title and message. */
 export function showReadOnlyError(): void {

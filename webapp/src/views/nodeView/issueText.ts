@@ -1,5 +1,5 @@
-import { issueKey, type NodeIssue } from '../../core/workflow/nodeIssues';
-import { i18n } from '../../i18n';
+import { issueKey, type NodeIssue } from '@/core/workflow/nodeIssues';
+import { i18n } from '@/i18n';
 
 /** The sentence for an issue, from its one-line key (canvas data) or the issue itself. */
 export function issueText(issue: string | NodeIssue): string {

@@ -1,6 +1,6 @@
 import { useEffect, useEffectEvent, useRef } from 'react';
-import { InvalidWorkflowError, readFrameCommand, type FrameMessage } from '../../core/editor/frame';
-import type { EditorStore } from '../../core/editor/store';
+import { InvalidWorkflowError, readFrameCommand, type FrameMessage } from '@/core/editor/frame';
+import type { EditorStore } from '@/core/editor/store';
 
 function post(message: FrameMessage): void {
   if (window.parent !== window) window.parent.postMessage(JSON.stringify(message), '*');

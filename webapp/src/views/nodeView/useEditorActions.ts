@@ -1,7 +1,7 @@
 import { useLayoutEffect, useMemo, useRef } from 'react';
-import { clipboardJson, isWorkflowUrl, parseWorkflowData, workflowDataOf } from '../../core/workflow/clipboard';
-import { DEFAULT_LAST_CLICK_POSITION, snapPosition } from '../../core/workflow/canvas';
-import type { GraphChange } from '../../core/workflow/changes';
+import { clipboardJson, isWorkflowUrl, parseWorkflowData, workflowDataOf } from '@/core/workflow/clipboard';
+import { DEFAULT_LAST_CLICK_POSITION, snapPosition } from '@/core/workflow/canvas';
+import type { GraphChange } from '@/core/workflow/changes';
 import {
   planAddNode,
   planConnect,
@@ -11,15 +11,15 @@ import {
   planRename,
   planToggleDisabled,
   type Plan,
-} from '../../core/workflow/edits';
-import type { EditorStore } from '../../core/editor/store';
-import { STICKY_NOTE_TYPE, type NodeTypeIndex } from '../../core/workflow/nodeTypes';
-import type { Connection, Graph, Position } from '../../core/workflow/types';
-import { workflowFromUrl } from '../../api/workflows';
-import { i18n } from '../../i18n';
-import { showToast } from '../../components/toast';
+} from '@/core/workflow/edits';
+import type { EditorStore } from '@/core/editor/store';
+import { STICKY_NOTE_TYPE, type NodeTypeIndex } from '@/core/workflow/nodeTypes';
+import type { Connection, Graph, Position } from '@/core/workflow/types';
+import { workflowFromUrl } from '@/api/workflows';
+import { i18n } from '@/i18n';
+import { showToast } from '@/components/toast';
 import { errorMessage, showMaxNodesError, showReadOnlyError } from './editorToasts';
-import { confirmModal } from './dialogs/confirm';
+import { confirmModal } from '@/components/confirm';
 
 /** Where a node picked in the creator goes. */
 export interface InsertContext {

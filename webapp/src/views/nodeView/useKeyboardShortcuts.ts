@@ -1,8 +1,8 @@
 import { useReactFlow } from '@xyflow/react';
 import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
-import { steppedZoom } from '../../core/workflow/canvas';
-import { arrowTarget, extendedSelection, type ArrowKey } from '../../core/editor/navigation';
-import { STICKY_NOTE_TYPE } from '../../core/workflow/nodeTypes';
+import { steppedZoom } from '@/core/workflow/canvas';
+import { arrowTarget, extendedSelection, type ArrowKey } from '@/core/editor/navigation';
+import { STICKY_NOTE_TYPE } from '@/core/workflow/nodeTypes';
 import { FIT_VIEW } from './canvas/viewport';
 import type { EditorContextValue } from './EditorContext';
 

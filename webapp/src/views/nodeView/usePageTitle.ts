@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { runOutcome } from '../../core/editor/execution';
-import type { EditorStore } from '../../core/editor/store';
+import { runOutcome } from '@/core/editor/execution';
+import type { EditorStore } from '@/core/editor/store';
 
 const SYMBOL = { idle: '▶️', running: '🔄', warning: '⚠️' } as const;
 

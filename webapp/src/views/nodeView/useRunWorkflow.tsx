@@ -1,17 +1,17 @@
 import { useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { applyPushMessage, IDLE_EXECUTION, isForOtherExecution, PUSH_RETRIES, PUSH_RETRY_DELAY, runOutcome, runStarted } from '../../core/editor/execution';
-import { planPartialRun } from '../../core/editor/partialRun';
-import type { EditorStore } from '../../core/editor/store';
-import { workflowIssues } from '../../core/workflow/nodeIssues';
-import type { NodeTypeIndex } from '../../core/workflow/nodeTypes';
+import { applyPushMessage, IDLE_EXECUTION, isForOtherExecution, PUSH_RETRIES, PUSH_RETRY_DELAY, runOutcome, runStarted } from '@/core/editor/execution';
+import { planPartialRun } from '@/core/editor/partialRun';
+import type { EditorStore } from '@/core/editor/store';
+import { workflowIssues } from '@/core/workflow/nodeIssues';
+import type { NodeTypeIndex } from '@/core/workflow/nodeTypes';
 import { issueList } from './issueText';
-import type { PushMessage } from '../../core/push/messages';
-import { useKnownCredentials } from '../../api/credentials';
-import { getPushClient, usePushMessages } from '../../api/push';
-import { getExecution, stopExecution } from '../../api/executions';
-import { deleteTestWebhook, runWorkflow } from '../../api/workflows';
-import { showToast } from '../../components/toast';
+import type { PushMessage } from '@/core/push/messages';
+import { useKnownCredentials } from '@/api/credentials';
+import { getPushClient, usePushMessages } from '@/api/push';
+import { getExecution, stopExecution } from '@/api/executions';
+import { deleteTestWebhook, runWorkflow } from '@/api/workflows';
+import { showToast } from '@/components/toast';
 import { errorMessage } from './editorToasts';
 import { workflowBody } from './workflowData';
 

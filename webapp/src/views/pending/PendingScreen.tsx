@@ -1,23 +1,8 @@
 import { Container, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
-export type PendingScreenName =
-  | 'NodeViewNew'
-  | 'NodeViewExisting'
-  | 'ExecutionById'
-  | 'WorkflowDemo'
-  | 'WorkflowTemplate'
-  | 'TemplatesSearchView'
-  | 'TemplatesWorkflowView'
-  | 'TemplatesCollectionView'
-  | 'SigninView'
-  | 'SignupView'
-  | 'SetupView'
-  | 'ForgotMyPasswordView'
-  | 'ChangePasswordView'
-  | 'PersonalSettings'
-  | 'UsersSettings'
-  | 'APISettings';
+/** The routes whose screens are not built yet. */
+export type PendingScreenName = 'WorkflowTemplate' | 'TemplatesSearchView' | 'TemplatesWorkflowView' | 'TemplatesCollectionView';
 
 /**
  * Stands in for a screen that is not built yet: its name and nothing else. Each screen replaces

@@ -1,6 +1,6 @@
 import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { i18n } from '../../i18n';
+import { i18n } from '@/i18n';
 
 /** The credentials dialog is not built yet; its sidebar entry opens this. */
 export function openPendingModal(name: 'Credentials'): void {

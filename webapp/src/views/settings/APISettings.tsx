@@ -1,15 +1,16 @@
 import { ActionIcon, Alert, Anchor, Button, Center, CopyButton, Group, Loader, Paper, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconCheck, IconCopy, IconExternalLink } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { createApiKey, deleteApiKey, useApiKey } from '../../api/users';
-import { apiPlaygroundPath, isShortenedApiKey } from '../../core/apiKey';
-import { currentAppPaths } from '../../core/basePath';
-import { showErrorToast } from '../../components/errorToast';
-import { SettingsLayout } from '../../components/settings/SettingsLayout';
-import { useAccess } from '../../components/settings/useAccess';
-import { showToast } from '../../components/toast';
+import { createApiKey, deleteApiKey, useApiKey } from '@/api/users';
+import { apiPlaygroundPath, isShortenedApiKey } from '@/core/apiKey';
+import { currentAppPaths } from '@/core/basePath';
+import { showErrorToast } from '@/components/errorToast';
+import { useSubmit } from '@/components/forms/useSubmit';
+import { SettingsLayout } from '@/components/settings/SettingsLayout';
+import { useAccess } from '@/components/settings/useAccess';
+import { showToast } from '@/components/toast';
 
 function KeyInput({ apiKey }: { apiKey: string }) {
   const { t } = useTranslation();
@@ -54,24 +55,19 @@ export function APISettings() {
   const { t } = useTranslation();
   const { settings } = useAccess();
   const { apiKey, error, isLoading, setApiKey } = useApiKey();
-  const [creating, setCreating] = useState(false);
   const playground = apiPlaygroundPath(currentAppPaths().basePath, settings.publicApi.path, settings.publicApi.latestVersion);
 
   useEffect(() => {
     if (error) showErrorToast(t('settings.api.viewError'), error);
   }, [error, t]);
 
-  const onCreate = async () => {
-    setCreating(true);
-    try {
+  const create = useSubmit(
+    async () => {
       const created = await createApiKey();
       await setApiKey(created, { revalidate: false });
-    } catch (failure) {
-      showErrorToast(t('settings.api.createError'), failure);
-    } finally {
-      setCreating(false);
-    }
-  };
+    },
+    { onError: t('settings.api.createError'), idleAfterSuccess: true },
+  );
 
   const onDelete = () => {
     modals.openConfirmModal({
@@ -129,8 +125,8 @@ export function APISettings() {
             <Text size="sm" c="dimmed" ta="center" maw={480}>
               {t('settings.api.intro')}
             </Text>
-            <Button mt="sm" disabled={creating} leftSection={creating ? <Loader size={14} color="gray" /> : null} onClick={() => void onCreate()} data-test-id="api-key-create">
-              {creating ? t('settings.api.creating') : t('settings.api.create')}
+            <Button mt="sm" disabled={create.busy} leftSection={create.busy ? <Loader size={14} color="gray" /> : null} onClick={() => void create.submit()} data-test-id="api-key-create">
+              {create.busy ? t('settings.api.creating') : t('settings.api.create')}
             </Button>
           </Stack>
         </Paper>

@@ -1,16 +1,16 @@
 import { Anchor, Button, Divider, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCurrentUser } from '../../api/currentUser';
-import { updateProfile, useSessionUpdate } from '../../api/users';
-import { PROFILE_RULES, type ProfileField } from '../../core/accountValidation';
-import { fullName, type User } from '../../core/user';
-import { showErrorToast } from '../../components/errorToast';
-import { useAccountForm } from '../../components/forms/useAccountForm';
-import { ChangePasswordModal } from '../../components/settings/ChangePasswordModal';
-import { SettingsLayout } from '../../components/settings/SettingsLayout';
-import { UserAvatar } from '../../components/settings/UserAvatar';
-import { showToast } from '../../components/toast';
+import { useCurrentUser } from '@/api/currentUser';
+import { updateProfile, useSessionUpdate } from '@/api/users';
+import { PROFILE_RULES, type ProfileField } from '@/core/accountValidation';
+import { fullName, type User } from '@/core/user';
+import { useAccountForm } from '@/components/forms/useAccountForm';
+import { useSubmit } from '@/components/forms/useSubmit';
+import { ChangePasswordModal } from '@/components/settings/ChangePasswordModal';
+import { SettingsLayout } from '@/components/settings/SettingsLayout';
+import { UserAvatar } from '@/components/settings/UserAvatar';
+import { showToast } from '@/components/toast';
 
 function profileOf(user: User): Record<ProfileField, string> {
   return { firstName: user.firstName ?? '', lastName: user.lastName ?? '', email: user.email ?? '' };
@@ -20,14 +20,10 @@ function ProfileForm({ user }: { user: User }) {
   const { t } = useTranslation();
   const session = useSessionUpdate();
   const form = useAccountForm({ initialValues: profileOf(user), rules: PROFILE_RULES });
-  const [saving, setSaving] = useState(false);
   const [passwordOpen, setPasswordOpen] = useState(false);
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!form.isChanged || !form.attemptSubmit()) return;
-    setSaving(true);
-    try {
+  const save = useSubmit(
+    async () => {
       const updated = await updateProfile({
         id: user.id,
         firstName: form.values.firstName.trim(),
@@ -37,11 +33,13 @@ function ProfileForm({ user }: { user: User }) {
       form.reset(profileOf(updated));
       await session.setUser(updated);
       showToast({ type: 'success', title: t('settings.personal.updated'), message: t('settings.personal.updatedMessage') });
-    } catch (error) {
-      showErrorToast(t('settings.personal.updateError'), error);
-    } finally {
-      setSaving(false);
-    }
+    },
+    { onError: t('settings.personal.updateError'), idleAfterSuccess: true },
+  );
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (form.isChanged && form.attemptSubmit()) void save.submit();
   };
 
   return (
@@ -77,7 +75,7 @@ function ProfileForm({ user }: { user: User }) {
         </Paper>
         <Divider />
         <Group justify="flex-end">
-          <Button type="submit" disabled={!form.isChanged || !form.isValid} loading={saving} data-test-id="save-settings-button">
+          <Button type="submit" disabled={!form.isChanged || !form.isValid} loading={save.busy} data-test-id="save-settings-button">
             {t('settings.personal.save')}
           </Button>
         </Group>

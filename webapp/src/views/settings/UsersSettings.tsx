@@ -3,17 +3,17 @@ import { IconAlertTriangle, IconDots, IconMail, IconTrash, IconUserPlus } from '
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { reinviteUser, useUsers } from '../../api/users';
-import { routePath } from '../../core/routes';
-import { fullName, isDefaultUser, isOwner, type User } from '../../core/user';
-import { showErrorToast } from '../../components/errorToast';
-import { DeleteUserModal } from '../../components/settings/DeleteUserModal';
-import { InviteUsersModal } from '../../components/settings/InviteUsersModal';
-import { SettingsLayout } from '../../components/settings/SettingsLayout';
-import { UserAvatar } from '../../components/settings/UserAvatar';
-import { useAccess } from '../../components/settings/useAccess';
-import { showToast } from '../../components/toast';
-import classes from '../../components/settings/settings.module.css';
+import { reinviteUser, useUsers } from '@/api/users';
+import { routePath } from '@/core/routes';
+import { fullName, isDefaultUser, isOwner, type User } from '@/core/user';
+import { showErrorToast } from '@/components/errorToast';
+import { DeleteUserModal } from '@/components/settings/DeleteUserModal';
+import { InviteUsersModal } from '@/components/settings/InviteUsersModal';
+import { SettingsLayout } from '@/components/settings/SettingsLayout';
+import { UserAvatar } from '@/components/settings/UserAvatar';
+import { useAccess } from '@/components/settings/useAccess';
+import { showToast } from '@/components/toast';
+import classes from '@/components/settings/settings.module.css';
 
 /** Owner first, then active users by name, then pending invitations by address. */
 function sortUsers(users: readonly User[]): User[] {

@@ -2,8 +2,8 @@ import { ActionIcon, Button, Group, Tooltip } from '@mantine/core';
 import { IconFocus2, IconNote, IconPlayerPlayFilled, IconPlayerStopFilled, IconPlus, IconTrash, IconZoomIn, IconZoomOut, IconZoomReset } from '@tabler/icons-react';
 import { useReactFlow } from '@xyflow/react';
 import { useTranslation } from 'react-i18next';
-import { steppedZoom } from '../../../core/workflow/canvas';
-import { useEditor, useEditorState } from '../EditorContext';
+import { steppedZoom } from '@/core/workflow/canvas';
+import { useEditor, useEditorState } from '@/views/nodeView/EditorContext';
 import classes from './controls.module.css';
 import { FIT_VIEW } from './viewport';
 

@@ -1,7 +1,7 @@
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyflow/react';
 import { memo, useEffect, useRef, useState } from 'react';
-import { useEditor } from '../EditorContext';
+import { useEditor } from '@/views/nodeView/EditorContext';
 import type { CanvasEdgeData } from './model';
 import { useCanvasText } from './canvasText';
 import classes from './canvas.module.css';

@@ -1,8 +1,8 @@
 import { NodeResizer, type NodeProps } from '@xyflow/react';
 import { memo, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { GRID_SIZE } from '../../../core/workflow/canvas';
-import { useEditor } from '../EditorContext';
+import { GRID_SIZE } from '@/core/workflow/canvas';
+import { useEditor } from '@/views/nodeView/EditorContext';
 import { renderMarkdown } from './markdown';
 import type { StickyNodeData } from './model';
 import classes from './canvas.module.css';

@@ -1,5 +1,5 @@
 import { Marked, type Tokens } from 'marked';
-import { escapeHtml, safeHref } from '../../../core/editor/markdownSafety';
+import { escapeHtml, safeHref } from '@/core/editor/markdownSafety';
 
 /** Sticky-note markdown: raw HTML is shown as text and unsafe link targets are dropped. */
 const marked = new Marked({

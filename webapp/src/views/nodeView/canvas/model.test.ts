@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { IDLE_EXECUTION, runStarted } from '../../../core/editor/execution';
-import { TEST_INDEX } from '../../../core/workflow/testTypes';
-import type { Graph } from '../../../core/workflow/types';
+import { IDLE_EXECUTION, runStarted } from '@/core/editor/execution';
+import { TEST_INDEX } from '@/core/workflow/testTypes';
+import type { Graph } from '@/core/workflow/types';
 import { applyLocalChanges, applySelectionChanges, CanvasModel, EMPTY_LOCAL, sameCanvasNode } from './model';
 
 const graph: Graph = {
@@ -25,7 +25,7 @@ describe('canvas model', () => {
   });
 
   it('keeps node objects that draw the same when the type descriptions are replaced', async () => {
-    const { NodeTypeIndex } = await import('../../../core/workflow/nodeTypes');
+    const { NodeTypeIndex } = await import('@/core/workflow/nodeTypes');
     const model = new CanvasModel();
     const first = model.nodes(graph, TEST_INDEX, [], IDLE_EXECUTION);
     // Fresh descriptions (as after a reload of the type list) that draw the same cards.
@@ -83,7 +83,7 @@ describe('canvas model', () => {
 
 describe('subtitles', () => {
   it('are evaluated once the full description with defaults is known', async () => {
-    const { NodeTypeIndex } = await import('../../../core/workflow/nodeTypes');
+    const { NodeTypeIndex } = await import('@/core/workflow/nodeTypes');
     const http = {
       name: 'n8n-nodes-base.httpRequest',
       displayName: 'HTTP Request',

@@ -1,11 +1,11 @@
 import type { Dimensions, Edge, Node, NodeChange, XYPosition } from '@xyflow/react';
-import { nodeRunStatus, type ExecutionState } from '../../../core/editor/execution';
-import { listConnections } from '../../../core/workflow/connections';
-import { NODE_SIZE, STICKY_DEFAULT_HEIGHT, STICKY_DEFAULT_WIDTH } from '../../../core/workflow/canvas';
-import { isTriggerType, STICKY_NOTE_TYPE, type NodeTypeDescription, type NodeTypeIndex } from '../../../core/workflow/nodeTypes';
-import { evaluateSubtitle } from '../../../core/workflow/subtitle';
-import { issueKey, parameterValues, type NodeIssue } from '../../../core/workflow/nodeIssues';
-import type { Connection, Graph, WorkflowNode } from '../../../core/workflow/types';
+import { nodeRunStatus, type ExecutionState } from '@/core/editor/execution';
+import { listConnections } from '@/core/workflow/connections';
+import { NODE_SIZE, STICKY_DEFAULT_HEIGHT, STICKY_DEFAULT_WIDTH } from '@/core/workflow/canvas';
+import { isTriggerType, STICKY_NOTE_TYPE, type NodeTypeDescription, type NodeTypeIndex } from '@/core/workflow/nodeTypes';
+import { evaluateSubtitle } from '@/core/workflow/subtitle';
+import { issueKey, parameterValues, type NodeIssue } from '@/core/workflow/nodeIssues';
+import type { Connection, Graph, WorkflowNode } from '@/core/workflow/types';
 
 const NO_ISSUES: ReadonlyMap<string, NodeIssue[]> = new Map();
 

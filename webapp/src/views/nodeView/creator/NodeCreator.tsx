@@ -2,7 +2,7 @@ import { Anchor, CloseButton, SegmentedControl, Text, TextInput, UnstyledButton 
 import { IconChevronDown, IconChevronRight, IconSearch } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NodeIcon } from '../../../components/NodeIcon';
+import { NodeIcon } from '@/components/NodeIcon';
 import {
   CREATOR_TABS,
   NO_RESULTS_SUGGESTIONS,
@@ -11,10 +11,10 @@ import {
   searchResults,
   type CreatorItem,
   type CreatorTab,
-} from '../../../core/editor/nodeCreator';
-import type { NodeTypeDescription } from '../../../core/workflow/nodeTypes';
-import { NODE_TYPE_DRAG_FORMAT } from '../canvas/Canvas';
-import { useEditor } from '../EditorContext';
+} from '@/core/editor/nodeCreator';
+import type { NodeTypeDescription } from '@/core/workflow/nodeTypes';
+import { NODE_TYPE_DRAG_FORMAT } from '@/views/nodeView/canvas/Canvas';
+import { useEditor } from '@/views/nodeView/EditorContext';
 import classes from './creator.module.css';
 
 const REQUEST_NODE_URL = 'https://community.n8n.io/c/feature-requests/5';

@@ -2,11 +2,12 @@ import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSWRConfig } from 'swr';
-import { checkWorkflowName, copyName, WORKFLOW_NAME_MAX_LENGTH } from '../../../core/workflow/naming';
-import { createWorkflow, WORKFLOWS_KEY, type WorkflowBody } from '../../../api/workflows';
-import { currentAppPaths } from '../../../core/basePath';
-import { showToast } from '../../../components/toast';
-import { errorMessage } from '../editorToasts';
+import { checkWorkflowName, copyName, WORKFLOW_NAME_MAX_LENGTH } from '@/core/workflow/naming';
+import { createWorkflow, WORKFLOWS_KEY, type WorkflowBody } from '@/api/workflows';
+import { currentAppPaths } from '@/core/basePath';
+import { useSubmit } from '@/components/forms/useSubmit';
+import { showToast } from '@/components/toast';
+import { errorMessage } from '@/views/nodeView/editorToasts';
 
 /** Duplicate dialog (spec 002): saves a copy under a new name and opens it in a new window. */
 export function DuplicateWorkflowModal({ name, body, onClose }: { name: string; body: () => WorkflowBody; onClose: () => void }) {
@@ -14,26 +15,24 @@ export function DuplicateWorkflowModal({ name, body, onClose }: { name: string; 
   const { mutate } = useSWRConfig();
   const [value, setValue] = useState(copyName(name));
   const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
+  const save = useSubmit(
+    async (copyAs: string) => {
+      const copy = await createWorkflow({ ...body(), name: copyAs, active: false });
+      void mutate(WORKFLOWS_KEY);
+      window.open(`${currentAppPaths().basePath}workflow/${copy.id}`, '_blank');
+      onClose();
+    },
+    { onError: (err) => showToast({ type: 'error', title: t('workflow.saveError'), message: errorMessage(err) }), idleAfterSuccess: true },
+  );
 
-  const submit = async () => {
+  const submit = () => {
     const check = checkWorkflowName(value);
     if (!check.ok) {
       setError(t('duplicate.empty'));
       showToast({ type: 'error', title: t('duplicate.errorTitle'), message: t('duplicate.empty') });
       return;
     }
-    setSaving(true);
-    try {
-      const copy = await createWorkflow({ ...body(), name: check.name, active: false });
-      void mutate(WORKFLOWS_KEY);
-      window.open(`${currentAppPaths().basePath}workflow/${copy.id}`, '_blank');
-      onClose();
-    } catch (err) {
-      showToast({ type: 'error', title: t('workflow.saveError'), message: errorMessage(err) });
-    } finally {
-      setSaving(false);
-    }
+    void save.submit(check.name);
   };
 
   return (
@@ -41,7 +40,7 @@ export function DuplicateWorkflowModal({ name, body, onClose }: { name: string; 
       <form
         onSubmit={(event) => {
           event.preventDefault();
-          void submit();
+          submit();
         }}
       >
         <Stack>
@@ -62,7 +61,7 @@ export function DuplicateWorkflowModal({ name, body, onClose }: { name: string; 
             <Button variant="default" onClick={onClose}>
               {t('duplicate.cancel')}
             </Button>
-            <Button type="submit" loading={saving} data-test-id="duplicate-save-button">
+            <Button type="submit" loading={save.busy} data-test-id="duplicate-save-button">
               {t('duplicate.save')}
             </Button>
           </Group>

@@ -1,7 +1,7 @@
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isWorkflowUrl } from '../../../core/workflow/clipboard';
+import { isWorkflowUrl } from '@/core/workflow/clipboard';
 
 /** Asks for a workflow file URL; only http(s) addresses ending in .json pass (spec 001 §5). */
 export function ImportFromUrlModal({ onImport, onClose }: { onImport: (url: string) => Promise<boolean>; onClose: () => void }) {

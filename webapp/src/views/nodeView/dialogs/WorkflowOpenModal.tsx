@@ -2,9 +2,9 @@ import { Badge, Group, Loader, Modal, MultiSelect, Table, Text, TextInput, Unsty
 import { IconArrowDown, IconArrowUp, IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_WORKFLOW_SORT, filterWorkflows, sortWorkflows, type WorkflowSort, type WorkflowSortKey } from '../../../core/editor/workflowList';
-import { useTags, useWorkflowList } from '../../../api/workflows';
-import { TagList } from '../header/TagsEditor';
+import { DEFAULT_WORKFLOW_SORT, filterWorkflows, sortWorkflows, type WorkflowSort, type WorkflowSortKey } from '@/core/editor/workflowList';
+import { useTags, useWorkflowList } from '@/api/workflows';
+import { TagList } from '@/views/nodeView/header/TagsEditor';
 
 /** Tags shown per row in the open dialog before '+N'. */
 export const OPEN_LIST_TAG_LIMIT = 3;

@@ -1,11 +1,11 @@
 import { Button, Group, Modal, NumberInput, Select, Stack, Switch, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { checkTimeout, parseTimeoutInput, toParts, type TimeoutParts } from '../../../core/editor/timeout';
-import type { BooleanSetting, SaveDataSetting, WorkflowSettings } from '../../../core/workflow/types';
-import { useSettings } from '../../../api/settings';
-import { useTimezones, useWorkflowList } from '../../../api/workflows';
-import { showToast } from '../../../components/toast';
+import { checkTimeout, parseTimeoutInput, toParts, type TimeoutParts } from '@/core/editor/timeout';
+import type { BooleanSetting, SaveDataSetting, WorkflowSettings } from '@/core/workflow/types';
+import { useSettings } from '@/api/settings';
+import { useTimezones, useWorkflowList } from '@/api/workflows';
+import { showToast } from '@/components/toast';
 
 const NO_WORKFLOW = '';
 

@@ -2,15 +2,15 @@ import { ActionIcon, Button, Checkbox, Group, Loader, Modal, Stack, Switch, Text
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { workflowIssues } from '../../../core/workflow/nodeIssues';
-import { canActivateWorkflow } from '../../../core/workflow/nodeTypes';
-import { useKnownCredentials } from '../../../api/credentials';
-import { updateWorkflow, useActivationError } from '../../../api/workflows';
-import { showToast } from '../../../components/toast';
-import { useEditor, useEditorState } from '../EditorContext';
-import { errorMessage } from '../editorToasts';
-import { issueList } from '../issueText';
-import type { WorkflowOps } from '../useWorkflowOps';
+import { workflowIssues } from '@/core/workflow/nodeIssues';
+import { canActivateWorkflow } from '@/core/workflow/nodeTypes';
+import { useKnownCredentials } from '@/api/credentials';
+import { updateWorkflow, useActivationError } from '@/api/workflows';
+import { showToast } from '@/components/toast';
+import { useEditor, useEditorState } from '@/views/nodeView/EditorContext';
+import { errorMessage } from '@/views/nodeView/editorToasts';
+import { issueList } from '@/views/nodeView/issueText';
+import type { WorkflowOps } from '@/views/nodeView/useWorkflowOps';
 
 /** Storage key of the activation notice's "don't show again" flag. */
 export const HIDE_ACTIVATION_ALERT_KEY = 'N8N_HIDE_ACTIVATION_ALERT';

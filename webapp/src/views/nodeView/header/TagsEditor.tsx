@@ -2,11 +2,11 @@ import { Badge, Group, MultiSelect, UnstyledButton } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSWRConfig } from 'swr';
-import { visibleTags } from '../../../core/editor/workflowList';
-import type { Tag } from '../../../core/workflow/types';
-import { createTag, TAGS_KEY, useTags } from '../../../api/workflows';
-import { showToast } from '../../../components/toast';
-import { errorMessage } from '../editorToasts';
+import { visibleTags } from '@/core/editor/workflowList';
+import type { Tag } from '@/core/workflow/types';
+import { createTag, TAGS_KEY, useTags } from '@/api/workflows';
+import { showToast } from '@/components/toast';
+import { errorMessage } from '@/views/nodeView/editorToasts';
 import classes from './header.module.css';
 
 /** Tags the header shows before the '+N' overflow. */

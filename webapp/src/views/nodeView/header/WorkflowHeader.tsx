@@ -3,10 +3,10 @@ import { IconCheck, IconCircleCheckFilled, IconCircleXFilled, IconClockHour4, Ic
 import { useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { getPushClient } from '../../../api/push';
-import { useSettings } from '../../../api/settings';
-import { useEditor, useEditorState } from '../EditorContext';
-import type { WorkflowOps } from '../useWorkflowOps';
+import { getPushClient } from '@/api/push';
+import { useSettings } from '@/api/settings';
+import { useEditor, useEditorState } from '@/views/nodeView/EditorContext';
+import type { WorkflowOps } from '@/views/nodeView/useWorkflowOps';
 import { ActivationSwitch } from './ActivationSwitch';
 import { TagsEditor } from './TagsEditor';
 import { WorkflowNameEditor } from './WorkflowNameEditor';

@@ -2,8 +2,8 @@ import { TextInput, Tooltip, UnstyledButton } from '@mantine/core';
 import { useViewportSize } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { checkWorkflowName, headerNameLimit, shortenName, WORKFLOW_NAME_MAX_LENGTH } from '../../../core/workflow/naming';
-import { showToast } from '../../../components/toast';
+import { checkWorkflowName, headerNameLimit, shortenName, WORKFLOW_NAME_MAX_LENGTH } from '@/core/workflow/naming';
+import { showToast } from '@/components/toast';
 import classes from './header.module.css';
 
 /** The inline workflow-name editor: Enter or blur submits, Escape cancels (spec 001 §4). */

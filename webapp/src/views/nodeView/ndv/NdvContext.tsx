@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import type { JsonValue } from '../../../core/workflow/types';
+import type { JsonValue } from '@/core/workflow/types';
 
 /** What evaluating an expression gave: a value, or why there is none. */
 export type ExpressionResult =

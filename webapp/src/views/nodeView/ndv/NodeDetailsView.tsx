@@ -2,10 +2,10 @@ import { Alert, Button, Center, Loader, Modal, ScrollArea, Tabs, Tooltip } from 
 import { IconAlertTriangle, IconArrowLeft, IconExternalLink, IconGripVertical, IconSettings } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NDV_DEFAULT_POSITION, ndvLayout, positionFor } from '../../../core/editor/ndvLayout';
-import { applyParameterChange, type ParameterChange } from '../../../core/parameters';
-import { nodeIssues } from '../../../core/workflow/nodeIssues';
-import { useEditor, useEditorState } from '../EditorContext';
+import { NDV_DEFAULT_POSITION, ndvLayout, positionFor } from '@/core/editor/ndvLayout';
+import { applyParameterChange, type ParameterChange } from '@/core/parameters';
+import { nodeIssues } from '@/core/workflow/nodeIssues';
+import { useEditor, useEditorState } from '@/views/nodeView/EditorContext';
 import { ExpressionEditorModal, useExpressionResolver } from './expression';
 import { NdvContext, type ExpressionEditorRequest, type NdvServices } from './NdvContext';
 import { NodeExecuteButton } from './NodeExecuteButton';

@@ -2,9 +2,9 @@ import { Button, Tooltip } from '@mantine/core';
 import { IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { executeLabel, type ExecuteButtonState } from '../../../core/editor/nodeExecute';
-import type { NodeTypeDescription } from '../../../core/workflow/nodeTypes';
-import type { WorkflowNode } from '../../../core/workflow/types';
+import { executeLabel, type ExecuteButtonState } from '@/core/editor/nodeExecute';
+import type { NodeTypeDescription } from '@/core/workflow/nodeTypes';
+import type { WorkflowNode } from '@/core/workflow/types';
 
 /**
  * Runs the workflow up to the open node; while this node's run waits for a test webhook call it

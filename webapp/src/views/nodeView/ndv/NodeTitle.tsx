@@ -1,8 +1,8 @@
 import { Group, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { NodeTypeDescription } from '../../../core/workflow/nodeTypes';
-import { NodeIcon } from '../../../components/NodeIcon';
+import type { NodeTypeDescription } from '@/core/workflow/nodeTypes';
+import { NodeIcon } from '@/components/NodeIcon';
 
 /**
  * The node's icon and name; a click edits the name (not in read-only mode). Enter or leaving the

@@ -2,16 +2,15 @@ import { Collapse, Group, SegmentedControl, Stack, Text, UnstyledButton } from '
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSettings } from '../../../api/settings';
-import { currentAppPaths } from '../../../core/basePath';
-import type { NodeTypeDescription } from '../../../core/workflow/nodeTypes';
-import type { WorkflowNode } from '../../../core/workflow/types';
-import { nodeWebhookUrls, type WebhookUrlKind } from '../../../core/workflow/webhookUrl';
-import { showToast } from '../../../components/toast';
-import { useEditorState } from '../EditorContext';
+import { useSettings } from '@/api/settings';
+import { currentAppPaths } from '@/core/basePath';
+import { WEBHOOK_NODE_TYPE, type NodeTypeDescription } from '@/core/workflow/nodeTypes';
+import type { WorkflowNode } from '@/core/workflow/types';
+import { nodeWebhookUrls, type WebhookUrlKind } from '@/core/workflow/webhookUrl';
+import { showToast } from '@/components/toast';
+import { useEditorState } from '@/views/nodeView/EditorContext';
 import classes from './ndv.module.css';
 
-const WEBHOOK_NODE_TYPE = 'n8n-nodes-base.webhook';
 
 /** The webhook URLs block: test or production URL with its method; a click copies the URL. */
 export function NodeWebhooks({ node, type }: { node: WorkflowNode; type: NodeTypeDescription }) {

@@ -1,9 +1,9 @@
 import { Box, Code, Grid, Group, Modal, Stack, Text, Title } from '@mantine/core';
 import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { insertVariable } from '../../../../core/expressions/insert';
-import { templateOf } from '../../../../core/expressions/template';
-import { useNdv, type ExpressionEditorRequest } from '../NdvContext';
+import { insertVariable } from '@/core/expressions/insert';
+import { templateOf } from '@/core/expressions/template';
+import { useNdv, type ExpressionEditorRequest } from '@/views/nodeView/ndv/NdvContext';
 import { ExpressionInput } from './ExpressionInput';
 import { ExpressionResult } from './ExpressionResult';
 import type { SegmentStates } from './HighlightedTemplate';

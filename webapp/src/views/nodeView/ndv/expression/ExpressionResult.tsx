@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { segmentResultText } from '../../../../core/expressions/result';
+import { segmentResultText } from '@/core/expressions/result';
 import { resultLabel } from './resultText';
 import classes from './expression.module.css';
 import type { SegmentPreview } from './usePreviews';

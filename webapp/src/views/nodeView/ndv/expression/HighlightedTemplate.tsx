@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { parseTemplate } from '../../../../core/expressions/template';
+import { parseTemplate } from '@/core/expressions/template';
 import classes from './expression.module.css';
 
 /** Segment states by code, as the expression editor colours them. */

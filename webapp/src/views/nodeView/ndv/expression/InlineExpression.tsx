@@ -1,7 +1,7 @@
 import { Text, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { inlineResultText } from '../../../../core/expressions/result';
-import { templateOf } from '../../../../core/expressions/template';
+import { inlineResultText } from '@/core/expressions/result';
+import { templateOf } from '@/core/expressions/template';
 import { HighlightedTemplate } from './HighlightedTemplate';
 import classes from './expression.module.css';
 import { useExpressionPreview } from './usePreviews';

@@ -2,9 +2,9 @@ import { ActionIcon, Menu, ScrollArea, Stack, Text, TextInput, UnstyledButton } 
 import { IconChevronDown, IconChevronRight, IconCircleDot, IconSearch } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { parentSelections, selectionExpression } from '../../../../core/expressions/variablePaths';
-import { buildVariableTree, filterVariables, type VariableOption } from '../../../../core/expressions/variableTree';
-import { useEditorState } from '../../EditorContext';
+import { parentSelections, selectionExpression } from '@/core/expressions/variablePaths';
+import { buildVariableTree, filterVariables, type VariableOption } from '@/core/expressions/variableTree';
+import { useEditorState } from '@/views/nodeView/EditorContext';
 import classes from './expression.module.css';
 
 interface VariableSelectorProps {

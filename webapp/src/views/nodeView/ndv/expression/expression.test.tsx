@@ -1,16 +1,16 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useEffect, useState, type ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { IDLE_EXECUTION } from '../../../../core/editor/execution';
-import { EditorStore, initialEditorState } from '../../../../core/editor/store';
-import type { EvaluationResult } from '../../../../core/expressions/result';
-import type { TaskData } from '../../../../core/push/messages';
-import { TEST_INDEX, TEST_TYPES } from '../../../../core/workflow/testTypes';
-import type { Graph, WorkflowNode } from '../../../../core/workflow/types';
-import { renderWithProviders } from '../../../../test/renderApp';
-import { EditorContext, type EditorContextValue } from '../../EditorContext';
-import type { EditorActions } from '../../useEditorActions';
-import { NdvContext, type ExpressionEditorRequest, type NdvServices } from '../NdvContext';
+import { IDLE_EXECUTION } from '@/core/editor/execution';
+import { EditorStore, initialEditorState } from '@/core/editor/store';
+import type { EvaluationResult } from '@/core/expressions/result';
+import type { TaskData } from '@/core/push/messages';
+import { TEST_INDEX, TEST_TYPES } from '@/core/workflow/testTypes';
+import type { Graph, WorkflowNode } from '@/core/workflow/types';
+import { renderWithProviders } from '@/test/renderApp';
+import { EditorContext, type EditorContextValue } from '@/views/nodeView/EditorContext';
+import type { EditorActions } from '@/views/nodeView/useEditorActions';
+import { NdvContext, type ExpressionEditorRequest, type NdvServices } from '@/views/nodeView/ndv/NdvContext';
 import { ExpressionEditorModal, InlineExpression, useExpressionResolver } from './index';
 
 function node(name: string, type: string, parameters: WorkflowNode['parameters'] = {}): WorkflowNode {

@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import type { ResultText } from '../../../../core/expressions/result';
+import type { ResultText } from '@/core/expressions/result';
 
 /** A result as the bracketed text n8n shows for it. */
 export function resultLabel(t: TFunction, text: ResultText): string {

@@ -1,11 +1,11 @@
 import { useCallback } from 'react';
-import { evaluateExpression, type EvaluateExpressionBody } from '../../../../api/expressions';
-import { runDataForPreview } from '../../../../core/expressions/requestData';
-import { ResolveCache } from '../../../../core/expressions/resolveCache';
-import type { EvaluationResult } from '../../../../core/expressions/result';
-import type { EditorState } from '../../../../core/editor/store';
-import { useEditor } from '../../EditorContext';
-import { workflowBody } from '../../workflowData';
+import { evaluateExpression, type EvaluateExpressionBody } from '@/api/expressions';
+import { runDataForPreview } from '@/core/expressions/requestData';
+import { ResolveCache } from '@/core/expressions/resolveCache';
+import type { EvaluationResult } from '@/core/expressions/result';
+import type { EditorState } from '@/core/editor/store';
+import { useEditor } from '@/views/nodeView/EditorContext';
+import { workflowBody } from '@/views/nodeView/workflowData';
 
 /** Identical previews of the same workflow and run data within this time share one call (ms). */
 const CACHE_TTL = 5000;

@@ -1,9 +1,9 @@
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { planSegments, type PlannedSegment } from '../../../../core/expressions/plan';
-import type { EvaluationResult } from '../../../../core/expressions/result';
-import { useEditorState } from '../../EditorContext';
-import { useNdv } from '../NdvContext';
+import { planSegments, type PlannedSegment } from '@/core/expressions/plan';
+import type { EvaluationResult } from '@/core/expressions/result';
+import { useEditorState } from '@/views/nodeView/EditorContext';
+import { useNdv } from '@/views/nodeView/ndv/NdvContext';
 
 /** Expression previews wait this long after the last change (spec 001 §9, ms). */
 export const PREVIEW_DEBOUNCE = 500;

@@ -1,8 +1,8 @@
 import { Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { clone, isParameterShown, levelValues } from '../../../../core/parameters';
-import type { NodeProperty } from '../../../../core/workflow/nodeTypes';
-import type { JsonValue } from '../../../../core/workflow/types';
+import { clone, isParameterShown, levelValues } from '@/core/parameters';
+import type { NodeProperty } from '@/core/workflow/nodeTypes';
+import type { JsonValue } from '@/core/workflow/types';
 import { AddMenu } from './AddMenu';
 import { ParameterLabel } from './ParameterLabel';
 import { ParameterList } from './ParameterList';

@@ -1,7 +1,7 @@
 import { ColorInput } from '@mantine/core';
 import { useState } from 'react';
-import type { NodeProperty } from '../../../../core/workflow/nodeTypes';
-import type { JsonValue } from '../../../../core/workflow/types';
+import type { NodeProperty } from '@/core/workflow/nodeTypes';
+import type { JsonValue } from '@/core/workflow/types';
 
 const COLOR = /^#([0-9a-f]{6}|[0-9a-f]{8})$/i;
 

@@ -1,8 +1,8 @@
 import { Select, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useCredentialTypes } from '../../../../api/credentials';
-import type { NodeProperty } from '../../../../core/workflow/nodeTypes';
-import type { JsonValue } from '../../../../core/workflow/types';
+import { useCredentialTypes } from '@/api/credentials';
+import type { NodeProperty } from '@/core/workflow/nodeTypes';
+import type { JsonValue } from '@/core/workflow/types';
 import { credentialTypeMatches } from './editorValues';
 
 /** A select of credential types (HTTP Request's predefined and generic authentication). */

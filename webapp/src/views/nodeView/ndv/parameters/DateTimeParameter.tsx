@@ -2,7 +2,7 @@ import { ActionIcon, Button, Group, Popover, Stack, TextInput } from '@mantine/c
 import { IconCalendar } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { JsonValue } from '../../../../core/workflow/types';
+import type { JsonValue } from '@/core/workflow/types';
 import { localIsoString } from './editorValues';
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -1,9 +1,9 @@
 import { Stack, Text } from '@mantine/core';
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
-import { clone, levelValues } from '../../../../core/parameters';
-import type { NodeProperty, NodePropertyOption } from '../../../../core/workflow/nodeTypes';
-import type { JsonObject, JsonValue } from '../../../../core/workflow/types';
+import { clone, levelValues } from '@/core/parameters';
+import type { NodeProperty, NodePropertyOption } from '@/core/workflow/nodeTypes';
+import type { JsonObject, JsonValue } from '@/core/workflow/types';
 import { AddMenu } from './AddMenu';
 import { moved } from './editorValues';
 import { ItemActions } from './ItemActions';

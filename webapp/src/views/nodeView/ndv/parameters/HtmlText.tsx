@@ -1,5 +1,5 @@
 import { Fragment, type ReactNode } from 'react';
-import { safeHref } from '../../../../core/editor/markdownSafety';
+import { safeHref } from '@/core/editor/markdownSafety';
 
 const INLINE_TAGS = new Set(['b', 'strong', 'i', 'em', 'code', 'p', 'ul', 'ol', 'li', 'br']);
 

@@ -1,9 +1,9 @@
 import { Select, Stack, Text } from '@mantine/core';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useCredentials, useCredentialTypes, type CredentialSummary } from '../../../../api/credentials';
-import { credentialReference, matchCredential } from '../../../../core/parameters';
-import type { NodeCredentialDescription } from '../../../../core/workflow/nodeTypes';
+import { useCredentials, useCredentialTypes, type CredentialSummary } from '@/api/credentials';
+import { credentialReference, matchCredential } from '@/core/parameters';
+import type { NodeCredentialDescription } from '@/core/workflow/nodeTypes';
 import { ParameterIssues } from './ParameterIssues';
 import { useParameters } from './ParametersContext';
 import classes from './parameters.module.css';

@@ -2,14 +2,14 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { applyParameterChange, type ParameterChange } from '../../../../core/parameters';
-import type { NodeTypeDescription } from '../../../../core/workflow/nodeTypes';
-import type { WorkflowNode } from '../../../../core/workflow/types';
-import { renderWithProviders } from '../../../../test/renderApp';
-import { NdvContext, type NdvServices } from '../NdvContext';
+import { applyParameterChange, type ParameterChange } from '@/core/parameters';
+import type { NodeTypeDescription } from '@/core/workflow/nodeTypes';
+import type { WorkflowNode } from '@/core/workflow/types';
+import { renderWithProviders } from '@/test/renderApp';
+import { NdvContext, type NdvServices } from '@/views/nodeView/ndv/NdvContext';
 import { NodeParameters, NodeSettings } from './index';
 
-vi.mock('../expression/InlineExpression', () => ({
+vi.mock('@/views/nodeView/ndv/expression/InlineExpression', () => ({
   InlineExpression: ({ value, onOpen, path }: { value: string; onOpen: () => void; path: string }) => (
     <button type="button" onClick={onOpen} data-test-id="inline-expression" data-parameter-path={path}>
       {value}

@@ -1,9 +1,9 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NODE_SETTINGS, type ParameterChange } from '../../../../core/parameters';
-import type { NodeProperty, NodeTypeDescription } from '../../../../core/workflow/nodeTypes';
-import type { JsonObject, JsonValue, WorkflowNode } from '../../../../core/workflow/types';
-import { useNdv } from '../NdvContext';
+import { NODE_SETTINGS, type ParameterChange } from '@/core/parameters';
+import type { NodeProperty, NodeTypeDescription } from '@/core/workflow/nodeTypes';
+import type { JsonObject, JsonValue, WorkflowNode } from '@/core/workflow/types';
+import { useNdv } from '@/views/nodeView/ndv/NdvContext';
 import { ParameterList } from './ParameterList';
 import { ParametersContext, type ParametersContextValue } from './ParametersContext';
 

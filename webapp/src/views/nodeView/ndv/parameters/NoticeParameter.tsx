@@ -1,6 +1,6 @@
 import { Alert } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
-import type { NodeProperty } from '../../../../core/workflow/nodeTypes';
+import type { NodeProperty } from '@/core/workflow/nodeTypes';
 import { HtmlText } from './HtmlText';
 import classes from './parameters.module.css';
 

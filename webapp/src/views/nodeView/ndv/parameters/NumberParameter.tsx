@@ -1,8 +1,8 @@
 import { NumberInput } from '@mantine/core';
 import { useState } from 'react';
-import { clampNumber, numberLimits, parseNumber } from '../../../../core/parameters';
-import type { NodeProperty } from '../../../../core/workflow/nodeTypes';
-import type { JsonValue } from '../../../../core/workflow/types';
+import { clampNumber, numberLimits, parseNumber } from '@/core/parameters';
+import type { NodeProperty } from '@/core/workflow/nodeTypes';
+import type { JsonValue } from '@/core/workflow/types';
 
 /** A number parameter kept within typeOptions minValue, maxValue and numberPrecision. */
 export function NumberParameter({ property, value, id, disabled, onValue }: { property: NodeProperty; value: JsonValue | undefined; id: string; disabled: boolean; onValue: (value: number) => void }) {

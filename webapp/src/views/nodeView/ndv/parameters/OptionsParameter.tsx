@@ -1,7 +1,7 @@
 import { Loader, MultiSelect, Select, Stack, Text, type ComboboxItem } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { NodeProperty } from '../../../../core/workflow/nodeTypes';
-import type { JsonValue } from '../../../../core/workflow/types';
+import type { NodeProperty } from '@/core/workflow/nodeTypes';
+import type { JsonValue } from '@/core/workflow/types';
 import type { OptionChoice } from './editorValues';
 
 const keyOf = (value: JsonValue | undefined) => JSON.stringify(value ?? null);

@@ -1,6 +1,6 @@
 import { Switch } from '@mantine/core';
-import type { NodeProperty } from '../../../../core/workflow/nodeTypes';
-import type { JsonValue } from '../../../../core/workflow/types';
+import type { NodeProperty } from '@/core/workflow/nodeTypes';
+import type { JsonValue } from '@/core/workflow/types';
 import { ColorParameter } from './ColorParameter';
 import { CredentialsSelectParameter } from './CredentialsSelectParameter';
 import { DateTimeParameter } from './DateTimeParameter';

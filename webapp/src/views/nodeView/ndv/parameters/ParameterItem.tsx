@@ -1,11 +1,11 @@
 import { Group } from '@mantine/core';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { clone, fromExpression, isExpression, toExpression, unsupportedOptionValues, valueIssues, type ParameterIssue } from '../../../../core/parameters';
-import type { NodeProperty } from '../../../../core/workflow/nodeTypes';
-import type { JsonValue } from '../../../../core/workflow/types';
-import { InlineExpression } from '../expression/InlineExpression';
-import { useNdv } from '../NdvContext';
+import { clone, fromExpression, isExpression, toExpression, unsupportedOptionValues, valueIssues, type ParameterIssue } from '@/core/parameters';
+import type { NodeProperty } from '@/core/workflow/nodeTypes';
+import type { JsonValue } from '@/core/workflow/types';
+import { InlineExpression } from '@/views/nodeView/ndv/expression/InlineExpression';
+import { useNdv } from '@/views/nodeView/ndv/NdvContext';
 import { MultipleValues } from './MultipleValues';
 import { ParameterInput } from './ParameterInput';
 import { ParameterIssues } from './ParameterIssues';

@@ -1,6 +1,6 @@
 import { Group, Tooltip } from '@mantine/core';
 import { IconHelpCircle } from '@tabler/icons-react';
-import type { NodeProperty } from '../../../../core/workflow/nodeTypes';
+import type { NodeProperty } from '@/core/workflow/nodeTypes';
 import { HtmlText } from './HtmlText';
 import classes from './parameters.module.css';
 

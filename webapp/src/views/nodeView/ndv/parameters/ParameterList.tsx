@@ -1,6 +1,6 @@
-import { isParameterShown } from '../../../../core/parameters';
-import type { NodeProperty } from '../../../../core/workflow/nodeTypes';
-import type { JsonValue } from '../../../../core/workflow/types';
+import { isParameterShown } from '@/core/parameters';
+import type { NodeProperty } from '@/core/workflow/nodeTypes';
+import type { JsonValue } from '@/core/workflow/types';
 import { CollectionParameter } from './CollectionParameter';
 import { FixedCollectionParameter } from './FixedCollectionParameter';
 import { ItemActions } from './ItemActions';

@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
-import type { ParameterChange } from '../../../../core/parameters';
-import type { NodeTypeDescription } from '../../../../core/workflow/nodeTypes';
-import type { JsonObject, WorkflowNode } from '../../../../core/workflow/types';
+import type { ParameterChange } from '@/core/parameters';
+import type { NodeTypeDescription } from '@/core/workflow/nodeTypes';
+import type { JsonObject, WorkflowNode } from '@/core/workflow/types';
 
 /** What every editor in one parameter list shares. */
 export interface ParametersContextValue {

@@ -2,8 +2,8 @@ import { ActionIcon, PasswordInput, Textarea, TextInput, Tooltip } from '@mantin
 import { IconExternalLink } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { NodeProperty } from '../../../../core/workflow/nodeTypes';
-import type { JsonValue } from '../../../../core/workflow/types';
+import type { NodeProperty } from '@/core/workflow/nodeTypes';
+import type { JsonValue } from '@/core/workflow/types';
 import { EditDialog } from './EditDialog';
 import { textOf } from './editorValues';
 import classes from './parameters.module.css';

@@ -1,6 +1,6 @@
-import type { CredentialTypeSummary } from '../../../../api/credentials';
-import type { NodeProperty } from '../../../../core/workflow/nodeTypes';
-import type { JsonValue } from '../../../../core/workflow/types';
+import type { CredentialTypeSummary } from '@/api/credentials';
+import type { NodeProperty } from '@/core/workflow/nodeTypes';
+import type { JsonValue } from '@/core/workflow/types';
 
 /** One choice of an options parameter, static or loaded from the server. */
 export interface OptionChoice {

@@ -1,7 +1,7 @@
-import { useParameterOptions, type ParameterOptionsState } from '../../../../api/parameterOptions';
-import { getAt, hasRemoteOptions, parsePath } from '../../../../core/parameters';
-import type { NodeProperty } from '../../../../core/workflow/nodeTypes';
-import type { JsonValue } from '../../../../core/workflow/types';
+import { useParameterOptions, type ParameterOptionsState } from '@/api/parameterOptions';
+import { getAt, hasRemoteOptions, parsePath } from '@/core/parameters';
+import type { NodeProperty } from '@/core/workflow/nodeTypes';
+import type { JsonValue } from '@/core/workflow/types';
 import { useParameters } from './ParametersContext';
 
 /**

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Graph } from '../../../../core/workflow/types';
+import type { Graph } from '@/core/workflow/types';
 import { OutputPanel } from './OutputPanel';
 import { node, renderRunData, taskData } from './testHarness';
 

@@ -2,8 +2,8 @@ import { Anchor, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useBinaryData } from '../../../../api/binaryData';
-import { base64ToBytes, binarySource, binaryViewKind, decodeBinaryText, type BinaryEntry, type BinaryViewKind } from '../../../../core/runData/binary';
+import { useBinaryData } from '@/api/binaryData';
+import { base64ToBytes, binarySource, binaryViewKind, decodeBinaryText, type BinaryEntry, type BinaryViewKind } from '@/core/runData/binary';
 import classes from './runData.module.css';
 
 /** A PDF in a frame; the bytes go through a blob URL, which browsers display more reliably than a data URL. */

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { addConnection, mainConnection } from '../../../../core/workflow/connections';
-import type { Graph } from '../../../../core/workflow/types';
+import { addConnection, mainConnection } from '@/core/workflow/connections';
+import type { Graph } from '@/core/workflow/types';
 import { InputPanel } from './InputPanel';
 import { OutputPanel } from './OutputPanel';
 import { items, node, renderRunData, taskData } from './testHarness';

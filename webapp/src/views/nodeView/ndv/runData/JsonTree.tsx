@@ -2,7 +2,7 @@ import { UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import { memo, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { jsonLines, type JsonLine } from '../../../../core/runData/jsonLines';
+import { jsonLines, type JsonLine } from '@/core/runData/jsonLines';
 import classes from './runData.module.css';
 import { useVirtualRange } from './useVirtualRange';
 

@@ -1,8 +1,8 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { NodeTypeIndex, type NodeTypeDescription } from '../../../../core/workflow/nodeTypes';
-import { testType } from '../../../../core/workflow/testTypes';
-import type { Graph } from '../../../../core/workflow/types';
+import { NodeTypeIndex, type NodeTypeDescription } from '@/core/workflow/nodeTypes';
+import { testType } from '@/core/workflow/testTypes';
+import type { Graph } from '@/core/workflow/types';
 import { NodeErrorView } from './NodeErrorView';
 import { node, renderRunData } from './testHarness';
 

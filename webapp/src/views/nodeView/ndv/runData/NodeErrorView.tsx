@@ -2,11 +2,11 @@ import { Accordion, ActionIcon, Alert, Stack, Table, Text, Tooltip } from '@mant
 import { IconCopy } from '@tabler/icons-react';
 import { useContext, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { asNodeError, nodeErrorMessage, parameterDisplayPath } from '../../../../core/runData/errorMessage';
-import { ERROR_CAUSE_DEPTH } from '../../../../core/runData/jsonLines';
-import { fitsDisplay } from '../../../../core/runData/size';
-import { EditorContext } from '../../EditorContext';
-import { NdvContext } from '../NdvContext';
+import { asNodeError, nodeErrorMessage, parameterDisplayPath } from '@/core/runData/errorMessage';
+import { ERROR_CAUSE_DEPTH } from '@/core/runData/jsonLines';
+import { fitsDisplay } from '@/core/runData/size';
+import { EditorContext } from '@/views/nodeView/EditorContext';
+import { NdvContext } from '@/views/nodeView/ndv/NdvContext';
 import { copyText } from './copyText';
 import { JsonTree } from './JsonTree';
 import classes from './runData.module.css';

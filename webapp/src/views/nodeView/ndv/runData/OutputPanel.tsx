@@ -3,16 +3,15 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconAlertTriangle, IconChevronDown, IconChevronRight, IconPlayerPlay } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { shownOutputs } from '../../../../core/runData/runs';
-import { canActivateWorkflow, isTriggerType, type NodeTypeDescription } from '../../../../core/workflow/nodeTypes';
-import { useEditor, useEditorState } from '../../EditorContext';
-import { useNdv } from '../NdvContext';
+import { shownOutputs } from '@/core/runData/runs';
+import { canActivateWorkflow, isTriggerType, WEBHOOK_NODE_TYPE, type NodeTypeDescription } from '@/core/workflow/nodeTypes';
+import { useEditor, useEditorState } from '@/views/nodeView/EditorContext';
+import { useNdv } from '@/views/nodeView/ndv/NdvContext';
 import { Executing, PaneTitle } from './panelParts';
 import { RunDataPane } from './RunDataPane';
 import { useRunDataView } from './runDataViewContext';
 import { useRunSelection } from './useRunSelection';
 
-const WEBHOOK_NODE_TYPE = 'n8n-nodes-base.webhook';
 
 /** Triggers, polling nodes and webhook nodes start a workflow; their hints differ. */
 function isTriggerLike(type: NodeTypeDescription | undefined): boolean {

@@ -1,7 +1,7 @@
 import { ActionIcon, Button, Group, Select, Text } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { PAGE_SIZES, pageCount, pagerEntries, type PageSize } from '../../../../core/runData/pagination';
+import { PAGE_SIZES, pageCount, pagerEntries, type PageSize } from '@/core/runData/pagination';
 import classes from './runData.module.css';
 
 export interface RunDataPagerProps {

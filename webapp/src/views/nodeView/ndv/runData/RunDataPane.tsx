@@ -2,12 +2,12 @@ import { ActionIcon, Alert, Button, Group, SegmentedControl, Select, Tabs, Text,
 import { IconInfoCircle, IconLink, IconUnlink } from '@tabler/icons-react';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TaskData } from '../../../../core/push/messages';
-import { hasBinaryData } from '../../../../core/runData/binary';
-import { clampPage, PAGE_SIZES, pageCount, pageRange } from '../../../../core/runData/pagination';
-import { outputItems, runItemCount, type RunItem } from '../../../../core/runData/runs';
-import { dataSizeOf, isTooLargeToDisplay, sizeInMB } from '../../../../core/runData/size';
-import type { DisplayMode, PaneType } from '../../../../core/runData/viewState';
+import type { TaskData } from '@/core/push/messages';
+import { hasBinaryData } from '@/core/runData/binary';
+import { clampPage, PAGE_SIZES, pageCount, pageRange } from '@/core/runData/pagination';
+import { outputItems, runItemCount, type RunItem } from '@/core/runData/runs';
+import { dataSizeOf, isTooLargeToDisplay, sizeInMB } from '@/core/runData/size';
+import type { DisplayMode, PaneType } from '@/core/runData/viewState';
 import { NodeErrorView } from './NodeErrorView';
 import classes from './runData.module.css';
 import { useRunDataView } from './runDataViewContext';

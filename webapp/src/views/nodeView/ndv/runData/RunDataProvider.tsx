@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
-import { initialViewState, runDataViewReducer, type RunDataViewAction } from '../../../../core/runData/viewState';
+import { initialViewState, runDataViewReducer, type RunDataViewAction } from '@/core/runData/viewState';
 import { RunDataViewContext } from './runDataViewContext';
 
 /**

@@ -1,9 +1,9 @@
 import { Anchor, Text } from '@mantine/core';
 import { memo, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { hasBinaryData } from '../../../../core/runData/binary';
-import type { RunItem } from '../../../../core/runData/runs';
-import { allItemsEmpty, cellContent, tableColumns } from '../../../../core/runData/table';
+import { hasBinaryData } from '@/core/runData/binary';
+import type { RunItem } from '@/core/runData/runs';
+import { allItemsEmpty, cellContent, tableColumns } from '@/core/runData/table';
 import classes from './runData.module.css';
 import { useVirtualRange } from './useVirtualRange';
 

@@ -1,5 +1,5 @@
-import { getBinaryData } from '../../../../api/binaryData';
-import { base64ToBytes, type BinaryEntry } from '../../../../core/runData/binary';
+import { getBinaryData } from '@/api/binaryData';
+import { base64ToBytes, type BinaryEntry } from '@/core/runData/binary';
 
 /** Saves a binary entry as a file, fetching stored data first. */
 export async function downloadBinary(entry: BinaryEntry, fallbackName: string): Promise<void> {

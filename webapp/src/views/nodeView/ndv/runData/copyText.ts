@@ -1,5 +1,5 @@
-import { showToast } from '../../../../components/toast';
-import { i18n } from '../../../../i18n';
+import { showToast } from '@/components/toast';
+import { i18n } from '@/i18n';
 
 /** Copies text to the clipboard and confirms with a success toast titled `title`. */
 export async function copyText(text: string, title: string): Promise<void> {

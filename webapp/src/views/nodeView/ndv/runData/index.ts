@@ -1,5 +1,5 @@
 export { RunDataProvider } from './RunDataProvider';
 export { InputPanel } from './InputPanel';
-export { hasInputPanel } from '../../../../core/runData/inputNodes';
+export { hasInputPanel } from '@/core/runData/inputNodes';
 export { OutputPanel, type OutputPanelProps } from './OutputPanel';
 export { NodeErrorView, type NodeErrorViewProps } from './NodeErrorView';

@@ -1,5 +1,5 @@
 import { createContext, useContext, type Dispatch } from 'react';
-import type { RunDataViewAction, RunDataViewState } from '../../../../core/runData/viewState';
+import type { RunDataViewAction, RunDataViewState } from '@/core/runData/viewState';
 
 export interface RunDataViewContextValue {
   state: RunDataViewState;

@@ -1,16 +1,16 @@
 import type { ReactNode } from 'react';
 import { vi } from 'vitest';
-import { IDLE_EXECUTION, type ExecutionState } from '../../../../core/editor/execution';
-import { EditorStore, initialEditorState } from '../../../../core/editor/store';
-import type { TaskData } from '../../../../core/push/messages';
-import type { RunItem } from '../../../../core/runData/runs';
-import type { NodeTypeIndex } from '../../../../core/workflow/nodeTypes';
-import { TEST_INDEX, TEST_TYPES } from '../../../../core/workflow/testTypes';
-import type { Graph, WorkflowNode } from '../../../../core/workflow/types';
-import { renderWithProviders } from '../../../../test/renderApp';
-import { EditorContext, type EditorContextValue } from '../../EditorContext';
-import type { EditorActions } from '../../useEditorActions';
-import { NdvContext, type NdvServices } from '../NdvContext';
+import { IDLE_EXECUTION, type ExecutionState } from '@/core/editor/execution';
+import { EditorStore, initialEditorState } from '@/core/editor/store';
+import type { TaskData } from '@/core/push/messages';
+import type { RunItem } from '@/core/runData/runs';
+import type { NodeTypeIndex } from '@/core/workflow/nodeTypes';
+import { TEST_INDEX, TEST_TYPES } from '@/core/workflow/testTypes';
+import type { Graph, WorkflowNode } from '@/core/workflow/types';
+import { renderWithProviders } from '@/test/renderApp';
+import { EditorContext, type EditorContextValue } from '@/views/nodeView/EditorContext';
+import type { EditorActions } from '@/views/nodeView/useEditorActions';
+import { NdvContext, type NdvServices } from '@/views/nodeView/ndv/NdvContext';
 import { RunDataProvider } from './RunDataProvider';
 
 export function node(name: string, type: string, extra: Partial<WorkflowNode> = {}): WorkflowNode {

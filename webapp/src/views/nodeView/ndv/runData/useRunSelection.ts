@@ -1,9 +1,9 @@
 import { useMemo } from 'react';
-import type { TaskData } from '../../../../core/push/messages';
-import { inputNodeOptions, resolveInputNode, type InputNodeOption } from '../../../../core/runData/inputNodes';
-import { resolveRunIndex } from '../../../../core/runData/runs';
-import { canLinkRuns, inputRunChoice } from '../../../../core/runData/viewState';
-import { useEditorState } from '../../EditorContext';
+import type { TaskData } from '@/core/push/messages';
+import { inputNodeOptions, resolveInputNode, type InputNodeOption } from '@/core/runData/inputNodes';
+import { resolveRunIndex } from '@/core/runData/runs';
+import { canLinkRuns, inputRunChoice } from '@/core/runData/viewState';
+import { useEditorState } from '@/views/nodeView/EditorContext';
 import { useRunDataView } from './runDataViewContext';
 
 const NO_RUNS: readonly TaskData[] = [];

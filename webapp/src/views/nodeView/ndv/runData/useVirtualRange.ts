@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { visibleRange, type VirtualRange } from '../../../../core/runData/virtualRange';
+import { visibleRange, type VirtualRange } from '@/core/runData/virtualRange';
 
 /** Height assumed before the scroll container has been measured (and in test environments). */
 const FALLBACK_HEIGHT = 800;

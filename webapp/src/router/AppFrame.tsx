@@ -1,21 +1,21 @@
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useSignOut } from '../api/currentUser';
-import { settingsEntryTarget, type AccessContext } from '../core/access';
-import type { PushStatus } from '../core/push/pushClient';
-import { routePath, type RouteName } from '../core/routes';
-import type { Settings } from '../core/settings';
-import { openAboutModal } from '../components/aboutModal';
-import { MainSidebar } from '../components/MainSidebar';
-import { PersonalizationModal } from '../components/PersonalizationModal';
-import { PushConnectionLost } from '../components/PushConnectionLost';
-import { showToast } from '../components/toast';
-import { openPendingModal } from '../views/pending/pendingModals';
+import { useSignOut } from '@/api/currentUser';
+import { settingsEntryTarget, type AccessContext } from '@/core/access';
+import type { PushStatus } from '@/core/push/pushClient';
+import { routePath, type RouteName } from '@/core/routes';
+import type { Settings } from '@/core/settings';
+import { openAboutModal } from '@/components/aboutModal';
+import { MainSidebar } from '@/components/MainSidebar';
+import { PersonalizationModal } from '@/components/PersonalizationModal';
+import { PushConnectionLost } from '@/components/PushConnectionLost';
+import { showToast } from '@/components/toast';
+import { openPendingModal } from '@/views/pending/pendingModals';
 import classes from './AppFrame.module.css';
 
 /** The executions dialog is its own chunk, fetched when first opened. */
-const ExecutionsDialog = lazy(() => import('../views/executions/ExecutionsDialog').then((module) => ({ default: module.ExecutionsDialog })));
+const ExecutionsDialog = lazy(() => import('@/views/executions/ExecutionsDialog').then((module) => ({ default: module.ExecutionsDialog })));
 
 interface AppFrameProps {
   route: RouteName;

@@ -1,7 +1,7 @@
 import { Anchor, Text } from '@mantine/core';
-import { showToast } from '../../components/toast';
-import type { OpenedExecutionNotice } from '../../core/executions/opened';
-import { i18n } from '../../i18n';
+import { showToast } from '@/components/toast';
+import type { OpenedExecutionNotice } from '@/core/executions/opened';
+import { i18n } from '@/i18n';
 
 /** The Wait node's documentation, linked from the not-finished notice. */
 const WAIT_NODE_DOCS = 'https://docs.n8n.io/nodes/n8n-nodes-base.wait/';

@@ -1,4 +1,4 @@
-package queue
+package bus
 
 import (
 	"strconv"

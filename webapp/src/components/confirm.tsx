@@ -1,6 +1,5 @@
 import { Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { UnsavedBody } from './UnsavedBody';
 
 export interface ConfirmOptions {
   title: string;
@@ -29,28 +28,6 @@ export function confirmModal({ title, message, confirm, cancel, danger }: Confir
       onConfirm: () => settle(true),
       onCancel: () => settle(false),
       onClose: () => settle(false),
-    });
-  });
-}
-
-import type { UnsavedChoice } from './UnsavedBody';
-export type { UnsavedChoice };
-
-/** Leaving with unsaved changes (spec 001 §2): save, discard or cancel. */
-export function unsavedChangesModal(texts: { title: string; message: string; save: string; discard: string; cancel: string }): Promise<UnsavedChoice> {
-  return new Promise((resolve) => {
-    let settled = false;
-    const settle = (value: UnsavedChoice) => {
-      if (settled) return;
-      settled = true;
-      modals.close(id);
-      resolve(value);
-    };
-    const id = modals.open({
-      title: texts.title,
-      centered: true,
-      onClose: () => settle('cancel'),
-      children: <UnsavedBody texts={texts} onChoose={settle} />,
     });
   });
 }

@@ -1,4 +1,4 @@
-package queue
+package redisconn
 
 import (
 	"fmt"
@@ -8,28 +8,28 @@ import (
 	"github.com/alicebob/miniredis/v2"
 )
 
-// EmbeddedRedis is an in-process Redis on loopback for the embedded default. miniredis does not
+// Embedded is an in-process Redis on loopback for the embedded default. miniredis does not
 // let time pass on its own, so a ticker advances its clock: TTLs (heartbeats, task leases)
 // then expire as they would on a real server.
-type EmbeddedRedis struct {
+type Embedded struct {
 	srv      *miniredis.Miniredis
 	stop     chan struct{}
 	done     chan struct{}
 	stopOnce sync.Once
 }
 
-// StartEmbeddedRedis listens on 127.0.0.1 at a free port.
-func StartEmbeddedRedis() (*EmbeddedRedis, error) {
+// StartEmbedded listens on 127.0.0.1 at a free port.
+func StartEmbedded() (*Embedded, error) {
 	srv := miniredis.NewMiniRedis()
 	if err := srv.StartAddr("127.0.0.1:0"); err != nil {
 		return nil, fmt.Errorf("start embedded redis: %w", err)
 	}
-	e := &EmbeddedRedis{srv: srv, stop: make(chan struct{}), done: make(chan struct{})}
+	e := &Embedded{srv: srv, stop: make(chan struct{}), done: make(chan struct{})}
 	go e.tick()
 	return e, nil
 }
 
-func (e *EmbeddedRedis) tick() {
+func (e *Embedded) tick() {
 	defer close(e.done)
 	const step = 100 * time.Millisecond
 	t := time.NewTicker(step)
@@ -48,10 +48,10 @@ func (e *EmbeddedRedis) tick() {
 }
 
 // URL is the redis:// address of the embedded server.
-func (e *EmbeddedRedis) URL() string { return "redis://" + e.srv.Addr() }
+func (e *Embedded) URL() string { return "redis://" + e.srv.Addr() }
 
 // Stop shuts the server down. Safe to call twice.
-func (e *EmbeddedRedis) Stop() {
+func (e *Embedded) Stop() {
 	e.stopOnce.Do(func() {
 		close(e.stop)
 		<-e.done

@@ -1,4 +1,4 @@
-package queue
+package execution
 
 import (
 	"context"
@@ -9,22 +9,20 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
-// KeyProductionSlots holds the executions counted against the production concurrency limit, as a
-// sorted set of execution ids scored by when their hold expires.
-const KeyProductionSlots = "flowmill:concurrency:production"
-
-// Semaphore limits how many executions run at once across every worker. Holds expire unless
-// renewed, so a worker that dies gives its slots back by itself.
-type Semaphore struct {
+// semaphore limits how many executions run at once across every worker (the production
+// concurrency limit) with a sorted set in Redis; the task queue knows nothing of it, a run that
+// finds every slot taken is simply deferred. Holds expire unless renewed, so a worker that dies
+// gives its slots back by itself.
+type semaphore struct {
 	rdb   redis.UniversalClient
 	key   string
 	limit int
 	ttl   time.Duration
 }
 
-// NewSemaphore allows limit holders at once on key; each hold lasts ttl unless renewed.
-func NewSemaphore(rdb redis.UniversalClient, key string, limit int, ttl time.Duration) *Semaphore {
-	return &Semaphore{rdb: rdb, key: key, limit: limit, ttl: ttl}
+// newSemaphore allows limit holders at once on key; each hold lasts ttl unless renewed.
+func newSemaphore(rdb redis.UniversalClient, key string, limit int, ttl time.Duration) *semaphore {
+	return &semaphore{rdb: rdb, key: key, limit: limit, ttl: ttl}
 }
 
 // acquireScript drops expired holds, then adds the holder if there is room (or renews it if it
@@ -42,7 +40,7 @@ end
 return 0`)
 
 // Acquire takes (or renews) a slot for holder; false means every slot is taken.
-func (s *Semaphore) Acquire(ctx context.Context, holder int64) (bool, error) {
+func (s *semaphore) Acquire(ctx context.Context, holder int64) (bool, error) {
 	now := time.Now()
 	ok, err := acquireScript.Run(ctx, s.rdb, []string{s.key},
 		now.UnixMilli(), now.Add(s.ttl).UnixMilli(), strconv.FormatInt(holder, 10), s.limit).Int()
@@ -53,6 +51,6 @@ func (s *Semaphore) Acquire(ctx context.Context, holder int64) (bool, error) {
 }
 
 // Release gives holder's slot back.
-func (s *Semaphore) Release(ctx context.Context, holder int64) error {
+func (s *semaphore) Release(ctx context.Context, holder int64) error {
 	return s.rdb.ZRem(ctx, s.key, strconv.FormatInt(holder, 10)).Err()
 }

@@ -1,4 +1,4 @@
-package queue
+package execution
 
 import (
 	"context"
@@ -6,39 +6,34 @@ import (
 	"time"
 
 	"github.com/flowmill/flowmill/pkg/loop"
+	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
-
-// QueueFor picks the queue of an execution by its mode: runs someone waits on go first.
-func QueueFor(mode workflow.Mode) string {
-	switch mode {
-	case workflow.ModeManual, workflow.ModeWebhook:
-		return QueueCritical
-	default:
-		return QueueDefault
-	}
-}
 
 // Reconciler re-enqueues executions that the database says are pending but that no worker holds
 // a live lease on: lost when Redis restarted (or was the embedded one), or orphaned by a worker
 // that died. Task ids are execution ids, so this is idempotent.
 type Reconciler struct {
 	store  *store.Store
-	client *Client
+	client *queue.Client
 	// grace leaves fresh executions to the request that is enqueueing them.
 	grace time.Duration
 	log   *slog.Logger
 	*loop.Loop
 }
 
-// NewReconciler checks every interval (default 30s); Start and Stop run the loop.
-func NewReconciler(s *store.Store, c *Client, interval time.Duration, log *slog.Logger) *Reconciler {
+// NewReconciler checks every interval (0 or less means 30s); log may be nil. Start and Stop run
+// the loop.
+func NewReconciler(s *store.Store, c *queue.Client, interval time.Duration, log *slog.Logger) *Reconciler {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	if interval <= 0 {
+		interval = 30 * time.Second
+	}
 	r := &Reconciler{store: s, client: c, grace: 5 * time.Second, log: log.With("component", "reconciler")}
-	r.Loop = loop.New("reconciler", durOr(interval, 30*time.Second), func(ctx context.Context) error {
+	r.Loop = loop.New("reconciler", interval, func(ctx context.Context) error {
 		n, err := r.RunOnce(ctx)
 		if n > 0 {
 			r.log.Info("queued orphaned executions again", "count", n)
@@ -69,7 +64,7 @@ func (r *Reconciler) RunOnce(ctx context.Context) (int, error) {
 				return i, err
 			}
 		}
-		if err := r.client.RequeueExecution(ctx, QueueFor(e.Mode), ExecutionRun{ExecutionID: e.ID}); err != nil {
+		if err := r.client.RequeueExecution(ctx, queue.QueueFor(e.Mode), queue.ExecutionRun{ExecutionID: e.ID}); err != nil {
 			return i, err
 		}
 	}

@@ -1,4 +1,4 @@
-package queue_test
+package bus_test
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
-	"github.com/flowmill/flowmill/pkg/queue"
+	"github.com/flowmill/flowmill/pkg/bus"
 	"github.com/flowmill/flowmill/pkg/queue/queuetest"
 )
 
@@ -21,14 +21,14 @@ func TestChannelsAreKeptApartByDatabase(t *testing.T) {
 	require.NotEqual(t, a.Options().DB, b.Options().DB)
 	plain := redis.NewClient(&redis.Options{Addr: a.Options().Addr})
 	defer plain.Close()
-	require.Equal(t, queue.ChannelStop, queue.ChannelFor(plain, queue.ChannelStop))
+	require.Equal(t, bus.ChannelStop, bus.ChannelFor(plain, bus.ChannelStop))
 
-	sub := b.Subscribe(ctx, queue.ChannelFor(b, queue.ChannelStop))
+	sub := b.Subscribe(ctx, bus.ChannelFor(b, bus.ChannelStop))
 	defer sub.Close()
 	_, err := sub.Receive(ctx)
 	require.NoError(t, err)
-	require.NoError(t, a.Publish(ctx, queue.ChannelFor(a, queue.ChannelStop), "1").Err())
-	require.NoError(t, b.Publish(ctx, queue.ChannelFor(b, queue.ChannelStop), "2").Err())
+	require.NoError(t, a.Publish(ctx, bus.ChannelFor(a, bus.ChannelStop), "1").Err())
+	require.NoError(t, b.Publish(ctx, bus.ChannelFor(b, bus.ChannelStop), "2").Err())
 	select {
 	case m := <-sub.Channel():
 		require.Equal(t, "2", m.Payload, "only the message of its own database arrives")

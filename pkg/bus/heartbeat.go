@@ -1,4 +1,4 @@
-package queue
+package bus
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/flowmill/flowmill/pkg/loop"
 )
 
 // Process roles that report heartbeats.
@@ -22,19 +24,19 @@ type Heartbeat struct {
 	rdb      redis.UniversalClient
 	key      string
 	interval time.Duration
-	log      *slog.Logger
-	cancel   context.CancelFunc
-	done     chan struct{}
+	loop     *loop.Loop
+	started  bool
 	stopOnce sync.Once
 }
 
-// NewHeartbeat reports role/instance every interval (default 5s).
+// NewHeartbeat reports role/instance every interval (0 or less means 5s); log may be nil.
 func NewHeartbeat(rdb redis.UniversalClient, role, instance string, interval time.Duration, log *slog.Logger) *Heartbeat {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
+	if interval <= 0 {
+		interval = 5 * time.Second
 	}
-	return &Heartbeat{rdb: rdb, key: KeyHeartbeatPrefix + role + ":" + instance,
-		interval: durOr(interval, 5*time.Second), log: log, done: make(chan struct{})}
+	h := &Heartbeat{rdb: rdb, key: KeyHeartbeatPrefix + role + ":" + instance, interval: interval}
+	h.loop = loop.New("heartbeat", interval, h.beat, log)
+	return h
 }
 
 // Start writes the first beat synchronously (so readiness is true once Start returns), then
@@ -43,23 +45,8 @@ func (h *Heartbeat) Start(ctx context.Context) error {
 	if err := h.beat(ctx); err != nil {
 		return err
 	}
-	ctx, h.cancel = context.WithCancel(context.WithoutCancel(ctx))
-	go func() {
-		defer close(h.done)
-		t := time.NewTicker(h.interval)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				if err := h.beat(ctx); err != nil && ctx.Err() == nil {
-					h.log.Warn("heartbeat failed", "err", err)
-				}
-			}
-		}
-	}()
-	return nil
+	h.started = true
+	return h.loop.Start(ctx)
 }
 
 func (h *Heartbeat) beat(ctx context.Context) error {
@@ -70,14 +57,14 @@ func (h *Heartbeat) beat(ctx context.Context) error {
 	return nil
 }
 
-// Stop ends the beat and removes the key, so a stopped process stops counting at once.
+// Stop ends the beat and removes the key, so a stopped process stops counting at once. Safe to
+// call twice, and before Start.
 func (h *Heartbeat) Stop() {
 	h.stopOnce.Do(func() {
-		if h.cancel == nil {
+		if !h.started {
 			return
 		}
-		h.cancel()
-		<-h.done
+		h.loop.Stop()
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
 		_ = h.rdb.Del(ctx, h.key).Err()

@@ -1,0 +1,46 @@
+// Package bus is how Flowmill's processes tell each other things through Redis, apart from the
+// task queue: every pub/sub channel and shared Redis key name, the typed topics published on
+// those channels, one subscriber loop for all of them, and the heartbeats that say which workers
+// and schedulers are alive. It needs nothing but a Redis client, so packages that must not reach
+// the database (auth, push) can use it.
+package bus
+
+// Pub/sub channels. Each carries one Topic (see topic.go); ChannelFor gives the name on a
+// database other than 0.
+const (
+	// ChannelPush carries push messages from any process to every api replica.
+	ChannelPush = "flowmill:push"
+	// ChannelStop carries ids of executions to cancel to every worker.
+	ChannelStop = "flowmill:execution:stop"
+	// ChannelFinished carries ids of executions that just finished (or started waiting), for
+	// api processes waiting on them.
+	ChannelFinished = "flowmill:execution:finished"
+	// ChannelActivation carries the id of a workflow whose activation changed (activated,
+	// deactivated, updated while active, deleted), so schedulers and api caches reload it.
+	ChannelActivation = "flowmill:activation"
+	// ChannelWebhookResponse carries the answers of webhook executions to the api waiting for
+	// them.
+	ChannelWebhookResponse = "flowmill:webhook:response"
+)
+
+// Shared Redis keys outside asynq's own.
+const (
+	// KeyHeartbeatPrefix + role + ":" + instance id holds a process's last heartbeat.
+	KeyHeartbeatPrefix = "flowmill:heartbeat:"
+	// KeyStopPrefix + execution id marks a stop request for a minute, for a worker that claims
+	// the execution just after the message on ChannelStop went out.
+	KeyStopPrefix = "flowmill:execution:stop:"
+	// KeyRateLimitPrefix + rule + ":" + subject counts attempts within a rate-limit window.
+	KeyRateLimitPrefix = "flowmill:ratelimit:"
+	// KeyProductionSlots holds the executions counted against the production concurrency
+	// limit, as a sorted set of execution ids scored by when their hold expires.
+	KeyProductionSlots = "flowmill:concurrency:production"
+	// KeyActivationErrors is a hash: workflow id → JSON {time, error: {message}} of the last
+	// failure to start its triggers.
+	KeyActivationErrors = "flowmill:activation:errors"
+	// KeyWebhookResponsePrefix + execution id keeps a copy of a webhook answer sent on
+	// ChannelWebhookResponse for a minute, for an api that missed the message.
+	KeyWebhookResponsePrefix = "flowmill:webhook:response:"
+	// KeyTestWebhookPrefix starts every key of the test-webhook registry.
+	KeyTestWebhookPrefix = "flowmill:test-webhook:"
+)
