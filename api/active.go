@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 
 	"github.com/gofiber/fiber/v3"
@@ -20,7 +19,11 @@ func (s *server) activation(w *store.Workflow) error {
 	if !w.Active {
 		return nil
 	}
-	wf, err := workflow.Parse(workflowDocument(w))
+	doc, err := w.Document()
+	if err != nil {
+		return err
+	}
+	wf, err := workflow.Parse(doc)
 	if err != nil {
 		return err
 	}
@@ -69,17 +72,6 @@ func (s *server) afterSave(ctx context.Context, id string, saved *store.Workflow
 		s.log.Warn("announce activation", "workflow", id, "err", err)
 	}
 	return nil
-}
-
-// workflowDocument assembles a stored workflow as a document for workflow.Parse.
-func workflowDocument(w *store.Workflow) []byte {
-	doc := map[string]any{"id": w.ID, "name": w.Name, "active": w.Active,
-		"nodes": json.RawMessage(w.Nodes), "connections": json.RawMessage(w.Connections)}
-	if len(w.Settings) > 0 {
-		doc["settings"] = json.RawMessage(w.Settings)
-	}
-	b, _ := json.Marshal(doc)
-	return b
 }
 
 // getActive lists the ids of the active workflows the caller may see.

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 func TestBinaryRefRoundTrip(t *testing.T) {
@@ -36,7 +37,7 @@ func TestLargeBinaryDataIsFetchedApart(t *testing.T) {
 			{"json":{"n":1},"binary":{"data file":{"data":%q,"mimeType":"text/plain","fileName":"big.txt"},"thumb":{"data":%q,"mimeType":"image/png"}}}
 		]]}}]},"lastNodeExecuted":"Read: file"},"executionData":{"nodeExecutionStack":[]}}`, large, small)
 	wf := "wfBinary"
-	ex := &store.Execution{WorkflowID: &wf, WorkflowName: "binary", Status: store.StatusSuccess, Mode: "manual", Finished: true}
+	ex := &store.Execution{WorkflowID: &wf, WorkflowName: "binary", Status: workflow.StatusSuccess, Mode: "manual", Finished: true}
 	require.NoError(t, e.in.Store.CreateExecution(context.Background(), ex, &store.ExecutionData{WorkflowData: store.JSON(`{}`), Data: store.JSON(state)}))
 
 	res, b := e.do(t, "GET", fmt.Sprintf("rest/executions/%d", ex.ID), "")
@@ -98,7 +99,7 @@ func TestBinaryDataFollowsExecutionAccess(t *testing.T) {
 	owner := setUpOwner(t, e)
 	member, _ := signUpMember(t, owner, smtp, "mia@example.com", "Mia")
 	state := `{"resultData":{"runData":{"A":[{"startTime":1,"executionTime":0,"source":[],"data":{"main":[[{"json":{},"binary":{"data":{"data":"aGk=","mimeType":"text/plain"}}}]]}}]}}}`
-	ex := &store.Execution{WorkflowName: "private", Status: store.StatusSuccess, Mode: "manual", Finished: true}
+	ex := &store.Execution{WorkflowName: "private", Status: workflow.StatusSuccess, Mode: "manual", Finished: true}
 	wf := "wfPrivate"
 	ex.WorkflowID = &wf
 	require.NoError(t, e.in.Store.CreateExecution(context.Background(), ex, &store.ExecutionData{WorkflowData: store.JSON(`{}`), Data: store.JSON(state)}))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 
 	"github.com/gofiber/fiber/v3"
 
-	"github.com/flowmill/flowmill/pkg/engine"
 	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/workflow"
@@ -62,7 +60,7 @@ func toSummary(e *store.Execution) executionSummary {
 	if started == nil {
 		started = &e.CreatedAt
 	}
-	return executionSummary{ID: execution.IDString(e.ID), Finished: e.Finished, Mode: e.Mode, Status: e.Status,
+	return executionSummary{ID: execution.IDString(e.ID), Finished: e.Finished, Mode: string(e.Mode), Status: string(e.Status),
 		RetryOf: idPtr(e.RetryOf), RetrySuccessID: idPtr(e.RetrySuccessID), WaitTill: e.WaitTill,
 		StartedAt: started, StoppedAt: e.StoppedAt, WorkflowID: e.WorkflowID, WorkflowName: e.WorkflowName}
 }
@@ -105,7 +103,7 @@ func (s *server) postWorkflowRun(c fiber.Ctx) error {
 		return s.registerTestWebhooks(c, req.WorkflowData, wf, req.DestinationNode, userID)
 	}
 	e, err := s.executions.Create(c.Context(), execution.New{
-		Workflow: wf, Mode: engine.ModeManual, SessionID: c.Get("sessionid"), UserID: userID,
+		Workflow: wf, Mode: workflow.ModeManual, SessionID: c.Get("sessionid"), UserID: userID,
 		Start: execution.StartData{StartNodes: req.StartNodes, DestinationNode: req.DestinationNode, RunData: req.RunData},
 	})
 	if err != nil {
@@ -157,44 +155,20 @@ func (s *server) startsWithWebhook(wf *workflow.Workflow, destination string) bo
 		if n.Disabled {
 			continue
 		}
-		if t, ok := s.nodeTypes.Get(n.Type, n.TypeVersion); ok && startsWebhook(t.Description.Webhooks) &&
-			(destination == "" || destination == n.Name || isAncestor(wf, n.Name, destination)) {
+		if t, ok := s.nodeTypes.Get(n.Type, n.TypeVersion); ok && t.Description.StartsFromWebhook() &&
+			(destination == "" || destination == n.Name || wf.IsAncestor(n.Name, destination)) {
 			return true
 		}
 	}
 	return false
-}
-
-// startsWebhook reports whether a node has a webhook that starts runs, as opposed to only the
-// resume webhook of a Wait node (restartWebhook).
-func startsWebhook(hooks []map[string]any) bool {
-	for _, h := range hooks {
-		if restart, _ := h["restartWebhook"].(bool); !restart {
-			return true
-		}
-	}
-	return false
-}
-
-// pastStatuses are the statuses GET /rest/executions lists when the filter names none: every
-// status but the current (pending) ones.
-var pastStatuses = append([]string{store.StatusWaiting}, store.TerminalStatuses...)
-
-// impliedStatuses are the statuses of past executions a filter without a status list means: the
-// list's error filter (finished false) shows ended executions only, not waiting ones.
-func impliedStatuses(f store.ExecutionFilter) []string {
-	if f.Finished != nil && !*f.Finished && !f.Waiting {
-		return store.TerminalStatuses
-	}
-	return pastStatuses
 }
 
 // executionFilter is the `filter` query of GET /rest/executions.
 type executionFilter struct {
-	WorkflowID string   `json:"workflowId"`
-	Finished   *bool    `json:"finished"`
-	WaitTill   *bool    `json:"waitTill"`
-	Status     []string `json:"status"`
+	WorkflowID string            `json:"workflowId"`
+	Finished   *bool             `json:"finished"`
+	WaitTill   *bool             `json:"waitTill"`
+	Status     []workflow.Status `json:"status"`
 }
 
 func parseFilter(raw string) (store.ExecutionFilter, error) {
@@ -241,8 +215,8 @@ func (s *server) getExecutions(c fiber.Ctx) error {
 	if len(f.Statuses) == 0 {
 		// As in n8n, past executions leave out the current ones (GET /executions-current lists
 		// those), so a running execution is not listed twice.
-		count, estimated, err = s.countPast(c.Context(), f)
-		f.Statuses = impliedStatuses(f)
+		count, estimated, err = s.in.Store.CountPastExecutions(c.Context(), f)
+		f = f.Past()
 	} else {
 		count, estimated, err = s.in.Store.CountExecutions(c.Context(), f)
 	}
@@ -264,30 +238,6 @@ func (s *server) getExecutions(c fiber.Ctx) error {
 		results[i] = toSummary(&list[i])
 	}
 	return respond(c, fiber.Map{"count": count, "results": results, "estimated": estimated})
-}
-
-// countPast counts the past executions matching f (which names no statuses). Without other
-// filters it keeps the store's estimate for large tables, less the few current executions.
-func (s *server) countPast(ctx context.Context, f store.ExecutionFilter) (int64, bool, error) {
-	past := f
-	past.Statuses = impliedStatuses(f)
-	if f.WorkflowID != "" || f.Finished != nil || f.Waiting || f.SharedWith != "" {
-		return s.in.Store.CountExecutions(ctx, past)
-	}
-	count, estimated, err := s.in.Store.CountExecutions(ctx, f)
-	if err != nil {
-		return 0, false, err
-	}
-	if !estimated {
-		return s.in.Store.CountExecutions(ctx, past)
-	}
-	current := f
-	current.Statuses = store.PendingStatuses
-	pending, _, err := s.in.Store.CountExecutions(ctx, current)
-	if err != nil {
-		return 0, false, err
-	}
-	return max(count-pending, 0), true, nil
 }
 
 func pathID(c fiber.Ctx) (int64, error) {
@@ -336,7 +286,7 @@ func (s *server) getCurrentExecutions(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	f.Statuses = store.PendingStatuses
+	f.Statuses = workflow.PendingStatuses
 	f.SharedWith = sharedWith(c)
 	list, err := s.in.Store.ListExecutions(c.Context(), f, maxExecutionsLimit)
 	if err != nil {
@@ -370,7 +320,7 @@ func (s *server) postStopExecution(c fiber.Ctx) error {
 		// answer with the state it ended in.
 		now := time.Now().UTC()
 		e, err = before, nil
-		e.Status, e.StoppedAt, e.Finished = store.StatusCanceled, &now, false
+		e.Status, e.StoppedAt, e.Finished = workflow.StatusCanceled, &now, false
 	}
 	if err != nil {
 		return executionNotFound(id, err)
@@ -421,7 +371,7 @@ func (s *server) postRetryExecution(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return respond(c, done.Status == store.StatusSuccess)
+	return respond(c, done.Status == workflow.StatusSuccess)
 }
 
 type deleteRequest struct {
@@ -457,7 +407,7 @@ func (s *server) postDeleteExecutions(c fiber.Ctx) error {
 			f.Finished = req.Filters.Finished
 			f.Waiting = req.Filters.WaitTill != nil && *req.Filters.WaitTill
 		}
-		f.Statuses = impliedStatuses(f)
+		f = f.Past()
 	default:
 		return badRequest("Either ids or deleteBefore is required")
 	}
@@ -466,29 +416,4 @@ func (s *server) postDeleteExecutions(c fiber.Ctx) error {
 		return err
 	}
 	return respond(c, true)
-}
-
-// isAncestor reports whether node feeds into destination through any path.
-func isAncestor(wf *workflow.Workflow, node, destination string) bool {
-	parents := wf.Connections.ByDestination()
-	seen := map[string]bool{}
-	queue := []string{destination}
-	for len(queue) > 0 {
-		cur := queue[0]
-		queue = queue[1:]
-		for _, outputs := range parents[cur] {
-			for _, conns := range outputs {
-				for _, conn := range conns {
-					if conn.Node == node {
-						return true
-					}
-					if !seen[conn.Node] {
-						seen[conn.Node] = true
-						queue = append(queue, conn.Node)
-					}
-				}
-			}
-		}
-	}
-	return false
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 const startSetWorkflow = `{"name":"two","nodes":[
@@ -92,14 +93,14 @@ func TestRunWithWebhookWaitsForIt(t *testing.T) {
 	require.JSONEq(t, `{"data":{"waitingForWebhook":true}}`, string(b))
 }
 
-func seedExecutions(t *testing.T, e *testEnv, n int, workflowID string, status string) []int64 {
+func seedExecutions(t *testing.T, e *testEnv, n int, workflowID string, status workflow.Status) []int64 {
 	t.Helper()
 	var ids []int64
 	for range n {
 		wf := workflowID
 		stopped := time.Now()
 		ex := &store.Execution{WorkflowID: &wf, WorkflowName: "w-" + wf, Status: status, Mode: "trigger",
-			Finished: status == store.StatusSuccess, StoppedAt: &stopped}
+			Finished: status == workflow.StatusSuccess, StoppedAt: &stopped}
 		require.NoError(t, e.in.Store.CreateExecution(context.Background(), ex, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}))
 		ids = append(ids, ex.ID)
 	}
@@ -108,8 +109,8 @@ func seedExecutions(t *testing.T, e *testEnv, n int, workflowID string, status s
 
 func TestExecutionsPagingFiltersAndDelete(t *testing.T) {
 	e := startServer(t, nil)
-	a := seedExecutions(t, e, 5, "wfA", store.StatusSuccess)
-	b := seedExecutions(t, e, 3, "wfB", store.StatusError)
+	a := seedExecutions(t, e, 5, "wfA", workflow.StatusSuccess)
+	b := seedExecutions(t, e, 3, "wfB", workflow.StatusError)
 
 	list := func(query string) (int, []executionSummary, bool) {
 		res, body := e.do(t, "GET", "rest/executions?"+query, "")
@@ -171,15 +172,15 @@ func TestExecutionsPagingFiltersAndDelete(t *testing.T) {
 func TestExecutionsListLeavesOutCurrentAndDeleteBeforeIncludesTheNewest(t *testing.T) {
 	e := startServer(t, nil)
 	ctx := context.Background()
-	failed := seedExecutions(t, e, 2, "wfA", store.StatusError)
-	seedExecutions(t, e, 1, "wfA", store.StatusSuccess)
+	failed := seedExecutions(t, e, 2, "wfA", workflow.StatusError)
+	seedExecutions(t, e, 1, "wfA", workflow.StatusSuccess)
 	lease := time.Now().Add(time.Hour)
 	wf := "wfA"
-	running := &store.Execution{WorkflowID: &wf, WorkflowName: "w-wfA", Status: store.StatusRunning, Mode: "trigger",
+	running := &store.Execution{WorkflowID: &wf, WorkflowName: "w-wfA", Status: workflow.StatusRunning, Mode: "trigger",
 		LeaseOwner: "elsewhere", LeaseExpiresAt: &lease}
 	require.NoError(t, e.in.Store.CreateExecution(ctx, running, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}))
 	waitTill := time.Now().Add(time.Hour)
-	waiting := &store.Execution{WorkflowID: &wf, WorkflowName: "w-wfA", Status: store.StatusWaiting, Mode: "trigger", WaitTill: &waitTill}
+	waiting := &store.Execution{WorkflowID: &wf, WorkflowName: "w-wfA", Status: workflow.StatusWaiting, Mode: "trigger", WaitTill: &waitTill}
 	require.NoError(t, e.in.Store.CreateExecution(ctx, waiting, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}))
 
 	type page struct {

@@ -89,7 +89,7 @@ func TestEvaluateExpressionGivesWhatTheEngineGives(t *testing.T) {
 	require.NoError(t, err)
 	res, err := eng.Run(context.Background(), engine.Request{Workflow: wf})
 	require.NoError(t, err)
-	require.Equal(t, engine.StatusSuccess, res.Status, "%+v", res.State.ResultData.Error)
+	require.Equal(t, workflow.StatusSuccess, res.Status, "%+v", res.State.ResultData.Error)
 	runData := res.State.ResultData.RunData
 	checked := runData["Check"][0].Data.Main[0]
 	require.Len(t, checked, 2)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 func TestInvitationsAndSignUp(t *testing.T) {
@@ -150,9 +151,9 @@ func TestMembersSeeOnlyTheirOwnAndDeletion(t *testing.T) {
 	owner.ok(t, "POST", "rest/workflows", `{"name":"Owner's"}`, &ownersWF)
 	ann.ok(t, "POST", "rest/workflows", `{"name":"Ann's"}`, &annsWF)
 	bob.ok(t, "POST", "rest/workflows", `{"name":"Bob's"}`, &bobsWF)
-	ownerRuns := seedExecutions(t, e, 2, ownersWF.ID, store.StatusSuccess)
-	annRuns := seedExecutions(t, e, 1, annsWF.ID, store.StatusError)
-	seedExecutions(t, e, 1, bobsWF.ID, store.StatusSuccess)
+	ownerRuns := seedExecutions(t, e, 2, ownersWF.ID, workflow.StatusSuccess)
+	annRuns := seedExecutions(t, e, 1, annsWF.ID, workflow.StatusError)
+	seedExecutions(t, e, 1, bobsWF.ID, workflow.StatusSuccess)
 
 	var list []workflowJSON
 	ann.ok(t, "GET", "rest/workflows", "", &list)

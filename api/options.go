@@ -1,7 +1,5 @@
 package main
 
-//go:generate go run gen_zonenames.go
-
 import (
 	"bytes"
 	"cmp"
@@ -13,6 +11,8 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v3"
+
+	"github.com/flowmill/flowmill/pkg/timezone"
 )
 
 // getTimezones answers the time zones a workflow can run in, as an object of IANA name → label,
@@ -33,8 +33,9 @@ func buildTimezoneList(year int) json.RawMessage {
 		name   string
 		offset int // seconds east of UTC
 	}
-	zones := make([]zone, 0, len(zoneNames))
-	for _, name := range zoneNames {
+	names := timezone.Places()
+	zones := make([]zone, 0, len(names))
+	for _, name := range names {
 		loc, err := time.LoadLocation(name)
 		if err != nil {
 			continue

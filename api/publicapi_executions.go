@@ -9,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // apiExecution is an execution as the public API answers it (n8n's shape: a numeric id).
@@ -28,7 +29,7 @@ type apiExecution struct {
 
 func (s *server) toAPIExecution(c fiber.Ctx, e *store.Execution, includeData bool) (apiExecution, error) {
 	sum := toSummary(e)
-	out := apiExecution{ID: e.ID, Finished: e.Finished, Mode: e.Mode, Status: e.Status, RetryOf: sum.RetryOf,
+	out := apiExecution{ID: e.ID, Finished: e.Finished, Mode: string(e.Mode), Status: string(e.Status), RetryOf: sum.RetryOf,
 		RetrySuccessID: sum.RetrySuccessID, StartedAt: sum.StartedAt, StoppedAt: sum.StoppedAt,
 		WorkflowID: e.WorkflowID, WaitTill: sum.WaitTill}
 	if includeData {
@@ -52,7 +53,7 @@ func (s *server) apiGetExecutions(c fiber.Ctx) error {
 	}
 	f := store.ExecutionFilter{WorkflowID: c.Query("workflowId"), LastID: page.LastID, SharedWith: sharedWith(c)}
 	if st := c.Query("status"); st != "" {
-		f.Statuses = []string{st}
+		f.Statuses = []workflow.Status{workflow.Status(st)}
 	}
 	list, err := s.in.Store.ListExecutions(c.Context(), f, page.Limit+1)
 	if err != nil {

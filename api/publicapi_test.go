@@ -15,7 +15,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/stretchr/testify/require"
 
-	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // apiClient calls the public API with a key and checks every answer against the OpenAPI
@@ -208,9 +208,9 @@ func TestPublicAPIExecutionsAndTags(t *testing.T) {
 	var a, b workflowJSON
 	ownerAPI.ok(t, "POST", "workflows", `{"name":"A",`+apiNodes+`}`, &a)
 	memberAPI.ok(t, "POST", "workflows", `{"name":"B",`+apiNodes+`}`, &b)
-	okRuns := seedExecutions(t, e, 3, a.ID, store.StatusSuccess)
-	failed := seedExecutions(t, e, 1, a.ID, store.StatusError)
-	memberRuns := seedExecutions(t, e, 1, b.ID, store.StatusSuccess)
+	okRuns := seedExecutions(t, e, 3, a.ID, workflow.StatusSuccess)
+	failed := seedExecutions(t, e, 1, a.ID, workflow.StatusError)
+	memberRuns := seedExecutions(t, e, 1, b.ID, workflow.StatusSuccess)
 
 	var page apiList
 	ownerAPI.ok(t, "GET", "executions?limit=2", "", &page)

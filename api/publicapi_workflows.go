@@ -30,19 +30,17 @@ func (s *server) apiGetWorkflows(c fiber.Ctx) error {
 		}
 		f.TagIDs = ids
 	}
-	list, err := s.in.Store.ListWorkflows(c.Context(), apiUser(c), f)
+	list, more, err := s.in.Store.ListWorkflowPage(c.Context(), apiUser(c), f, page.Offset, page.Limit)
 	if err != nil {
 		return err
 	}
-	from, to, next := pageOf(page, len(list))
-	out := make([]workflowResponse, 0, to-from)
-	for _, w := range list[from:to] {
-		// The list leaves the document out; the public API answers whole workflows.
-		full, err := s.in.Store.GetWorkflow(c.Context(), w.ID)
-		if err != nil {
-			return err
-		}
-		out = append(out, toWorkflowResponse(full))
+	out := make([]workflowResponse, len(list))
+	for i := range list {
+		out[i] = toWorkflowResponse(&list[i])
+	}
+	var next *string
+	if more {
+		next = nextCursor(&pageCursor{Offset: page.Offset + page.Limit, Limit: page.Limit})
 	}
 	return c.JSON(listAnswer{Data: out, NextCursor: next})
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // TestRoutePermissionMatrix calls every /rest route of the route table (read at test time, so
@@ -175,7 +176,7 @@ func TestRouteOwnershipMatrix(t *testing.T) {
 	wfID := saveAs(t, owner, hookWorkflow("Owner's hook", "matrix-hook", `{"path":"matrix"}`))
 	listenForTestCall(t, &holdings{who: owner, hookWF: wfID})
 	state := `{"resultData":{"runData":{"A":[{"startTime":1,"executionTime":0,"source":[],"data":{"main":[[{"json":{},"binary":{"data":{"data":"aGk=","mimeType":"text/plain"}}}]]}}]}}}`
-	ex := &store.Execution{WorkflowID: &wfID, WorkflowName: "Owner's hook", Status: store.StatusWaiting, Mode: "manual", UserID: ownerID}
+	ex := &store.Execution{WorkflowID: &wfID, WorkflowName: "Owner's hook", Status: workflow.StatusWaiting, Mode: "manual", UserID: ownerID}
 	require.NoError(t, e.in.Store.CreateExecution(context.Background(), ex,
 		&store.ExecutionData{WorkflowData: store.JSON(`{"nodes":[],"connections":{}}`), Data: store.JSON(state)}))
 	var cred credentialResponse

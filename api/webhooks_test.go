@@ -14,6 +14,7 @@ import (
 
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/worker"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // startWithWorker runs an api and a worker in-process on the same Postgres and Redis, wired as
@@ -246,7 +247,7 @@ func (e *testEnv) waitingExecutionID(t *testing.T) string {
 	t.Helper()
 	var execID string
 	require.Eventually(t, func() bool {
-		list, err := e.in.Store.ListExecutions(context.Background(), store.ExecutionFilter{Statuses: []string{store.StatusWaiting}}, 10)
+		list, err := e.in.Store.ListExecutions(context.Background(), store.ExecutionFilter{Statuses: []workflow.Status{workflow.StatusWaiting}}, 10)
 		require.NoError(t, err)
 		if len(list) == 1 {
 			execID = fmt.Sprint(list[0].ID)

@@ -264,16 +264,9 @@ func (s *server) applyWorkflowRequest(req workflowRequest, w *store.Workflow) er
 
 // validateDocument runs the stored form of w through the workflow parser.
 func validateDocument(w *store.Workflow) error {
-	doc := map[string]json.RawMessage{}
-	for key, v := range map[string]store.JSON{"nodes": w.Nodes, "connections": w.Connections,
-		"settings": w.Settings, "staticData": w.StaticData, "pinData": w.PinData} {
-		if len(v) > 0 {
-			doc[key] = json.RawMessage(v)
-		}
-	}
-	b, err := json.Marshal(doc)
+	b, err := w.EditorDocument()
 	if err != nil {
-		return fmt.Errorf("assemble workflow document: %w", err)
+		return err
 	}
 	_, err = workflow.Parse(b)
 	return err

@@ -30,7 +30,7 @@ func runExecute(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("execute", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	file := fs.String("file", "", "workflow JSON file to run (required)")
-	mode := fs.String("mode", engine.ModeManual, "execution mode: manual, webhook or trigger")
+	mode := fs.String("mode", string(workflow.ModeManual), "execution mode: manual, webhook or trigger")
 	inputFile := fs.String("input", "", "JSON file with the start node's input items")
 	timezone := fs.String("timezone", "", "default time zone for $now and $today (default America/New_York)")
 	if err := fs.Parse(args); err != nil {
@@ -40,8 +40,8 @@ func runExecute(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "worker execute: --file is required")
 		return 2
 	}
-	switch *mode {
-	case engine.ModeManual, engine.ModeWebhook, engine.ModeTrigger:
+	switch workflow.Mode(*mode) {
+	case workflow.ModeManual, workflow.ModeWebhook, workflow.ModeTrigger:
 	default:
 		fmt.Fprintf(stderr, "worker execute: unknown mode %q (want manual, webhook or trigger)\n", *mode)
 		return 2
@@ -92,7 +92,7 @@ func runExecute(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	rep, err := eng.ExecuteDocument(ctx, doc, *mode, input)
+	rep, err := eng.ExecuteDocument(ctx, doc, workflow.Mode(*mode), input)
 	if err != nil {
 		fmt.Fprintln(stderr, "worker execute:", err)
 		if errors.Is(err, engine.ErrBadInput) {
@@ -107,7 +107,7 @@ func runExecute(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	// A run put to wait (a long Wait) did not fail; it is printed with its waitTill.
-	if !rep.Finished && rep.Status != engine.StatusWaiting {
+	if !rep.Finished && rep.Status != workflow.StatusWaiting {
 		return 1
 	}
 	return 0

@@ -40,7 +40,7 @@ func TestCorpus(t *testing.T) {
 			require.NoError(t, err)
 			var c corpusCase
 			require.NoError(t, json.Unmarshal(b, &c))
-			rep, err := eng.ExecuteDocument(context.Background(), c.Workflow, c.Mode, c.Input)
+			rep, err := eng.ExecuteDocument(context.Background(), c.Workflow, workflow.Mode(c.Mode), c.Input)
 			require.NoError(t, err)
 			require.Equal(t, c.Expected.Finished, rep.Finished, "%s: error %+v", c.Description, rep.Data.ResultData.Error)
 			require.Equal(t, c.Expected.NodeExecutionOrder, rep.NodeExecutionOrder, c.Description)

@@ -90,19 +90,12 @@ func New(opts Options) (*Engine, error) {
 	return &Engine{opts: opts}, nil
 }
 
-// Mode names of executions.
-const (
-	ModeManual  = "manual"
-	ModeTrigger = "trigger"
-	ModeWebhook = "webhook"
-)
-
 // Request describes a run. Cancel the context to stop the run between nodes; a deadline on it
 // is the execution timeout.
 type Request struct {
 	Workflow *workflow.Workflow
-	// Mode is manual (default), trigger, webhook, retry, error, integrated or cli.
-	Mode        string
+	// Mode is manual (default), trigger, webhook, retry, error or integrated.
+	Mode        workflow.Mode
 	ExecutionID string
 	// StartNode overrides the start node choice.
 	StartNode string
@@ -118,25 +111,12 @@ type Request struct {
 	Timezone string
 }
 
-// Status of a finished run.
-const (
-	StatusSuccess  = "success"
-	StatusError    = "error"
-	StatusCanceled = "canceled"
-	// StatusWaiting: a node (Wait) put the execution to wait; Result.WaitTill says until when,
-	// and Resume continues it after that node.
-	StatusWaiting = "waiting"
-)
-
-// ModeIntegrated is the mode of sub-workflows run by Execute Workflow.
-const ModeIntegrated = "integrated"
-
 // Result is the outcome of a run. State holds run data and what is left to do, so a canceled or
 // failed run can be resumed or retried.
 type Result struct {
 	Finished  bool
-	Status    string
-	Mode      string
+	Status    workflow.Status
+	Mode      workflow.Mode
 	StartedAt time.Time
 	StoppedAt time.Time
 	State     *State
@@ -185,17 +165,18 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 	return r.execute(ctx), nil
 }
 
-// withWorkflowTimeout applies the workflow's executionTimeout setting (seconds; -1 is off).
+// withWorkflowTimeout applies the workflow's own executionTimeout setting, with no instance
+// default or cap (the runner applies those on its context).
 func withWorkflowTimeout(ctx context.Context, wf *workflow.Workflow) (context.Context, context.CancelFunc) {
-	if t := wf.Settings.ExecutionTimeout(); t > 0 {
-		return context.WithTimeout(ctx, time.Duration(t*float64(time.Second)))
+	if t := wf.Settings.Timeout(0, 0); t > 0 {
+		return context.WithTimeout(ctx, t)
 	}
 	return ctx, func() {}
 }
 
 // Resume continues a run from a saved state, on this or another engine. Finished nodes are not
 // run again. To retry a failed run, call state.PrepareRetry first.
-func (e *Engine) Resume(ctx context.Context, wf *workflow.Workflow, state *State, mode, executionID string) (*Result, error) {
+func (e *Engine) Resume(ctx context.Context, wf *workflow.Workflow, state *State, mode workflow.Mode, executionID string) (*Result, error) {
 	if wf == nil || state == nil {
 		return nil, &StartError{Message: "no workflow or state given"}
 	}
@@ -224,9 +205,9 @@ func (e *Engine) Resume(ctx context.Context, wf *workflow.Workflow, state *State
 	return r.execute(ctx), nil
 }
 
-func (e *Engine) newRun(wf *workflow.Workflow, mode, executionID, tz string) (*run, error) {
+func (e *Engine) newRun(wf *workflow.Workflow, mode workflow.Mode, executionID, tz string) (*run, error) {
 	if mode == "" {
-		mode = ModeManual
+		mode = workflow.ModeManual
 	}
 	r := &run{
 		e:           e,
@@ -340,9 +321,9 @@ func (r *run) initFull(req Request) error {
 
 // startNode picks the start node as n8n's Workflow.getStartNode does.
 func (r *run) startNode(dest string) string {
-	if r.mode == ModeWebhook {
+	if r.mode == workflow.ModeWebhook {
 		for _, name := range r.g.names {
-			if t := r.types[name]; t != nil && !r.g.nodes[name].Disabled && startsWebhooks(t.Description) {
+			if t := r.types[name]; t != nil && !r.g.nodes[name].Disabled && t.Description.StartsFromWebhook() {
 				return name
 			}
 		}
@@ -360,24 +341,6 @@ func (r *run) startNode(dest string) string {
 	return r.pickStart(r.g.names)
 }
 
-// startsWebhooks reports whether a node type has a webhook that starts executions: Wait's
-// webhook (restartWebhook) only resumes one.
-func startsWebhooks(d *nodes.Description) bool {
-	for _, w := range d.Webhooks {
-		if restart, _ := w["restartWebhook"].(bool); !restart {
-			return true
-		}
-	}
-	return false
-}
-
-var startingNodeTypes = []string{
-	"n8n-nodes-base.manualTrigger",
-	"n8n-nodes-base.executeWorkflowTrigger",
-	"n8n-nodes-base.errorTrigger",
-	"n8n-nodes-base.start",
-}
-
 func (r *run) pickStart(names []string) string {
 	for _, name := range names {
 		n := r.g.nodes[name]
@@ -388,14 +351,14 @@ func (r *run) pickStart(names []string) string {
 			return name
 		}
 	}
-	for _, typ := range startingNodeTypes {
-		for _, name := range names {
-			if n := r.g.nodes[name]; n.Type == typ && !n.Disabled {
-				return name
-			}
+	start, priority := "", 0
+	for _, name := range names {
+		if t := r.types[name]; t != nil && t.StartPriority > 0 && !r.g.nodes[name].Disabled &&
+			(priority == 0 || t.StartPriority < priority) {
+			start, priority = name, t.StartPriority
 		}
 	}
-	return ""
+	return start
 }
 
 // initPartial prepares a partial run as n8n's runPartialWorkflow: start nodes get the output of

@@ -26,7 +26,7 @@ func TestTwoNodeRun(t *testing.T) {
 	e := newEngine(t)
 	res := run(t, e, engine.Request{Workflow: wf(t, startSet, conn{"Start", 0, "Set", 0})})
 	require.True(t, res.Finished)
-	require.Equal(t, engine.StatusSuccess, res.Status)
+	require.Equal(t, workflow.StatusSuccess, res.Status)
 	require.Equal(t, []string{"Start", "Set"}, res.State.NodeExecutionOrder)
 	require.Equal(t, [][]map[string]any{{{"value1": 1.0}}}, outputs(t, res, "Set"))
 	require.Equal(t, "Set", res.State.ResultData.LastNodeExecuted)
@@ -170,7 +170,7 @@ func TestRetryAndContinueOnFail(t *testing.T) {
 			require.Equal(t, tc.after, outputs(t, res, "After"))
 			flakyRun := res.State.ResultData.RunData["Flaky"][0]
 			if !tc.finished {
-				require.Equal(t, engine.StatusError, res.Status)
+				require.Equal(t, workflow.StatusError, res.Status)
 				require.NotNil(t, flakyRun.Error)
 				require.Equal(t, "Flaky", flakyRun.Error.Node)
 				require.Equal(t, flakyRun.Error.Message, res.State.ResultData.Error.Message)
@@ -293,7 +293,7 @@ func TestCancellationAndTimeout(t *testing.T) {
 	res, err := e.Run(ctx, engine.Request{Workflow: w})
 	require.NoError(t, err)
 	require.False(t, res.Finished)
-	require.Equal(t, engine.StatusError, res.Status, "the interrupted node fails the run")
+	require.Equal(t, workflow.StatusError, res.Status, "the interrupted node fails the run")
 	require.Equal(t, []string{"Start", "Block"}, res.State.NodeExecutionOrder)
 
 	w.Settings = workflow.Settings{"executionTimeout": 0.02}
@@ -304,7 +304,7 @@ func TestCancellationAndTimeout(t *testing.T) {
 	cancel()
 	res, err = e.Run(ctx, engine.Request{Workflow: wf(t, startSet, conn{"Start", 0, "Set", 0})})
 	require.NoError(t, err)
-	require.Equal(t, engine.StatusCanceled, res.Status)
+	require.Equal(t, workflow.StatusCanceled, res.Status)
 	require.Equal(t, "The execution was canceled", res.State.ResultData.Error.Message)
 	require.Equal(t, "Start", res.State.ExecutionData.NodeExecutionStack[0].Node, "nothing ran, the start is still queued")
 }
@@ -315,7 +315,7 @@ func TestEndlessLoopGuard(t *testing.T) {
 	var st engine.State
 	require.NoError(t, json.Unmarshal([]byte(`{"resultData": {"runData": {}}, "executionData": {
 	  "nodeExecutionStack": [{"node": "Merge", "data": {"main": [[{"json": {}}], null]}, "source": null}]}}`), &st))
-	res, err := newEngine(t).Resume(context.Background(), w, &st, engine.ModeManual, "")
+	res, err := newEngine(t).Resume(context.Background(), w, &st, workflow.ModeManual, "")
 	require.NoError(t, err)
 	require.False(t, res.Finished)
 	require.Equal(t, "Stopped execution because it seems to be in an endless loop", res.State.ResultData.Error.Message)

@@ -21,7 +21,7 @@ func TestErrorWorkflowGetsThePayload(t *testing.T) {
 		Error: map[string]any{"message": "boom"}, LastNodeExecuted: "HTTP", Mode: "trigger", WorkflowID: "3", WorkflowName: "Orders"}
 
 	res := run(t, newEngine(t), engine.Request{Workflow: w, Mode: "error", Input: []workflow.Item{payload.Item()}})
-	require.Equal(t, engine.StatusSuccess, res.Status)
+	require.Equal(t, workflow.StatusSuccess, res.Status)
 	require.Equal(t, [][]map[string]any{{{"text": "Orders: boom"}}}, outputs(t, res, "Message"))
 
 	// A manual run without input shows the example payload.

@@ -61,7 +61,7 @@ func (g *graph) parentNodes(node string) []string {
 	if p, ok := g.parents[node]; ok {
 		return p
 	}
-	p := connectedNodes(g.byDest, node, -1, nil)
+	p := workflow.ConnectedNodes(g.byDest, node, -1)
 	g.parents[node] = p
 	return p
 }
@@ -124,46 +124,6 @@ func (g *graph) inputFed(node string, input int) bool {
 	}
 	g.fed[key] = fed
 	return fed
-}
-
-func connectedNodes(conns map[string]workflow.NodeConnections, node string, depth int, checkedIncoming []string) []string {
-	if depth == 0 {
-		return nil
-	}
-	newDepth := depth
-	if depth != -1 {
-		newDepth = depth - 1
-	}
-	nc, ok := conns[node]
-	if !ok {
-		return nil
-	}
-	main, ok := nc["main"]
-	if !ok {
-		return nil
-	}
-	checked := slices.Clone(checkedIncoming)
-	if slices.Contains(checked, node) {
-		return nil
-	}
-	checked = append(checked, node)
-	var ret []string
-	for _, byIndex := range main {
-		for _, c := range byIndex {
-			if slices.Contains(checked, c.Node) {
-				continue
-			}
-			ret = slices.Insert(ret, 0, c.Node)
-			add := connectedNodes(conns, c.Node, newDepth, checked)
-			for i := len(add) - 1; i >= 0; i-- {
-				if idx := slices.Index(ret, add[i]); idx != -1 {
-					ret = slices.Delete(ret, idx, idx+1)
-				}
-				ret = slices.Insert(ret, 0, add[i])
-			}
-		}
-	}
-	return ret
 }
 
 // highestNodes returns the top-most enabled ancestors feeding one input of a node (n8n's

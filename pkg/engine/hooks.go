@@ -10,7 +10,7 @@ import (
 type NodeEvent struct {
 	ExecutionID string
 	WorkflowID  string
-	Mode        string
+	Mode        workflow.Mode
 	Node        string
 	RunIndex    int
 }

@@ -39,7 +39,7 @@ func (e *Engine) PreviewContext(req PreviewRequest) (*expr.Context, error) {
 	if !ok {
 		return nil, &StartError{Node: req.Node, Message: "node does not exist in the workflow"}
 	}
-	r, err := e.newRun(req.Workflow, ModeManual, PlaceholderFilledAtExecutionTime, "")
+	r, err := e.newRun(req.Workflow, workflow.ModeManual, PlaceholderFilledAtExecutionTime, "")
 	if err != nil {
 		return nil, err
 	}

@@ -14,11 +14,11 @@ import (
 // Report is a run result in the shape `worker execute` prints: n8n's IRun subset plus the order
 // of node runs.
 type Report struct {
-	Finished           bool       `json:"finished"`
-	Status             string     `json:"status"`
-	Mode               string     `json:"mode"`
-	NodeExecutionOrder []string   `json:"nodeExecutionOrder"`
-	Data               ReportData `json:"data"`
+	Finished           bool            `json:"finished"`
+	Status             workflow.Status `json:"status"`
+	Mode               workflow.Mode   `json:"mode"`
+	NodeExecutionOrder []string        `json:"nodeExecutionOrder"`
+	Data               ReportData      `json:"data"`
 	// WaitTill is set when the run was put to wait (status "waiting").
 	WaitTill *time.Time `json:"waitTill,omitempty"`
 }
@@ -62,7 +62,7 @@ var ErrBadInput = errors.New("bad input")
 // start node's items (nil: one empty item). It is the path of `worker execute`, shared with the
 // engine's corpus tests. A document or input that cannot be read is an error matching
 // ErrBadInput; a workflow that cannot start gives a failed report.
-func (e *Engine) ExecuteDocument(ctx context.Context, doc []byte, mode string, input []workflow.Item) (Report, error) {
+func (e *Engine) ExecuteDocument(ctx context.Context, doc []byte, mode workflow.Mode, input []workflow.Item) (Report, error) {
 	wf, err := workflow.Parse(doc)
 	if err != nil {
 		return Report{}, fmt.Errorf("%w: %w", ErrBadInput, err)
@@ -74,7 +74,7 @@ func (e *Engine) ExecuteDocument(ctx context.Context, doc []byte, mode string, i
 			return Report{}, err
 		}
 		return Report{
-			Status: StatusError, Mode: mode, NodeExecutionOrder: []string{},
+			Status: workflow.StatusError, Mode: mode, NodeExecutionOrder: []string{},
 			Data: ReportData{ResultData: ReportResult{
 				RunData: workflow.RunData{},
 				Error:   &workflow.ExecutionError{Name: "WorkflowOperationError", Message: se.Error(), Node: se.Node},

@@ -56,14 +56,14 @@ func TestResumeAfterEveryNode(t *testing.T) {
 			}}
 			first, err := newEngine(t, stopper).Run(ctx, engine.Request{Workflow: resumeWorkflow(t)})
 			require.NoError(t, err)
-			require.Equal(t, engine.StatusCanceled, first.Status)
+			require.Equal(t, workflow.StatusCanceled, first.Status)
 			require.NotNil(t, saved)
 
 			var st engine.State
 			require.NoError(t, json.Unmarshal(saved, &st))
 			var ran []string
 			recorder := engine.HookFuncs{Before: func(_ context.Context, ev engine.NodeEvent) { ran = append(ran, ev.Node) }}
-			res, err := newEngine(t, recorder).Resume(context.Background(), resumeWorkflow(t), &st, engine.ModeManual, "")
+			res, err := newEngine(t, recorder).Resume(context.Background(), resumeWorkflow(t), &st, workflow.ModeManual, "")
 			require.NoError(t, err)
 			require.True(t, res.Finished, "%+v", res.State.ResultData.Error)
 			require.Equal(t, want.State.NodeExecutionOrder, res.State.NodeExecutionOrder)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -18,7 +19,7 @@ type run struct {
 	e           *Engine
 	wf          *workflow.Workflow
 	g           *graph
-	mode        string
+	mode        workflow.Mode
 	executionID string
 	types       map[string]*nodes.Type
 	resolved    map[string]*workflow.Node
@@ -46,19 +47,19 @@ func (r *run) execute(ctx context.Context) *Result {
 	r.state.LastExecutionTry = r.lastTry
 	switch {
 	case fatal != nil:
-		res.Status = StatusError
+		res.Status = workflow.StatusError
 		r.state.ResultData.Error = fatal
 	case canceled != nil:
-		res.Status = StatusCanceled
+		res.Status = workflow.StatusCanceled
 		r.state.ResultData.Error = canceled
 	case execErr != nil:
-		res.Status = StatusError
+		res.Status = workflow.StatusError
 		r.state.ResultData.Error = execErr
 	case r.state.WaitTill != nil:
-		res.Status = StatusWaiting
+		res.Status = workflow.StatusWaiting
 		res.WaitTill = r.state.WaitTill
 	default:
-		res.Status = StatusSuccess
+		res.Status = workflow.StatusSuccess
 		res.Finished = true
 	}
 	res.StaticData = r.staticData
@@ -248,8 +249,8 @@ func (r *run) runWithRetries(ctx context.Context, node *workflow.Node, item Exec
 ) {
 	maxTries, wait := 1, time.Duration(0)
 	if node.RetryOnFail {
-		maxTries = min(5, max(2, orDefault(node.MaxTries, 3)))
-		wait = time.Duration(min(5000, max(0, orDefault(node.WaitBetweenTries, 1000)))) * time.Millisecond
+		maxTries = min(5, max(2, cmp.Or(node.MaxTries, 3)))
+		wait = time.Duration(min(5000, max(0, cmp.Or(node.WaitBetweenTries, 1000)))) * time.Millisecond
 	}
 	for try := 0; try < maxTries; try++ {
 		if try != 0 {
@@ -281,13 +282,6 @@ func (r *run) runWithRetries(ctx context.Context, node *workflow.Node, item Exec
 		return out, skipped, nil
 	}
 	return out, false, execErr
-}
-
-func orDefault(v, d int) int {
-	if v == 0 {
-		return d
-	}
-	return v
 }
 
 // addNodeToBeExecuted queues a child, or records its input while it waits for other inputs, as

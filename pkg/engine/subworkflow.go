@@ -38,7 +38,7 @@ func (r *run) runSubWorkflow(ctx context.Context, wf *workflow.Workflow, items [
 			child.opts.SubWorkflows = sub.SubWorkflows
 		}
 	}
-	res, err := child.Run(ctx, Request{Workflow: wf, Mode: ModeIntegrated, Input: input, ExecutionID: childID})
+	res, err := child.Run(ctx, Request{Workflow: wf, Mode: workflow.ModeIntegrated, Input: input, ExecutionID: childID})
 	if rec != nil {
 		rec.FinishSubWorkflow(context.WithoutCancel(ctx), childID, res, err)
 	}
@@ -46,8 +46,8 @@ func (r *run) runSubWorkflow(ctx context.Context, wf *workflow.Workflow, items [
 		return nil, err
 	}
 	switch res.Status {
-	case StatusSuccess:
-	case StatusWaiting:
+	case workflow.StatusSuccess:
+	case workflow.StatusWaiting:
 		return nil, errors.New("the sub-workflow was put to wait, which Execute Workflow does not support")
 	default:
 		if e := res.State.ResultData.Error; e != nil {

@@ -96,11 +96,11 @@ func TestExecuteWorkflow(t *testing.T) {
 			t.Parallel()
 			res := run(t, tc.engine(), engine.Request{Workflow: parentWorkflow(t, tc.params, tc.continueOnFail)})
 			if tc.err != "" {
-				require.Equal(t, engine.StatusError, res.Status)
+				require.Equal(t, workflow.StatusError, res.Status)
 				require.Contains(t, res.State.ResultData.Error.Message, tc.err)
 				return
 			}
-			require.Equal(t, engine.StatusSuccess, res.Status, "%+v", res.State.ResultData.Error)
+			require.Equal(t, workflow.StatusSuccess, res.Status, "%+v", res.State.ResultData.Error)
 			require.Equal(t, [][]map[string]any{tc.want}, plain(t, outputs(t, res, "Run")))
 		})
 	}
@@ -114,7 +114,7 @@ func TestExecuteWorkflowChildRunsWithoutParentHooks(t *testing.T) {
 	e, err := engine.New(engine.Options{Registry: r, Evaluator: evaluator(t), Hooks: []engine.Hook{hook}})
 	require.NoError(t, err)
 	res := run(t, e, engine.Request{Workflow: parentWorkflow(t, map[string]any{"source": "parameter", "workflowJson": childJSON}, false)})
-	require.Equal(t, engine.StatusSuccess, res.Status)
+	require.Equal(t, workflow.StatusSuccess, res.Status)
 	require.Equal(t, []string{"Start", "Items", "Run"}, seen)
 }
 

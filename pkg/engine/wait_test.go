@@ -46,7 +46,7 @@ func TestShortWaitSleepsInProcess(t *testing.T) {
 	var slept []time.Duration
 	e := clockEngine(t, time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC), &slept)
 	res := run(t, e, engine.Request{Workflow: waitWorkflow(t, `{"amount": 42, "unit": "seconds"}`)})
-	require.Equal(t, engine.StatusSuccess, res.Status)
+	require.Equal(t, workflow.StatusSuccess, res.Status)
 	require.True(t, res.Finished)
 	require.Nil(t, res.WaitTill)
 	require.Equal(t, []time.Duration{42 * time.Second}, slept)
@@ -64,7 +64,7 @@ func TestLongWaitPutsTheExecutionToWaitAndResumes(t *testing.T) {
 	}}
 	w := waitWorkflow(t, `{"amount": 2, "unit": "hours"}`)
 	res := run(t, clockEngine(t, now, &slept, hook), engine.Request{Workflow: w})
-	require.Equal(t, engine.StatusWaiting, res.Status)
+	require.Equal(t, workflow.StatusWaiting, res.Status)
 	require.False(t, res.Finished)
 	require.Nil(t, res.State.ResultData.Error)
 	till := now.Add(2 * time.Hour)
@@ -75,7 +75,7 @@ func TestLongWaitPutsTheExecutionToWaitAndResumes(t *testing.T) {
 	require.Equal(t, [][]map[string]any{{{"n": 1.0}}}, outputs(t, res, "Wait"))
 	require.NotContains(t, res.State.ResultData.RunData, "After")
 	rep := res.Report()
-	require.Equal(t, engine.StatusWaiting, rep.Status)
+	require.Equal(t, workflow.StatusWaiting, rep.Status)
 	require.Equal(t, &till, rep.WaitTill)
 
 	// The saved state says when to resume; another engine continues after the Wait node.
@@ -87,9 +87,9 @@ func TestLongWaitPutsTheExecutionToWaitAndResumes(t *testing.T) {
 	var state engine.State
 	require.NoError(t, json.Unmarshal(b, &state))
 
-	resumed, err := clockEngine(t, till, &slept).Resume(context.Background(), w, &state, engine.ModeTrigger, "1")
+	resumed, err := clockEngine(t, till, &slept).Resume(context.Background(), w, &state, workflow.ModeTrigger, "1")
 	require.NoError(t, err)
-	require.Equal(t, engine.StatusSuccess, resumed.Status)
+	require.Equal(t, workflow.StatusSuccess, resumed.Status)
 	require.True(t, resumed.Finished)
 	require.Nil(t, resumed.WaitTill)
 	require.Empty(t, slept, "the Wait node does not wait again")
@@ -104,14 +104,14 @@ func TestWebhookWaitCanResumeWithOtherData(t *testing.T) {
 	var slept []time.Duration
 	w := waitWorkflow(t, `{"resume": "webhook"}`)
 	res := run(t, clockEngine(t, time.Now(), &slept), engine.Request{Workflow: w})
-	require.Equal(t, engine.StatusWaiting, res.Status)
+	require.Equal(t, workflow.StatusWaiting, res.Status)
 	require.Equal(t, 3000, res.WaitTill.Year())
 
 	// The resume call replaces the waiting node's input with the request's data.
 	res.State.ExecutionData.NodeExecutionStack[0].Data.Main[0] = []workflow.Item{{JSON: map[string]any{"n": 41.0}}}
-	resumed, err := clockEngine(t, time.Now(), &slept).Resume(context.Background(), w, res.State, engine.ModeWebhook, "")
+	resumed, err := clockEngine(t, time.Now(), &slept).Resume(context.Background(), w, res.State, workflow.ModeWebhook, "")
 	require.NoError(t, err)
-	require.Equal(t, engine.StatusSuccess, resumed.Status)
+	require.Equal(t, workflow.StatusSuccess, resumed.Status)
 	require.Equal(t, [][]map[string]any{{{"n": 41.0, "m": 42.0}}}, plain(t, outputs(t, resumed, "After")))
 }
 
@@ -133,7 +133,7 @@ func TestWaitCanceledWhileSleeping(t *testing.T) {
 	}()
 	res, err := e.Run(ctx, engine.Request{Workflow: waitWorkflow(t, `{"amount": 10, "unit": "seconds"}`)})
 	require.NoError(t, err)
-	require.NotEqual(t, engine.StatusSuccess, res.Status)
+	require.NotEqual(t, workflow.StatusSuccess, res.Status)
 	require.NotContains(t, res.State.ResultData.RunData, "After")
 }
 
@@ -143,7 +143,7 @@ func TestWebhookModeDoesNotStartAtWait(t *testing.T) {
 	 {"name": "Wait", "type": "n8n-nodes-base.wait", "typeVersion": 1, "parameters": {"resume": "webhook"}},
 	 {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 1, "parameters": {"path": "x"}},
 	 {"name": "Set", "type": "n8n-nodes-base.set", "typeVersion": 1, "parameters": {}}]`, conn{"Hook", 0, "Set", 0})
-	res := run(t, newEngine(t), engine.Request{Workflow: w, Mode: engine.ModeWebhook,
+	res := run(t, newEngine(t), engine.Request{Workflow: w, Mode: workflow.ModeWebhook,
 		Input: []workflow.Item{{JSON: map[string]any{"body": map[string]any{}}}}})
 	require.Equal(t, []string{"Hook", "Set"}, res.State.NodeExecutionOrder)
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowmill/flowmill/pkg/credential"
-	"github.com/flowmill/flowmill/pkg/engine"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -63,20 +62,20 @@ func TestHTTPRequestWithBasicAuth(t *testing.T) {
 		saved := &store.Workflow{Name: wf.Name, Nodes: store.JSON(`[]`)}
 		require.NoError(t, e.in.Store.CreateWorkflow(ctx, saved, member.ID))
 		wf.ID = saved.ID
-		ex := e.wait(t, e.run(t, wf, engine.ModeManual, "").ID)
+		ex := e.wait(t, e.run(t, wf, workflow.ModeManual, "").ID)
 		return ex, e.state(t, ex.ID)
 	}
 
 	ex, state := runWith(mine.ID, mine.Name)
-	require.Equal(t, store.StatusSuccess, ex.Status, "%v", state["resultData"])
+	require.Equal(t, workflow.StatusSuccess, ex.Status, "%v", state["resultData"])
 	out := state["resultData"].(map[string]any)["runData"].(map[string]any)["HTTP Request"].([]any)[0].(map[string]any)
 	item := out["data"].(map[string]any)["main"].([]any)[0].([]any)[0].(map[string]any)
 	require.Equal(t, map[string]any{"hello": "ada"}, item["json"])
 
 	ex, _ = runWith("", "Orders API")
-	require.Equal(t, store.StatusSuccess, ex.Status, "a credential named on the node is found by its name")
+	require.Equal(t, workflow.StatusSuccess, ex.Status, "a credential named on the node is found by its name")
 
 	ex, state = runWith(theirs.ID, theirs.Name)
-	require.Equal(t, store.StatusError, ex.Status, "a workflow cannot use credentials its owner may not see")
+	require.Equal(t, workflow.StatusError, ex.Status, "a workflow cannot use credentials its owner may not see")
 	require.Contains(t, fmt.Sprint(state["resultData"]), "credential not found")
 }

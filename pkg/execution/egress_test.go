@@ -8,8 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/flowmill/flowmill/pkg/engine"
-	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // TestWorkerAppliesEgressSettings runs HTTP Request nodes on a worker: the worker's nodes get a
@@ -25,8 +24,8 @@ func TestWorkerAppliesEgressSettings(t *testing.T) {
 	}
 	failure := func(e *env, url string) string {
 		t.Helper()
-		ex := e.wait(t, e.run(t, build(t, "Fetch", `{"saveManualExecutions":true}`, start, request(url)), engine.ModeManual, "").ID)
-		require.Equal(t, store.StatusError, ex.Status)
+		ex := e.wait(t, e.run(t, build(t, "Fetch", `{"saveManualExecutions":true}`, start, request(url)), workflow.ModeManual, "").ID)
+		require.Equal(t, workflow.StatusError, ex.Status)
 		return e.state(t, ex.ID)["resultData"].(map[string]any)["error"].(map[string]any)["message"].(string)
 	}
 
@@ -37,6 +36,6 @@ func TestWorkerAppliesEgressSettings(t *testing.T) {
 
 	// Without settings a server on this machine answers.
 	e = setup(t)
-	ex := e.wait(t, e.run(t, build(t, "Fetch", `{"saveManualExecutions":true}`, start, request(srv.URL)), engine.ModeManual, "").ID)
-	require.Equal(t, store.StatusSuccess, ex.Status, "%v", e.state(t, ex.ID)["resultData"])
+	ex := e.wait(t, e.run(t, build(t, "Fetch", `{"saveManualExecutions":true}`, start, request(srv.URL)), workflow.ModeManual, "").ID)
+	require.Equal(t, workflow.StatusSuccess, ex.Status, "%v", e.state(t, ex.ID)["resultData"])
 }

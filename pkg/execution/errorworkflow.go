@@ -16,7 +16,7 @@ const errorTriggerType = "n8n-nodes-base.errorTrigger"
 // so two workflows naming each other cannot loop.
 func (r *Runner) startErrorWorkflow(ctx context.Context, e *store.Execution, wf *workflow.Workflow, res *engine.Result) {
 	target, _ := wf.Settings["errorWorkflow"].(string)
-	if target == "" || e.Mode == ModeError {
+	if target == "" || e.Mode == workflow.ModeError {
 		return
 	}
 	log := r.log.With("execution", e.ID, "errorWorkflow", target)
@@ -42,8 +42,8 @@ func (r *Runner) startErrorWorkflow(ctx context.Context, e *store.Execution, wf 
 		log.Warn("error workflow has no Error Trigger node")
 		return
 	}
-	execution := map[string]any{"mode": e.Mode}
-	if savingFor(wf.Settings, r.in.Config).keep(e.Mode, store.StatusError) {
+	execution := map[string]any{"mode": string(e.Mode)} // item JSON holds plain strings
+	if savingFor(wf.Settings, r.in.Config).keep(e.Mode, workflow.StatusError) {
 		execution["id"] = IDString(e.ID)
 		execution["url"] = r.in.Config.PublicURL + "execution/" + IDString(e.ID)
 	}
@@ -60,7 +60,7 @@ func (r *Runner) startErrorWorkflow(ctx context.Context, e *store.Execution, wf 
 		}
 	}
 	payload := map[string]any{"execution": execution, "workflow": map[string]any{"id": wf.ID, "name": wf.Name}}
-	_, err = NewService(r.in).Create(ctx, New{Workflow: errWf, Mode: ModeError,
+	_, err = NewService(r.in).Create(ctx, New{Workflow: errWf, Mode: workflow.ModeError,
 		Start: StartData{StartNode: trigger, Input: []workflow.Item{{JSON: payload}}}})
 	if err != nil {
 		log.Warn("start error workflow", "err", err)

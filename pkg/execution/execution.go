@@ -20,12 +20,6 @@ import (
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
-// Modes of executions beyond the engine's manual, trigger, webhook and integrated.
-const (
-	ModeRetry = "retry"
-	ModeError = "error"
-)
-
 // StartData is how an execution begins; it is stored with the execution so any worker can
 // start it.
 type StartData struct {
@@ -44,7 +38,7 @@ type New struct {
 	Workflow *workflow.Workflow
 	// Snapshot is Workflow as JSON when the caller has it already; nil means encode Workflow.
 	Snapshot  []byte
-	Mode      string
+	Mode      workflow.Mode
 	SessionID string
 	// UserID is the user the run acts for (see store.Execution.UserID). Empty means the owner of
 	// the saved workflow Workflow.ID, for runs of workflows loaded from the store (trigger,
@@ -97,7 +91,7 @@ func (s *Service) Create(ctx context.Context, n New) (*store.Execution, error) {
 			return nil, err
 		}
 	}
-	e := &store.Execution{Status: store.StatusQueued, Mode: n.Mode, SessionID: n.SessionID, UserID: userID,
+	e := &store.Execution{Status: workflow.StatusQueued, Mode: n.Mode, SessionID: n.SessionID, UserID: userID,
 		WorkflowName: n.Workflow.Name, RetryOf: n.RetryOf}
 	if n.Workflow.ID != "" {
 		id := n.Workflow.ID
@@ -109,7 +103,7 @@ func (s *Service) Create(ctx context.Context, n New) (*store.Execution, error) {
 			return nil, fmt.Errorf("encode state: %w", err)
 		}
 	}
-	if s.here != nil && n.Mode == engine.ModeWebhook {
+	if s.here != nil && n.Mode == workflow.ModeWebhook {
 		if handled, err := s.here.createHere(ctx, e, data, n.Stored); handled {
 			if err != nil {
 				return nil, err
@@ -142,8 +136,8 @@ func (s *Service) Stop(ctx context.Context, id int64, timeout time.Duration) (*s
 		return nil, err
 	}
 	switch e.Status {
-	case store.StatusNew, store.StatusQueued, store.StatusWaiting:
-		ok, err := s.in.Store.TransitionExecution(ctx, id, store.StatusCanceled, store.StatusNew, store.StatusQueued, store.StatusWaiting)
+	case workflow.StatusNew, workflow.StatusQueued, workflow.StatusWaiting:
+		ok, err := s.in.Store.TransitionExecution(ctx, id, workflow.StatusCanceled, workflow.StatusNew, workflow.StatusQueued, workflow.StatusWaiting)
 		if err != nil {
 			return nil, err
 		}
@@ -152,7 +146,7 @@ func (s *Service) Stop(ctx context.Context, id int64, timeout time.Duration) (*s
 			return s.in.Store.GetExecution(ctx, id)
 		}
 		return s.Stop(ctx, id, timeout) // it moved on meanwhile: look again
-	case store.StatusRunning:
+	case workflow.StatusRunning:
 	default:
 		return nil, ErrNotStoppable
 	}
@@ -167,12 +161,12 @@ func (s *Service) Stop(ctx context.Context, id int64, timeout time.Duration) (*s
 	// A running execution whose worker is gone holds an expired lease: nobody will answer, so
 	// cancel it here.
 	if e.LeaseExpiresAt != nil && e.LeaseExpiresAt.Before(time.Now()) {
-		if _, err := s.in.Store.TransitionExecution(ctx, id, store.StatusCanceled, store.StatusRunning); err != nil {
+		if _, err := s.in.Store.TransitionExecution(ctx, id, workflow.StatusCanceled, workflow.StatusRunning); err != nil {
 			return nil, err
 		}
 	}
 	stopped, err := done.wait(ctx, s.in.Store, id, timeout)
-	if err == nil && stopped.Status == store.StatusWaiting {
+	if err == nil && stopped.Status == workflow.StatusWaiting {
 		// The run reached a Wait node before the worker heard the request: cancel the wait.
 		return s.Stop(ctx, id, timeout)
 	}

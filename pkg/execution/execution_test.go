@@ -125,7 +125,7 @@ func saveFor(t *testing.T, e *env, wf *workflow.Workflow, userID string) {
 	require.NoError(t, e.in.Store.ShareWorkflow(context.Background(), wf.ID, userID, store.WorkflowRoleOwner))
 }
 
-func (e *env) run(t *testing.T, wf *workflow.Workflow, mode string, session string) *store.Execution {
+func (e *env) run(t *testing.T, wf *workflow.Workflow, mode workflow.Mode, session string) *store.Execution {
 	t.Helper()
 	ex, err := e.svc.Create(context.Background(), execution.New{Workflow: wf, Mode: mode, SessionID: session})
 	require.NoError(t, err)

@@ -46,20 +46,20 @@ func (r *Runner) finish(ctx context.Context, e *store.Execution, wf *workflow.Wo
 		}
 	}
 	h.finished(ctx, res, status)
-	if status != store.StatusWaiting {
-		r.in.Metrics.ExecutionsTotal.WithLabelValues(e.Mode, status).Inc()
+	if status != workflow.StatusWaiting {
+		r.in.Metrics.ExecutionsTotal.WithLabelValues(string(e.Mode), string(status)).Inc()
 	}
-	if e.RetryOf != nil && status == store.StatusSuccess {
+	if e.RetryOf != nil && status == workflow.StatusSuccess {
 		if err := r.in.Store.SetRetrySuccess(ctx, *e.RetryOf, e.ID); err != nil {
 			r.log.Warn("record retry success", "execution", e.ID, "err", err)
 		}
 	}
-	if status == store.StatusError {
+	if status == workflow.StatusError {
 		r.startErrorWorkflow(ctx, e, wf, res)
 	}
 	// Only a caller that stopped the run, or that retried an execution, waits for its end (and
 	// looks every second besides): other runs need not announce it.
-	if h.stopAsked || e.Mode == ModeRetry {
+	if h.stopAsked || e.Mode == workflow.ModeRetry {
 		NewService(r.in).announceFinished(ctx, e.ID)
 	}
 	return nil
@@ -82,7 +82,7 @@ func (r *Runner) fail(ctx context.Context, e *store.Execution, cause error) erro
 		}
 		answer = r.answererFor(e.ID, d.StartData)
 	}
-	res := &engine.Result{Status: engine.StatusError, Mode: e.Mode, State: state}
+	res := &engine.Result{Status: workflow.StatusError, Mode: e.Mode, State: state}
 	h := r.hooks(e, wf)
 	h.answer = answer
 	return r.finish(context.WithoutCancel(ctx), e, wf, res, h)

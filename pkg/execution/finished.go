@@ -7,6 +7,7 @@ import (
 
 	"github.com/flowmill/flowmill/pkg/bus"
 	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // finishedWatch listens for "execution finished" notices while a caller waits for one
@@ -37,7 +38,7 @@ func (s *Service) subscribeFinished(ctx context.Context, id int64) *finishedWatc
 func (w *finishedWatch) close() { w.sub.Stop() }
 
 // settled statuses are those a waiter stops at.
-var settled = append(slices.Clone(store.TerminalStatuses), store.StatusWaiting)
+var settled = append(slices.Clone(workflow.TerminalStatuses), workflow.StatusWaiting)
 
 func (w *finishedWatch) wait(ctx context.Context, st *store.Store, id int64, timeout time.Duration) (*store.Execution, error) {
 	deadline := time.NewTimer(timeout)

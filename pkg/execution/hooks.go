@@ -44,7 +44,7 @@ func (h *hooks) send(ctx context.Context, typ string, data any) {
 }
 
 func (h *hooks) started(ctx context.Context) {
-	msg := push.ExecutionStarted{ExecutionID: h.id, Mode: h.e.Mode, StartedAt: h.startedAt.Format(time.RFC3339Nano),
+	msg := push.ExecutionStarted{ExecutionID: h.id, Mode: string(h.e.Mode), StartedAt: h.startedAt.Format(time.RFC3339Nano),
 		WorkflowID: h.wf.ID, WorkflowName: h.wf.Name}
 	if h.e.RetryOf != nil {
 		msg.RetryOf = IDString(*h.e.RetryOf)
@@ -88,18 +88,18 @@ func (h *hooks) WorkflowExecuteAfter(context.Context, *engine.Result) {}
 
 // runResult is a finished run as the editor reads it (n8n's IRun).
 type runResult struct {
-	Data      *engine.State `json:"data"`
-	Finished  bool          `json:"finished"`
-	Mode      string        `json:"mode"`
-	StartedAt string        `json:"startedAt"`
-	StoppedAt string        `json:"stoppedAt"`
-	WaitTill  *time.Time    `json:"waitTill"`
-	Status    string        `json:"status"`
+	Data      *engine.State   `json:"data"`
+	Finished  bool            `json:"finished"`
+	Mode      workflow.Mode   `json:"mode"`
+	StartedAt string          `json:"startedAt"`
+	StoppedAt string          `json:"stoppedAt"`
+	WaitTill  *time.Time      `json:"waitTill"`
+	Status    workflow.Status `json:"status"`
 }
 
-func (h *hooks) finished(ctx context.Context, res *engine.Result, status string) {
+func (h *hooks) finished(ctx context.Context, res *engine.Result, status workflow.Status) {
 	msg := push.ExecutionFinished{ExecutionID: h.id, Data: runResult{
-		Data: res.State, Finished: status == store.StatusSuccess, Mode: h.e.Mode,
+		Data: res.State, Finished: status == workflow.StatusSuccess, Mode: h.e.Mode,
 		StartedAt: h.startedAt.Format(time.RFC3339Nano), StoppedAt: time.Now().UTC().Format(time.RFC3339Nano),
 		WaitTill: res.WaitTill, Status: status,
 	}}

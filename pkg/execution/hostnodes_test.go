@@ -7,7 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 func runError(t *testing.T, e *env, id int64) string {
@@ -25,14 +25,14 @@ func TestWorkerRefusesDisabledNodeTypes(t *testing.T) {
 	e := setup(t)
 	ex := e.run(t, build(t, "shell", "", start, shell), "trigger", "")
 	ex = e.wait(t, ex.ID)
-	require.Equal(t, store.StatusError, ex.Status)
+	require.Equal(t, workflow.StatusError, ex.Status)
 	require.Contains(t, runError(t, e, ex.ID),
 		`The node type "n8n-nodes-base.executeCommand" is disabled on this instance; an admin can turn it on with FLOWMILL_NODES_ENABLE.`)
 
 	e = setup(t, "FLOWMILL_NODES_ENABLE", "n8n-nodes-base.executeCommand")
 	ex = e.run(t, build(t, "shell", "", start, shell), "trigger", "")
 	ex = e.wait(t, ex.ID)
-	require.Equal(t, store.StatusSuccess, ex.Status, runError(t, e, ex.ID))
+	require.Equal(t, workflow.StatusSuccess, ex.Status, runError(t, e, ex.ID))
 	require.Equal(t, "hi", nodeOutput(t, e.state(t, ex.ID), "Shell")[0].(map[string]any)["json"].(map[string]any)["stdout"])
 }
 
@@ -47,11 +47,11 @@ func TestWorkerFencesFileNodes(t *testing.T) {
 		return node{name: "Read", typ: "n8n-nodes-base.readBinaryFile", params: `{"filePath":"` + path + `"}`}
 	}
 	ex := e.wait(t, e.run(t, build(t, "read", "", start, read("a.txt")), "trigger", "").ID)
-	require.Equal(t, store.StatusSuccess, ex.Status, runError(t, e, ex.ID))
+	require.Equal(t, workflow.StatusSuccess, ex.Status, runError(t, e, ex.ID))
 
 	for _, p := range []string{"/proc/self/environ", filepath.Join(e.in.Config.DataDir, "config"), "/etc/passwd"} {
 		ex := e.wait(t, e.run(t, build(t, "read", "", start, read(p)), "trigger", "").ID)
-		require.Equal(t, store.StatusError, ex.Status, p)
+		require.Equal(t, workflow.StatusError, ex.Status, p)
 		require.Contains(t, runError(t, e, ex.ID), `The path "`+p+`"`)
 		require.Contains(t, runError(t, e, ex.ID), "file nodes may only use paths under "+files+" (FLOWMILL_FILES_DIR).")
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // localRuns bounds how many executions a runner runs at once in its process, whether they came
@@ -104,7 +105,7 @@ func (r *Runner) createHere(ctx context.Context, e *store.Execution, d *store.Ex
 	}
 	now := time.Now().UTC()
 	expires := now.Add(r.leaseTTL)
-	e.Status, e.LeaseOwner, e.LeaseExpiresAt, e.StartedAt = store.StatusRunning, r.workerID, &expires, &now
+	e.Status, e.LeaseOwner, e.LeaseExpiresAt, e.StartedAt = workflow.StatusRunning, r.workerID, &expires, &now
 	if err := r.in.Store.CreateExecution(ctx, e, d); err != nil {
 		done()
 		return true, err

@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowmill/flowmill/pkg/execution"
-	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/trigger"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -28,7 +27,7 @@ func TestWebhookRunsHereWithoutTheQueue(t *testing.T) {
 		Start: execution.StartData{StartNode: "Webhook", Input: []workflow.Item{{JSON: map[string]any{"n": 1.0}}},
 			Respond: &trigger.Response{Mode: trigger.ModeLastNode, Code: 200, Token: "tok"}}})
 	require.NoError(t, err)
-	require.Equal(t, store.StatusRunning, ex.Status, "stored already claimed, not queued")
+	require.Equal(t, workflow.StatusRunning, ex.Status, "stored already claimed, not queued")
 
 	select {
 	case wa := <-answers:
@@ -40,7 +39,7 @@ func TestWebhookRunsHereWithoutTheQueue(t *testing.T) {
 		t.Fatal("no answer")
 	}
 	done := e.wait(t, ex.ID)
-	require.Equal(t, store.StatusSuccess, done.Status)
+	require.Equal(t, workflow.StatusSuccess, done.Status)
 	require.Empty(t, done.LeaseOwner)
 	n, err := e.in.Redis.Exists(context.Background(), "flowmill:webhook:response:"+execution.IDString(ex.ID)).Result()
 	require.NoError(t, err)

@@ -8,6 +8,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/loop"
 	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // NewResumer queues waiting executions again once their wait_till has come. Several schedulers
@@ -27,7 +28,7 @@ func ResumeDue(ctx context.Context, in *infra.Infra, now time.Time) (int, error)
 	}
 	n := 0
 	for _, e := range due {
-		ok, err := in.Store.TransitionExecution(ctx, e.ID, store.StatusQueued, store.StatusWaiting)
+		ok, err := in.Store.TransitionExecution(ctx, e.ID, workflow.StatusQueued, workflow.StatusWaiting)
 		if err != nil {
 			return n, err
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/push"
 	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 func TestRunSendsProgressInOrderAndSavesResult(t *testing.T) {
@@ -20,7 +21,7 @@ func TestRunSendsProgressInOrderAndSavesResult(t *testing.T) {
 	wf := build(t, "order", "", start, set, code("Code", `console.log("seen", $input.all().length); return [{json: {b: $input.first().json.a + 1}}];`))
 	ex := e.run(t, wf, "manual", "editor")
 	done := e.wait(t, ex.ID)
-	require.Equal(t, store.StatusSuccess, done.Status)
+	require.Equal(t, workflow.StatusSuccess, done.Status)
 	require.True(t, done.Finished)
 	require.NotNil(t, done.StoppedAt)
 
@@ -71,7 +72,7 @@ func TestSaveSettingsPerWorkflow(t *testing.T) {
 	ok := e.run(t, build(t, "ok", `{"saveDataSuccessExecution":"none"}`, start, set), "trigger", "")
 	fail := e.run(t, build(t, "fail", `{"saveDataSuccessExecution":"none"}`, start, code("Code", `throw new Error("boom")`)), "trigger", "")
 	done := e.wait(t, fail.ID)
-	require.Equal(t, store.StatusError, done.Status)
+	require.Equal(t, workflow.StatusError, done.Status)
 	require.False(t, done.Finished)
 	require.Eventually(t, func() bool {
 		_, err := e.in.Store.GetExecution(context.Background(), ok.ID)
@@ -81,7 +82,7 @@ func TestSaveSettingsPerWorkflow(t *testing.T) {
 	require.Contains(t, state["resultData"].(map[string]any)["error"].(map[string]any)["message"], "boom")
 
 	keep := e.run(t, build(t, "kept", `{"saveManualExecutions":true}`, start, set), "manual", "")
-	require.Equal(t, store.StatusSuccess, e.wait(t, keep.ID).Status)
+	require.Equal(t, workflow.StatusSuccess, e.wait(t, keep.ID).Status)
 }
 
 func TestStopBusyCodeNode(t *testing.T) {
@@ -89,18 +90,18 @@ func TestStopBusyCodeNode(t *testing.T) {
 	ex := e.run(t, build(t, "busy", "", start, code("Code", `while (true) {}`)), "trigger", "")
 	require.Eventually(t, func() bool {
 		got, err := e.in.Store.GetExecution(context.Background(), ex.ID)
-		return err == nil && got.Status == store.StatusRunning
+		return err == nil && got.Status == workflow.StatusRunning
 	}, 10*time.Second, 10*time.Millisecond)
 	began := time.Now()
 	stopped, err := e.svc.Stop(context.Background(), ex.ID, 5*time.Second)
 	require.NoError(t, err)
 	require.Less(t, time.Since(began), 2*time.Second, "stop takes effect within 2 s")
-	require.Equal(t, store.StatusCanceled, stopped.Status)
+	require.Equal(t, workflow.StatusCanceled, stopped.Status)
 	require.NotNil(t, stopped.StoppedAt)
 
 	// The slot is free again: the next run finishes.
 	next := e.run(t, build(t, "after", "", start, set), "trigger", "")
-	require.Equal(t, store.StatusSuccess, e.wait(t, next.ID).Status)
+	require.Equal(t, workflow.StatusSuccess, e.wait(t, next.ID).Status)
 
 	_, err = e.svc.Stop(context.Background(), ex.ID, time.Second)
 	require.ErrorIs(t, err, execution.ErrNotStoppable)
@@ -110,7 +111,7 @@ func TestTimeoutFailsTheExecution(t *testing.T) {
 	e := setup(t)
 	ex := e.run(t, build(t, "slow", `{"executionTimeout":1}`, start, code("Code", `while (true) {}`)), "trigger", "")
 	done := e.wait(t, ex.ID)
-	require.Equal(t, store.StatusError, done.Status)
+	require.Equal(t, workflow.StatusError, done.Status)
 	require.Contains(t, e.state(t, ex.ID)["resultData"].(map[string]any)["error"].(map[string]any)["message"], "timed out")
 }
 
@@ -119,7 +120,7 @@ func TestWaitingExecutionResumesAndCanBeStopped(t *testing.T) {
 	waitNode := node{name: "Wait", typ: "n8n-nodes-base.wait", params: `{"amount":2,"unit":"minutes"}`}
 	ex := e.run(t, build(t, "waits", "", start, waitNode, set), "trigger", "")
 	waiting := e.wait(t, ex.ID)
-	require.Equal(t, store.StatusWaiting, waiting.Status)
+	require.Equal(t, workflow.StatusWaiting, waiting.Status)
 	require.NotNil(t, waiting.WaitTill)
 	require.WithinDuration(t, time.Now().Add(2*time.Minute), *waiting.WaitTill, 10*time.Second)
 
@@ -132,17 +133,17 @@ func TestWaitingExecutionResumesAndCanBeStopped(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 1, n)
 	done := e.wait(t, ex.ID)
-	require.Equal(t, store.StatusSuccess, done.Status)
+	require.Equal(t, workflow.StatusSuccess, done.Status)
 	state := e.state(t, ex.ID)
 	runData := state["resultData"].(map[string]any)["runData"].(map[string]any)
 	require.Len(t, runData["Start"], 1)
 	require.Len(t, runData["Set"], 1)
 
 	second := e.run(t, build(t, "waits-again", "", start, waitNode, set), "trigger", "")
-	require.Equal(t, store.StatusWaiting, e.wait(t, second.ID).Status)
+	require.Equal(t, workflow.StatusWaiting, e.wait(t, second.ID).Status)
 	stopped, err := e.svc.Stop(context.Background(), second.ID, time.Second)
 	require.NoError(t, err)
-	require.Equal(t, store.StatusCanceled, stopped.Status)
+	require.Equal(t, workflow.StatusCanceled, stopped.Status)
 	n, err = execution.ResumeDue(context.Background(), e.in, time.Now().Add(time.Hour))
 	require.NoError(t, err)
 	require.Zero(t, n, "a canceled wait is never resumed")
@@ -153,12 +154,12 @@ func TestRetryContinuesFromTheFailedNode(t *testing.T) {
 	wf := build(t, "retry", "", start, set, code("Code", `throw new Error("not yet")`))
 	save(t, e, wf)
 	ex := e.run(t, wf, "trigger", "")
-	require.Equal(t, store.StatusError, e.wait(t, ex.ID).Status)
+	require.Equal(t, workflow.StatusError, e.wait(t, ex.ID).Status)
 
 	// Retrying the stored snapshot fails the same way.
 	again, err := e.svc.Retry(context.Background(), ex.ID, false)
 	require.NoError(t, err)
-	require.Equal(t, store.StatusError, e.wait(t, again.ID).Status)
+	require.Equal(t, workflow.StatusError, e.wait(t, again.ID).Status)
 	require.Equal(t, ex.ID, *again.RetryOf)
 
 	// Fix the saved workflow and retry with it: Start and Set are not run again.
@@ -171,7 +172,7 @@ func TestRetryContinuesFromTheFailedNode(t *testing.T) {
 	require.NoError(t, e.in.Store.DB.Model(&store.Workflow{}).Where("id = ?", wf.ID).Update("nodes", store.JSON(doc.Nodes)).Error)
 	ok, err := e.svc.Retry(context.Background(), ex.ID, true)
 	require.NoError(t, err)
-	require.Equal(t, store.StatusSuccess, e.wait(t, ok.ID).Status)
+	require.Equal(t, workflow.StatusSuccess, e.wait(t, ok.ID).Status)
 	state := e.state(t, ok.ID)
 	runData := state["resultData"].(map[string]any)["runData"].(map[string]any)
 	require.Len(t, runData["Set"], 1, "Set ran once, in the original execution")
@@ -197,13 +198,13 @@ func TestErrorWorkflowReceivesTheFailure(t *testing.T) {
 	failing := build(t, "fails", `{"errorWorkflow":"`+handler.ID+`"}`, start, code("Broken", `throw new Error("kaput")`))
 	saveFor(t, e, failing, member.ID)
 	ex := e.run(t, failing, "trigger", "")
-	require.Equal(t, store.StatusError, e.wait(t, ex.ID).Status)
+	require.Equal(t, workflow.StatusError, e.wait(t, ex.ID).Status)
 
 	var errRun store.Execution
 	require.Eventually(t, func() bool {
-		return e.in.Store.DB.Where("mode = ? AND status IN ?", execution.ModeError, store.TerminalStatuses).Take(&errRun).Error == nil
+		return e.in.Store.DB.Where("mode = ? AND status IN ?", workflow.ModeError, workflow.TerminalStatuses).Take(&errRun).Error == nil
 	}, 10*time.Second, 20*time.Millisecond, "the error workflow ran")
-	require.Equal(t, store.StatusSuccess, errRun.Status, "%v", e.state(t, errRun.ID)["resultData"])
+	require.Equal(t, workflow.StatusSuccess, errRun.Status, "%v", e.state(t, errRun.ID)["resultData"])
 	require.Equal(t, handler.ID, *errRun.WorkflowID)
 	out := nodeOutput(t, e.state(t, errRun.ID), "Report")
 	got := out[0].(map[string]any)["json"].(map[string]any)
@@ -217,7 +218,7 @@ func TestUnreadableOrUnstartableWorkflowFailsClearly(t *testing.T) {
 	e := setup(t)
 	wf := build(t, "unknown", "", start, node{name: "Mystery", typ: "n8n-nodes-base.doesNotExist"})
 	ex := e.run(t, wf, "trigger", "")
-	require.Equal(t, store.StatusError, e.wait(t, ex.ID).Status)
+	require.Equal(t, workflow.StatusError, e.wait(t, ex.ID).Status)
 	errObj := e.state(t, ex.ID)["resultData"].(map[string]any)["error"].(map[string]any)
 	require.Contains(t, errObj["message"], "doesNotExist")
 	require.Equal(t, "Mystery", errObj["node"])
@@ -232,10 +233,10 @@ func TestPruneByAgeAndCount(t *testing.T) {
 		if i < 3 {
 			stopped = old
 		}
-		ex := &store.Execution{Status: store.StatusSuccess, Mode: "trigger", StoppedAt: &stopped, Finished: true}
+		ex := &store.Execution{Status: workflow.StatusSuccess, Mode: "trigger", StoppedAt: &stopped, Finished: true}
 		require.NoError(t, e.in.Store.CreateExecution(ctx, ex, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}))
 	}
-	running := &store.Execution{Status: store.StatusRunning, Mode: "trigger", LeaseOwner: "w"}
+	running := &store.Execution{Status: workflow.StatusRunning, Mode: "trigger", LeaseOwner: "w"}
 	require.NoError(t, e.in.Store.CreateExecution(ctx, running, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}))
 
 	n, err := execution.Prune(ctx, e.in.Store, time.Now().Add(-14*24*time.Hour), 0)
@@ -258,21 +259,21 @@ func TestProductionConcurrencyLimit(t *testing.T) {
 	first := e.run(t, busy, "trigger", "")
 	require.Eventually(t, func() bool {
 		got, err := e.in.Store.GetExecution(ctx, first.ID)
-		return err == nil && got.Status == store.StatusRunning
+		return err == nil && got.Status == workflow.StatusRunning
 	}, 10*time.Second, 10*time.Millisecond)
 
 	// A second production run waits in the queue while the slot is taken.
 	second := e.run(t, build(t, "quick", "", start, set), "trigger", "")
 	// A manual run is exempt and finishes meanwhile.
 	manual := e.run(t, build(t, "manual", `{"saveManualExecutions":true}`, start, set), "manual", "")
-	require.Equal(t, store.StatusSuccess, e.wait(t, manual.ID).Status)
+	require.Equal(t, workflow.StatusSuccess, e.wait(t, manual.ID).Status)
 	got, err := e.in.Store.GetExecution(ctx, second.ID)
 	require.NoError(t, err)
-	require.Equal(t, store.StatusQueued, got.Status, "the second production run is held back")
+	require.Equal(t, workflow.StatusQueued, got.Status, "the second production run is held back")
 
 	_, err = e.svc.Stop(ctx, first.ID, 5*time.Second)
 	require.NoError(t, err)
-	require.Equal(t, store.StatusSuccess, e.wait(t, second.ID).Status, "it runs once the slot is free")
+	require.Equal(t, workflow.StatusSuccess, e.wait(t, second.ID).Status, "it runs once the slot is free")
 }
 
 func TestSubWorkflowRunsAsItsOwnExecution(t *testing.T) {
@@ -284,14 +285,14 @@ func TestSubWorkflowRunsAsItsOwnExecution(t *testing.T) {
 		node{name: "Call", typ: "n8n-nodes-base.executeWorkflow", params: `{"source":"database","workflowId":"` + child.ID + `"}`})
 	ex, err := e.svc.Create(context.Background(), execution.New{Workflow: parent, Mode: "trigger", UserID: owner.ID})
 	require.NoError(t, err)
-	require.Equal(t, store.StatusSuccess, e.wait(t, ex.ID).Status)
+	require.Equal(t, workflow.StatusSuccess, e.wait(t, ex.ID).Status)
 	require.Equal(t, map[string]any{"v": float64(2)}, nodeOutput(t, e.state(t, ex.ID), "Call")[0].(map[string]any)["json"])
 
 	var sub store.Execution
 	require.NoError(t, e.in.Store.DB.Where("mode = ?", "integrated").Take(&sub).Error)
 	require.Equal(t, child.ID, *sub.WorkflowID)
 	require.Equal(t, owner.ID, sub.UserID, "the sub-workflow acts for the parent's user")
-	require.Equal(t, store.StatusSuccess, sub.Status)
+	require.Equal(t, workflow.StatusSuccess, sub.Status)
 	require.Empty(t, sub.LeaseOwner)
 	require.Equal(t, map[string]any{"v": float64(2)}, nodeOutput(t, e.state(t, sub.ID), "Double")[0].(map[string]any)["json"])
 }
@@ -329,7 +330,7 @@ func TestSubWorkflowOnlyOfWhatTheUserMayRun(t *testing.T) {
 			done := e.wait(t, ex.ID)
 			state := e.state(t, ex.ID)
 			if tc.wantErr == "" {
-				require.Equal(t, store.StatusSuccess, done.Status, "%v", state["resultData"])
+				require.Equal(t, workflow.StatusSuccess, done.Status, "%v", state["resultData"])
 				var sub store.Execution
 				require.NoError(t, e.in.Store.DB.Where("mode = ? AND workflow_id = ?", "integrated", tc.childID).Order("id DESC").Take(&sub).Error)
 				var childOwner string
@@ -341,7 +342,7 @@ func TestSubWorkflowOnlyOfWhatTheUserMayRun(t *testing.T) {
 				require.Equal(t, childOwner, sub.UserID, "a saved sub-workflow acts for its own owner")
 				return
 			}
-			require.Equal(t, store.StatusError, done.Status)
+			require.Equal(t, workflow.StatusError, done.Status)
 			result := state["resultData"].(map[string]any)
 			require.Equal(t, tc.wantErr, result["error"].(map[string]any)["message"])
 			require.NotContains(t, fmt.Sprint(result), "owner data", "the refused workflow did not run")
@@ -362,12 +363,12 @@ func TestRunsActForTheWorkflowOwner(t *testing.T) {
 	saveFor(t, e, wf, member.ID)
 	ex := e.run(t, wf, "trigger", "")
 	require.Equal(t, member.ID, ex.UserID)
-	require.Equal(t, store.StatusError, e.wait(t, ex.ID).Status)
+	require.Equal(t, workflow.StatusError, e.wait(t, ex.ID).Status)
 
 	unsaved := build(t, "unsaved fails", `{"saveManualExecutions":true}`, start, code("Code", `throw new Error("boom")`))
 	manual, err := e.svc.Create(context.Background(), execution.New{Workflow: unsaved, Mode: "manual", UserID: member.ID})
 	require.NoError(t, err)
-	require.Equal(t, store.StatusError, e.wait(t, manual.ID).Status)
+	require.Equal(t, workflow.StatusError, e.wait(t, manual.ID).Status)
 	retry, err := e.svc.Retry(context.Background(), manual.ID, false)
 	require.NoError(t, err)
 	require.Equal(t, member.ID, retry.UserID, "a retry acts for the original's user")
@@ -377,7 +378,7 @@ func TestRunsActForTheWorkflowOwner(t *testing.T) {
 	owner := newUser(t, e, store.RoleOwner)
 	ownersWF := build(t, "owner's", "", start, set)
 	saveFor(t, e, ownersWF, owner.ID)
-	failed := &store.Execution{WorkflowID: &ownersWF.ID, Status: store.StatusError, Mode: "integrated", UserID: member.ID}
+	failed := &store.Execution{WorkflowID: &ownersWF.ID, Status: workflow.StatusError, Mode: "integrated", UserID: member.ID}
 	require.NoError(t, e.in.Store.CreateExecution(context.Background(), failed,
 		&store.ExecutionData{WorkflowData: store.JSON(`{"nodes":[],"connections":{}}`), Data: store.JSON(`{"resultData":{"runData":{}}}`)}))
 	_, err = e.svc.Retry(context.Background(), failed.ID, true)
@@ -413,7 +414,7 @@ func TestSubWorkflowOfASharedWorkflowActsForTheCaller(t *testing.T) {
 	parent := build(t, "parent", "", start, node{name: "Call", typ: "n8n-nodes-base.executeWorkflow", params: string(params)})
 	ex, err := e.svc.Create(context.Background(), execution.New{Workflow: parent, Mode: "trigger", UserID: member.ID})
 	require.NoError(t, err)
-	require.Equal(t, store.StatusSuccess, e.wait(t, ex.ID).Status, "%v", e.state(t, ex.ID)["resultData"])
+	require.Equal(t, workflow.StatusSuccess, e.wait(t, ex.ID).Status, "%v", e.state(t, ex.ID)["resultData"])
 	var sub store.Execution
 	require.NoError(t, e.in.Store.DB.Where("mode = ? AND workflow_name = ?", "integrated", "spoof").Take(&sub).Error)
 	require.Equal(t, member.ID, sub.UserID)

@@ -8,6 +8,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/loop"
 	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // Reconciler re-enqueues executions that the database says are pending but that no worker holds
@@ -52,14 +53,14 @@ func (r *Reconciler) RunOnce(ctx context.Context) (int, error) {
 	for i, e := range batch {
 		// A sub-workflow run belongs to its parent's run: when the parent is resumed, Execute
 		// Workflow starts it afresh, so the orphan is only marked crashed.
-		if e.Mode == "integrated" {
-			if _, err := r.store.TransitionExecution(ctx, e.ID, store.StatusCrashed, store.PendingStatuses...); err != nil {
+		if e.Mode == workflow.ModeIntegrated {
+			if _, err := r.store.TransitionExecution(ctx, e.ID, workflow.StatusCrashed, workflow.PendingStatuses...); err != nil {
 				return i, err
 			}
 			continue
 		}
-		if e.Status == store.StatusNew {
-			if _, err := r.store.TransitionExecution(ctx, e.ID, store.StatusQueued, store.StatusNew); err != nil {
+		if e.Status == workflow.StatusNew {
+			if _, err := r.store.TransitionExecution(ctx, e.ID, workflow.StatusQueued, workflow.StatusNew); err != nil {
 				return i, err
 			}
 		}

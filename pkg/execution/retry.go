@@ -25,11 +25,11 @@ func (s *Service) Retry(ctx context.Context, id int64, loadWorkflow bool) (*stor
 		return nil, err
 	}
 	switch {
-	case orig.Status == store.StatusSuccess:
+	case orig.Status == workflow.StatusSuccess:
 		return nil, &RetryError{"The execution succeeded, so it cannot be retried."}
 	case orig.RetrySuccessID != nil:
 		return nil, &RetryError{"The execution was already retried successfully."}
-	case orig.Status != store.StatusError && orig.Status != store.StatusCanceled && orig.Status != store.StatusCrashed:
+	case orig.Status != workflow.StatusError && orig.Status != workflow.StatusCanceled && orig.Status != workflow.StatusCrashed:
 		return nil, &RetryError{fmt.Sprintf("Only stopped executions can be retried; this one is %s.", orig.Status)}
 	}
 	d, err := s.in.Store.GetExecutionData(ctx, id)
@@ -68,5 +68,5 @@ func (s *Service) Retry(ctx context.Context, id int64, loadWorkflow bool) (*stor
 			return nil, &RetryError{fmt.Sprintf("The node %q that ran is no longer in the workflow.", name)}
 		}
 	}
-	return s.Create(ctx, New{Workflow: wf, Mode: ModeRetry, RetryOf: &orig.ID, State: &state, UserID: orig.UserID})
+	return s.Create(ctx, New{Workflow: wf, Mode: workflow.ModeRetry, RetryOf: &orig.ID, State: &state, UserID: orig.UserID})
 }

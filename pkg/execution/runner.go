@@ -211,7 +211,7 @@ const ClaimRetryDelay = 200 * time.Millisecond
 
 // countsAgainstLimit tells whether an execution needs a production slot: every pending one but
 // manual runs.
-func (r *Runner) countsAgainstLimit(ctx context.Context, id int64) (bool, string, error) {
+func (r *Runner) countsAgainstLimit(ctx context.Context, id int64) (bool, workflow.Mode, error) {
 	e, err := r.in.Store.GetExecution(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return false, "", nil
@@ -219,7 +219,7 @@ func (r *Runner) countsAgainstLimit(ctx context.Context, id int64) (bool, string
 	if err != nil {
 		return false, "", err
 	}
-	return e.Mode != engine.ModeManual && slices.Contains(store.PendingStatuses, e.Status), e.Mode, nil
+	return e.Mode != workflow.ModeManual && slices.Contains(workflow.PendingStatuses, e.Status), e.Mode, nil
 }
 
 // run executes a claimed execution under runCtx, which cancel ends and which is already tracked
@@ -267,10 +267,10 @@ func (r *Runner) run(taskCtx, runCtx context.Context, cancel context.CancelCause
 	hooks.stopAsked = errors.Is(context.Cause(runCtx), errStopRequested)
 	switch {
 	case hooks.stopAsked:
-		res.Status = engine.StatusCanceled
+		res.Status = workflow.StatusCanceled
 		setRunError(res, "ExecutionCancelledError", "The execution was canceled")
 	case errors.Is(runCtx.Err(), context.DeadlineExceeded):
-		res.Status = engine.StatusError
+		res.Status = workflow.StatusError
 		setRunError(res, "WorkflowOperationError", fmt.Sprintf("The execution timed out after %v", timeout(wf.Settings, r.in.Config)))
 	}
 	return r.finish(context.WithoutCancel(taskCtx), e, wf, res, hooks)

@@ -38,29 +38,20 @@ func savingFor(s workflow.Settings, cfg *config.Config) saving {
 }
 
 // keep reports whether an execution of mode that ended with status is kept.
-func (sv saving) keep(mode, status string) bool {
-	if status == "waiting" {
+func (sv saving) keep(mode workflow.Mode, status workflow.Status) bool {
+	if status == workflow.StatusWaiting {
 		return true
 	}
-	if mode == "manual" && !sv.manual {
+	if mode == workflow.ModeManual && !sv.manual {
 		return false
 	}
-	if status == "success" {
+	if status == workflow.StatusSuccess {
 		return sv.onSuccess
 	}
 	return sv.onError
 }
 
-// timeout is the execution's time limit: the workflow's executionTimeout setting, else the
-// instance default, capped by the instance maximum; 0 means none.
+// timeout is the execution's time limit under the instance's default and maximum.
 func timeout(s workflow.Settings, cfg *config.Config) time.Duration {
-	secs := s.ExecutionTimeout()
-	if secs <= 0 {
-		secs = float64(cfg.ExecutionsTimeout)
-	}
-	if secs <= 0 {
-		return 0
-	}
-	secs = min(secs, float64(cfg.ExecutionsTimeoutMax))
-	return time.Duration(secs * float64(time.Second))
+	return s.Timeout(time.Duration(cfg.ExecutionsTimeout)*time.Second, time.Duration(cfg.ExecutionsTimeoutMax)*time.Second)
 }

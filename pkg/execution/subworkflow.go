@@ -56,7 +56,7 @@ func (s *subWorkflows) start(ctx context.Context, wf *workflow.Workflow, parentU
 	}
 	now := time.Now().UTC()
 	expires := now.Add(r.leaseTTL)
-	e := &store.Execution{Status: store.StatusRunning, Mode: engine.ModeIntegrated, WorkflowName: wf.Name, UserID: parentUser,
+	e := &store.Execution{Status: workflow.StatusRunning, Mode: workflow.ModeIntegrated, WorkflowName: wf.Name, UserID: parentUser,
 		LeaseOwner: r.workerID, LeaseExpiresAt: &expires, StartedAt: &now}
 	if wf.ID != "" {
 		u, _, err := (storeLoader{s: r.in.Store, userID: parentUser}).userAndDocument(ctx, wf.ID)

@@ -1,6 +1,7 @@
 package execution
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,7 +9,6 @@ import (
 	"time"
 
 	"github.com/flowmill/flowmill/pkg/credential"
-	"github.com/flowmill/flowmill/pkg/engine"
 	"github.com/flowmill/flowmill/pkg/expr"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/scheduletrigger"
@@ -55,13 +55,13 @@ func (r *Runner) HandleTrigger(ctx context.Context, payload []byte) error {
 			return nil
 		}
 	} else if node.Type == "n8n-nodes-base.scheduleTrigger" {
-		loc, err := time.LoadLocation(cmpOr(wf.Settings.Timezone(), r.in.Config.Timezone))
+		loc, err := time.LoadLocation(cmp.Or(wf.Settings.Timezone(), r.in.Config.Timezone))
 		if err != nil {
 			loc = time.UTC
 		}
 		input = []workflow.Item{{JSON: scheduletrigger.Output(time.Unix(p.FireTime, 0), loc)}}
 	}
-	_, err = NewService(r.in).Create(ctx, New{Workflow: wf, Mode: engine.ModeTrigger,
+	_, err = NewService(r.in).Create(ctx, New{Workflow: wf, Mode: workflow.ModeTrigger,
 		Start: StartData{StartNode: node.Name, Input: input}})
 	return err
 }
@@ -82,11 +82,11 @@ func (r *Runner) poll(ctx context.Context, wf *workflow.Workflow, node *workflow
 	}
 	static, _ := wf.StaticData[key].(map[string]any)
 	before, _ := workflow.DeepCopy(static).(map[string]any)
-	ex := nodes.NewExecution(nodes.ExecutionConfig{Node: &resolved, Type: t, Mode: engine.ModeTrigger,
+	ex := nodes.NewExecution(nodes.ExecutionConfig{Node: &resolved, Type: t, Mode: workflow.ModeTrigger,
 		Evaluator: r.base.Evaluator, StaticData: static, Logger: r.log.With("node", node.Name),
 		Credentials: credential.ForWorkflow(r.in.Store, r.cipher, wf.ID),
 		Expr: expr.Context{Workflow: expr.WorkflowInfo{ID: wf.ID, Name: wf.Name, Active: wf.Active},
-			Timezone: wf.Settings.Timezone(), Execution: expr.ExecutionInfo{Mode: engine.ModeTrigger}},
+			Timezone: wf.Settings.Timezone(), Execution: expr.ExecutionInfo{Mode: workflow.ModeTrigger}},
 		Flow: nodes.FlowConfig{Now: time.Now}, Host: r.base.Host})
 	out, err := t.Node.Execute(ctx, ex)
 	if err != nil {
@@ -106,11 +106,4 @@ func (r *Runner) poll(ctx context.Context, wf *workflow.Workflow, node *workflow
 		return nil, nil
 	}
 	return out[0], nil
-}
-
-func cmpOr(v, def string) string {
-	if v == "" {
-		return def
-	}
-	return v
 }

@@ -59,6 +59,6 @@ type WorkflowInfo struct {
 // integrated or cli; ResumeURL is the /webhook-waiting URL of this execution.
 type ExecutionInfo struct {
 	ID        string
-	Mode      string
+	Mode      workflow.Mode
 	ResumeURL string
 }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jmespath/go-jmespath"
+
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // scope is what the data globals read: a Context seen from one item. $item(i) makes a new
@@ -166,7 +168,7 @@ func (s *scope) get(v *vm, name string) goja.Value {
 	case "$runIndex", "$thisRunIndex":
 		return v.rt.ToValue(c.RunIndex)
 	case "$mode":
-		return v.rt.ToValue(c.Execution.Mode)
+		return v.rt.ToValue(string(c.Execution.Mode))
 	case "$executionId":
 		return v.rt.ToValue(c.Execution.ID)
 	case "$resumeWebhookUrl":
@@ -175,7 +177,7 @@ func (s *scope) get(v *vm, name string) goja.Value {
 		return v.toJS(map[string]any{"id": c.Workflow.ID, "name": c.Workflow.Name, "active": c.Workflow.Active})
 	case "$execution":
 		mode := "production"
-		if c.Execution.Mode == "manual" {
+		if c.Execution.Mode == workflow.ModeManual {
 			mode = "test"
 		}
 		return v.toJS(map[string]any{"id": c.Execution.ID, "mode": mode, "resumeUrl": c.Execution.ResumeURL})

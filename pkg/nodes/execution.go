@@ -29,8 +29,8 @@ type ExecutionConfig struct {
 	Type *Type
 	// Inputs holds the items per input index; a nil input received nothing.
 	Inputs [][]workflow.Item
-	// Mode is the execution mode: manual, trigger, webhook, retry, error, integrated or cli.
-	Mode     string
+	// Mode is the execution mode: manual, trigger, webhook, retry, error or integrated.
+	Mode     workflow.Mode
 	RunIndex int
 	// Evaluator resolves expressions; nil makes any parameter holding an expression fail.
 	Evaluator Evaluator
@@ -87,7 +87,7 @@ func (ex *Execution) Node() *workflow.Node { return ex.cfg.Node }
 func (ex *Execution) TypeVersion() float64 { return ex.cfg.Node.TypeVersion }
 
 // Mode returns the execution mode.
-func (ex *Execution) Mode() string { return ex.cfg.Mode }
+func (ex *Execution) Mode() workflow.Mode { return ex.cfg.Mode }
 
 // RunIndex is how many times this node ran before in this execution.
 func (ex *Execution) RunIndex() int { return ex.cfg.RunIndex }

@@ -50,6 +50,32 @@ type Type struct {
 	LoadOptions map[string]LoadOptionsFunc
 	// IconSVG is the file behind a "file:" icon, served by GET /rest/node-icon/{type}.
 	IconSVG []byte
+	// EffectFree marks a node whose run only computes items from its input: running it again
+	// changes nothing outside the run, so a run no editor follows needs no checkpoint after it.
+	// Default false (every node is checkpointed).
+	EffectFree bool
+	// StartPriority makes a node a starting node of n8n's STARTING_NODE_TYPES: when no trigger
+	// starts a full run, the engine starts at the enabled starting node of the lowest priority
+	// (1 first), the first in the workflow on a tie. Default 0: not a starting node.
+	StartPriority int
+}
+
+// RestartsWebhook reports whether a webhook of a node description only resumes a waiting
+// execution (Wait's restartWebhook) instead of starting one.
+func RestartsWebhook(webhook map[string]any) bool {
+	restart, _ := webhook["restartWebhook"].(bool)
+	return restart
+}
+
+// StartsFromWebhook reports whether the node has a webhook that starts executions, as opposed
+// to only the resume webhook of a Wait node.
+func (d *Description) StartsFromWebhook() bool {
+	for _, w := range d.Webhooks {
+		if !RestartsWebhook(w) {
+			return true
+		}
+	}
+	return false
 }
 
 // Define returns the type of a node from its embedded description JSON (parsed with

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // Queue names with their weights: a worker picks from critical six times as often as from low.
@@ -20,9 +22,9 @@ const (
 var Queues = map[string]int{QueueCritical: 6, QueueDefault: 3, QueueLow: 1}
 
 // QueueFor picks the queue of an execution by its mode: runs someone waits on go first.
-func QueueFor(mode string) string {
+func QueueFor(mode workflow.Mode) string {
 	switch mode {
-	case "manual", "webhook":
+	case workflow.ModeManual, workflow.ModeWebhook:
 		return QueueCritical
 	default:
 		return QueueDefault

@@ -11,6 +11,7 @@ import (
 
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/store/storetest"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 func TestOwnerSetupMigratesDataOnce(t *testing.T) {
@@ -150,7 +151,7 @@ func TestDeleteUserTransfersOrDeletes(t *testing.T) {
 		require.NoError(t, s.ShareWorkflow(ctx, both.ID, leaver.ID, "editor"))
 		dropped := newWorkflow(t, s, gone, "dropped")
 		require.NoError(t, s.ReplaceAPIKey(ctx, leaver.ID, "keyhash", "hint"))
-		waiting := &store.Execution{WorkflowID: &kept.ID, Status: store.StatusWaiting, Mode: "trigger", UserID: leaver.ID}
+		waiting := &store.Execution{WorkflowID: &kept.ID, Status: workflow.StatusWaiting, Mode: "trigger", UserID: leaver.ID}
 		require.NoError(t, s.CreateExecution(ctx, waiting, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}))
 
 		require.ErrorIs(t, s.DeleteUser(ctx, leaver.ID, store.NewUUID()), store.ErrNotFound)

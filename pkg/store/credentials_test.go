@@ -9,6 +9,7 @@ import (
 
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/store/storetest"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 func newCredential(t *testing.T, s *store.Store, owner *store.User, name, typ string) *store.Credential {
@@ -133,7 +134,7 @@ func TestWhatAMemberMayRunAndSee(t *testing.T) {
 		}
 
 		create := func(workflowID *string, userID string) int64 {
-			e := &store.Execution{WorkflowID: workflowID, Status: store.StatusSuccess, Mode: "manual", UserID: userID}
+			e := &store.Execution{WorkflowID: workflowID, Status: workflow.StatusSuccess, Mode: "manual", UserID: userID}
 			require.NoError(t, s.CreateExecution(ctx, e, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}))
 			got, err := s.GetExecution(ctx, e.ID)
 			require.NoError(t, err)

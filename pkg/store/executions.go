@@ -8,6 +8,8 @@ import (
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
+
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // CreateExecution stores an execution and its data in one transaction and fills e.ID.
@@ -66,13 +68,13 @@ func (s *Store) GetExecutionData(ctx context.Context, id int64) (*ExecutionData,
 // from; it reports whether the row changed. This compare-and-set is what keeps a terminal status
 // from ever regressing when cancel, finish and recovery race. Terminal statuses set stopped_at
 // and finished (for success) and clear the lease.
-func (s *Store) TransitionExecution(ctx context.Context, id int64, to string, from ...string) (bool, error) {
+func (s *Store) TransitionExecution(ctx context.Context, id int64, to workflow.Status, from ...workflow.Status) (bool, error) {
 	updates := map[string]any{"status": to}
-	for _, t := range TerminalStatuses {
+	for _, t := range workflow.TerminalStatuses {
 		if to == t {
 			now := time.Now().UTC()
 			updates["stopped_at"] = now
-			updates["finished"] = to == StatusSuccess
+			updates["finished"] = to == workflow.StatusSuccess
 			updates["lease_owner"] = ""
 			updates["lease_expires_at"] = nil
 		}
@@ -94,10 +96,10 @@ func (s *Store) AcquireLease(ctx context.Context, id int64, owner string, ttl ti
 	now := time.Now().UTC()
 	var claimed []Execution
 	res := s.DB.WithContext(ctx).Model(&claimed).Clauses(clause.Returning{}).
-		Where("id = ? AND status IN ?", id, PendingStatuses).
+		Where("id = ? AND status IN ?", id, workflow.PendingStatuses).
 		Where("lease_expires_at IS NULL OR lease_expires_at < ? OR lease_owner = ?", now, owner).
 		Updates(map[string]any{
-			"status":           StatusRunning,
+			"status":           workflow.StatusRunning,
 			"lease_owner":      owner,
 			"lease_expires_at": now.Add(ttl),
 			"started_at":       gorm.Expr("COALESCE(started_at, ?)", now),
@@ -114,7 +116,7 @@ func (s *Store) AcquireLease(ctx context.Context, id int64, owner string, ttl ti
 // RenewLease extends owner's lease on a running execution; false means the lease was lost.
 func (s *Store) RenewLease(ctx context.Context, id int64, owner string, ttl time.Duration) (bool, error) {
 	res := s.DB.WithContext(ctx).Model(&Execution{}).
-		Where("id = ? AND status = ? AND lease_owner = ?", id, StatusRunning, owner).
+		Where("id = ? AND status = ? AND lease_owner = ?", id, workflow.StatusRunning, owner).
 		Update("lease_expires_at", time.Now().UTC().Add(ttl))
 	if res.Error != nil {
 		return false, fmt.Errorf("renew lease of execution %d: %w", id, res.Error)
@@ -136,7 +138,7 @@ func (s *Store) OrphanedExecutions(ctx context.Context, grace time.Duration, lim
 	now := time.Now().UTC()
 	var out []Execution
 	err := s.DB.WithContext(ctx).
-		Where("status IN ?", PendingStatuses).
+		Where("status IN ?", workflow.PendingStatuses).
 		Where("lease_expires_at IS NULL OR lease_expires_at < ?", now).
 		Where("created_at < ?", now.Add(-grace)).
 		Order("id").Limit(limit).Find(&out).Error
@@ -190,7 +192,7 @@ func (s *Store) ClaimExecution(ctx context.Context, id int64, owner string, ttl 
 		RETURNING *)
 		SELECT c.*, d.workflow_data, d.start_data, d.data, c.started_at IS DISTINCT FROM ? AS resumed
 		FROM c JOIN execution_data d ON d.execution_id = c.id CROSS JOIN async`,
-		StatusRunning, owner, now.Add(ttl), now, id, PendingStatuses, now, owner, now).Scan(&rows).Error
+		workflow.StatusRunning, owner, now.Add(ttl), now, id, workflow.PendingStatuses, now, owner, now).Scan(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("lease execution %d: %w", id, err)
 	}

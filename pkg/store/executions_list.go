@@ -6,13 +6,15 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // ExecutionFilter narrows execution listings. Zero fields do not filter.
 type ExecutionFilter struct {
 	WorkflowIDs []string // executions of these workflows (nil: any the caller may see)
 	WorkflowID  string
-	Statuses    []string
+	Statuses    []workflow.Status
 	// Finished filters on the finished flag when set.
 	Finished *bool
 	// Waiting keeps only executions with a wait_till.
@@ -98,6 +100,44 @@ func (s *Store) CountExecutions(ctx context.Context, f ExecutionFilter) (count i
 	return count, false, nil
 }
 
+// pastStatuses are every status but the current (pending) ones.
+var pastStatuses = append([]workflow.Status{workflow.StatusWaiting}, workflow.TerminalStatuses...)
+
+// Past returns f limited to past executions, as n8n's list of past executions means a filter
+// without a status list: waiting and ended ones, or only ended ones for the error filter
+// (Finished false, not Waiting). It replaces f's Statuses.
+func (f ExecutionFilter) Past() ExecutionFilter {
+	f.Statuses = pastStatuses
+	if f.Finished != nil && !*f.Finished && !f.Waiting {
+		f.Statuses = workflow.TerminalStatuses
+	}
+	return f
+}
+
+// CountPastExecutions counts the executions f.Past() matches. When f filters nothing else it
+// keeps CountExecutions' estimate for large tables (estimated=true), less the few current
+// executions, so the list stays fast.
+func (s *Store) CountPastExecutions(ctx context.Context, f ExecutionFilter) (count int64, estimated bool, err error) {
+	past := f.Past()
+	if f.WorkflowID != "" || f.Finished != nil || f.Waiting || f.SharedWith != "" {
+		return s.CountExecutions(ctx, past)
+	}
+	count, estimated, err = s.CountExecutions(ctx, f)
+	if err != nil {
+		return 0, false, err
+	}
+	if !estimated {
+		return s.CountExecutions(ctx, past)
+	}
+	current := f
+	current.Statuses = workflow.PendingStatuses
+	pending, _, err := s.CountExecutions(ctx, current)
+	if err != nil {
+		return 0, false, err
+	}
+	return max(count-pending, 0), true, nil
+}
+
 // DeleteExecutions deletes the executions matching f (their data goes with them) and returns
 // their ids. It refuses an empty filter.
 func (s *Store) DeleteExecutions(ctx context.Context, f ExecutionFilter) ([]int64, error) {
@@ -135,7 +175,7 @@ func deleteByIDs(tx *gorm.DB, ids []int64) error {
 // it returns 0; small batches keep each transaction short so the table is never locked for long.
 func (s *Store) PruneExecutions(ctx context.Context, olderThan time.Time, keep, batch int) (int, error) {
 	var ids []int64
-	q := s.DB.WithContext(ctx).Model(&Execution{}).Where("status IN ?", TerminalStatuses)
+	q := s.DB.WithContext(ctx).Model(&Execution{}).Where("status IN ?", workflow.TerminalStatuses)
 	err := q.Where("stopped_at < ?", olderThan.UTC()).Order("id").Limit(batch).Pluck("id", &ids).Error
 	if err != nil {
 		return 0, fmt.Errorf("prune executions: %w", err)
@@ -147,7 +187,7 @@ func (s *Store) PruneExecutions(ctx context.Context, olderThan time.Time, keep, 
 			return 0, fmt.Errorf("prune executions: %w", err)
 		}
 		if len(cutoff) == 1 {
-			err = s.DB.WithContext(ctx).Model(&Execution{}).Where("status IN ?", TerminalStatuses).
+			err = s.DB.WithContext(ctx).Model(&Execution{}).Where("status IN ?", workflow.TerminalStatuses).
 				Where("id <= ?", cutoff[0]).Order("id").Limit(batch).Pluck("id", &ids).Error
 			if err != nil {
 				return 0, fmt.Errorf("prune executions: %w", err)
@@ -166,7 +206,7 @@ func (s *Store) PruneExecutions(ctx context.Context, olderThan time.Time, keep, 
 // DueWaitingExecutions lists waiting executions whose wait_till has come (before until).
 func (s *Store) DueWaitingExecutions(ctx context.Context, until time.Time, limit int) ([]Execution, error) {
 	var out []Execution
-	err := s.DB.WithContext(ctx).Where("status = ? AND wait_till IS NOT NULL AND wait_till <= ?", StatusWaiting, until.UTC()).
+	err := s.DB.WithContext(ctx).Where("status = ? AND wait_till IS NOT NULL AND wait_till <= ?", workflow.StatusWaiting, until.UTC()).
 		Order("wait_till").Limit(limit).Find(&out).Error
 	if err != nil {
 		return nil, fmt.Errorf("list due waiting executions: %w", err)
@@ -181,7 +221,7 @@ func (s *Store) SaveExecutionState(ctx context.Context, id int64, owner string, 
 	var n int64
 	err := s.writeOne(ctx, func(tx *gorm.DB) error {
 		res := tx.Exec(`UPDATE execution_data SET data = ? WHERE execution_id = ? AND EXISTS
-		(SELECT 1 FROM executions WHERE id = ? AND status = ? AND lease_owner = ?)`, data, id, id, StatusRunning, owner)
+		(SELECT 1 FROM executions WHERE id = ? AND status = ? AND lease_owner = ?)`, data, id, id, workflow.StatusRunning, owner)
 		n = res.RowsAffected
 		return res.Error
 	})
@@ -194,13 +234,13 @@ func (s *Store) SaveExecutionState(ctx context.Context, id int64, owner string, 
 // FinishExecution records the outcome of a run by owner: the final status (or waiting with
 // waitTill), and the data. It changes nothing unless the execution is still running under
 // owner's lease, so a canceled or taken-over execution keeps the status it has.
-func (s *Store) FinishExecution(ctx context.Context, id int64, owner, status string, waitTill *time.Time, data JSON) (bool, error) {
+func (s *Store) FinishExecution(ctx context.Context, id int64, owner string, status workflow.Status, waitTill *time.Time, data JSON) (bool, error) {
 	now := time.Now().UTC()
 	var stoppedAt *time.Time
-	if status != StatusWaiting {
+	if status != workflow.StatusWaiting {
 		stoppedAt = &now
 	}
-	finished := status == StatusSuccess
+	finished := status == workflow.StatusSuccess
 	if s.Dialect == Postgres {
 		// One statement, one round trip: the data is written only when the status changed.
 		var n int64
@@ -210,7 +250,7 @@ func (s *Store) FinishExecution(ctx context.Context, id int64, owner, status str
 			WHERE id = ? AND status = ? AND lease_owner = ? RETURNING id),
 		upd AS (UPDATE execution_data SET data = ? WHERE execution_id IN (SELECT id FROM fin) RETURNING execution_id)
 		SELECT count(*) FROM fin`, status, waitTill, stoppedAt, stoppedAt != nil, finished,
-			id, StatusRunning, owner, data).Scan(&n).Error
+			id, workflow.StatusRunning, owner, data).Scan(&n).Error
 		if err != nil {
 			return false, fmt.Errorf("finish execution %d: %w", id, err)
 		}
@@ -224,7 +264,7 @@ func (s *Store) FinishExecution(ctx context.Context, id int64, owner, status str
 			updates["stopped_at"] = now
 			updates["finished"] = finished
 		}
-		res := tx.Model(&Execution{}).Where("id = ? AND status = ? AND lease_owner = ?", id, StatusRunning, owner).Updates(updates)
+		res := tx.Model(&Execution{}).Where("id = ? AND status = ? AND lease_owner = ?", id, workflow.StatusRunning, owner).Updates(updates)
 		if res.Error != nil {
 			return res.Error
 		}
@@ -248,7 +288,7 @@ func (s *Store) DropExecution(ctx context.Context, id int64, owner string) (bool
 	const drop = `DELETE FROM executions WHERE id = ? AND status = ? AND lease_owner = ?`
 	var n int64
 	err := s.writeOne(ctx, func(tx *gorm.DB) error {
-		res := tx.Exec(drop, id, StatusRunning, owner)
+		res := tx.Exec(drop, id, workflow.StatusRunning, owner)
 		n = res.RowsAffected
 		return res.Error
 	})

@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"gorm.io/gorm"
+
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 func openSQLite(t *testing.T) *Store {
@@ -59,7 +61,7 @@ func TestGroupCommitConcurrentCreates(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			e := &Execution{Status: StatusQueued, Mode: "webhook", WorkflowName: "w"}
+			e := &Execution{Status: workflow.StatusQueued, Mode: "webhook", WorkflowName: "w"}
 			require.NoError(t, s.CreateExecution(ctx, e, &ExecutionData{WorkflowData: JSON(`{"n":1}`)}))
 			ids[i] = e.ID
 		}()
@@ -79,6 +81,6 @@ func TestGroupCommitConcurrentCreates(t *testing.T) {
 func TestGroupCommitAfterClose(t *testing.T) {
 	s := openSQLite(t)
 	require.NoError(t, s.Close())
-	err := s.CreateExecution(context.Background(), &Execution{Status: StatusQueued, Mode: "webhook"}, &ExecutionData{WorkflowData: JSON(`{}`)})
+	err := s.CreateExecution(context.Background(), &Execution{Status: workflow.StatusQueued, Mode: "webhook"}, &ExecutionData{WorkflowData: JSON(`{}`)})
 	require.ErrorIs(t, err, errStoreClosed)
 }

@@ -1,6 +1,10 @@
 package store
 
-import "time"
+import (
+	"time"
+
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
 
 // Setting is one instance-wide key/value pair.
 type Setting struct {
@@ -77,31 +81,13 @@ type Tag struct {
 	UpdatedAt time.Time
 }
 
-// Execution statuses. new → queued → running → (waiting →) success | error | canceled | crashed.
-const (
-	StatusNew      = "new"
-	StatusQueued   = "queued"
-	StatusRunning  = "running"
-	StatusWaiting  = "waiting"
-	StatusSuccess  = "success"
-	StatusError    = "error"
-	StatusCanceled = "canceled"
-	StatusCrashed  = "crashed"
-)
-
-// PendingStatuses are the statuses of executions that still have to run on a worker.
-var PendingStatuses = []string{StatusNew, StatusQueued, StatusRunning}
-
-// TerminalStatuses never change again.
-var TerminalStatuses = []string{StatusSuccess, StatusError, StatusCanceled, StatusCrashed}
-
 // Execution is one run of a workflow; its bulky data lives in ExecutionData.
 type Execution struct {
 	ID             int64 `gorm:"primaryKey;autoIncrement"`
 	WorkflowID     *string
 	WorkflowName   string
-	Status         string
-	Mode           string
+	Status         workflow.Status
+	Mode           workflow.Mode
 	Finished       bool
 	RetryOf        *int64
 	RetrySuccessID *int64

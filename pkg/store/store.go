@@ -3,6 +3,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"database/sql"
@@ -91,8 +92,8 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		return nil, err
 	}
 	if dialect == Postgres {
-		sqlDB.SetMaxOpenConns(cmpOr(opts.MaxOpenConns, 20))
-		sqlDB.SetMaxIdleConns(cmpOr(opts.MaxOpenConns, 20))
+		sqlDB.SetMaxOpenConns(cmp.Or(max(opts.MaxOpenConns, 0), 20))
+		sqlDB.SetMaxIdleConns(cmp.Or(max(opts.MaxOpenConns, 0), 20))
 		sqlDB.SetConnMaxIdleTime(5 * time.Minute)
 	} else {
 		// SQLite takes one writer at a time, and a connection waiting for the write lock sleeps
@@ -115,13 +116,6 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		s.group = newGroupCommit(db)
 	}
 	return s, nil
-}
-
-func cmpOr(v, def int) int {
-	if v > 0 {
-		return v
-	}
-	return def
 }
 
 // sqliteDSN turns on WAL, a busy timeout and foreign keys, and takes the write lock when a

@@ -10,6 +10,7 @@ import (
 
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/store/storetest"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 func TestMigratedSchemaIsComplete(t *testing.T) {
@@ -80,7 +81,7 @@ func TestDefaultOwnerIsCreatedOnceUnderConcurrency(t *testing.T) {
 
 func newExecution(t *testing.T, s *store.Store) *store.Execution {
 	t.Helper()
-	e := &store.Execution{Status: store.StatusNew, Mode: "manual", SessionID: "sess"}
+	e := &store.Execution{Status: workflow.StatusNew, Mode: "manual", SessionID: "sess"}
 	require.NoError(t, s.CreateExecution(context.Background(), e,
 		&store.ExecutionData{WorkflowData: store.JSON(`{"nodes":[],"connections":{}}`)}))
 	require.NotZero(t, e.ID)
@@ -93,7 +94,7 @@ func TestExecutionRoundTrip(t *testing.T) {
 		e := newExecution(t, s)
 		got, err := s.GetExecution(ctx, e.ID)
 		require.NoError(t, err)
-		require.Equal(t, store.StatusNew, got.Status)
+		require.Equal(t, workflow.StatusNew, got.Status)
 		require.Equal(t, "sess", got.SessionID)
 		d, err := s.GetExecutionData(ctx, e.ID)
 		require.NoError(t, err)
@@ -107,15 +108,15 @@ func TestTerminalStatusNeverRegresses(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		e := newExecution(t, s)
-		ok, err := s.TransitionExecution(ctx, e.ID, store.StatusSuccess, store.StatusNew, store.StatusRunning)
+		ok, err := s.TransitionExecution(ctx, e.ID, workflow.StatusSuccess, workflow.StatusNew, workflow.StatusRunning)
 		require.NoError(t, err)
 		require.True(t, ok)
-		ok, err = s.TransitionExecution(ctx, e.ID, store.StatusCanceled, store.StatusNew, store.StatusRunning)
+		ok, err = s.TransitionExecution(ctx, e.ID, workflow.StatusCanceled, workflow.StatusNew, workflow.StatusRunning)
 		require.NoError(t, err)
 		require.False(t, ok, "a finished execution must not become canceled")
 		got, err := s.GetExecution(ctx, e.ID)
 		require.NoError(t, err)
-		require.Equal(t, store.StatusSuccess, got.Status)
+		require.Equal(t, workflow.StatusSuccess, got.Status)
 		require.True(t, got.Finished)
 		require.NotNil(t, got.StoppedAt)
 	})
@@ -128,7 +129,7 @@ func TestLeases(t *testing.T) {
 
 		claimed, err := s.AcquireLease(ctx, e.ID, "w1", time.Minute)
 		require.NoError(t, err)
-		require.Equal(t, store.StatusRunning, claimed.Status)
+		require.Equal(t, workflow.StatusRunning, claimed.Status)
 		require.Equal(t, "sess", claimed.SessionID)
 		_, err = s.AcquireLease(ctx, e.ID, "w2", time.Minute)
 		require.ErrorIs(t, err, store.ErrNotClaimable, "a live lease belongs to w1")
@@ -141,7 +142,7 @@ func TestLeases(t *testing.T) {
 
 		got, err := s.GetExecution(ctx, e.ID)
 		require.NoError(t, err)
-		require.Equal(t, store.StatusRunning, got.Status)
+		require.Equal(t, workflow.StatusRunning, got.Status)
 		require.NotNil(t, got.StartedAt)
 
 		// An expired lease can be taken over.
@@ -153,7 +154,7 @@ func TestLeases(t *testing.T) {
 
 		// A released lease can be taken at once; a finished execution cannot be leased.
 		require.NoError(t, s.ReleaseLease(ctx, e.ID, "w2"))
-		_, err = s.TransitionExecution(ctx, e.ID, store.StatusError, store.StatusRunning)
+		_, err = s.TransitionExecution(ctx, e.ID, workflow.StatusError, workflow.StatusRunning)
 		require.NoError(t, err)
 		_, err = s.AcquireLease(ctx, e.ID, "w3", time.Minute)
 		require.ErrorIs(t, err, store.ErrNotClaimable)
@@ -169,7 +170,7 @@ func TestOrphanedExecutions(t *testing.T) {
 		expired := newExecution(t, s)
 		_, err := s.AcquireLease(ctx, leased.ID, "w1", time.Minute)
 		require.NoError(t, err)
-		_, err = s.TransitionExecution(ctx, done.ID, store.StatusSuccess, store.StatusNew)
+		_, err = s.TransitionExecution(ctx, done.ID, workflow.StatusSuccess, workflow.StatusNew)
 		require.NoError(t, err)
 		_, err = s.AcquireLease(ctx, expired.ID, "w1", -time.Second)
 		require.NoError(t, err)
@@ -205,7 +206,7 @@ func TestJSONKeepsKeyOrder(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		doc := `{"zeta":{"main":[[{"node":"A","type":"main","index":0}]]},"alpha":{"main":[]},"mid":1}`
-		e := &store.Execution{Status: store.StatusNew, Mode: "manual"}
+		e := &store.Execution{Status: workflow.StatusNew, Mode: "manual"}
 		require.NoError(t, s.CreateExecution(ctx, e, &store.ExecutionData{WorkflowData: store.JSON(doc), Data: store.JSON(doc)}))
 		d, err := s.GetExecutionData(ctx, e.ID)
 		require.NoError(t, err)
@@ -220,15 +221,15 @@ func TestFinishExecutionOnlyUnderTheLease(t *testing.T) {
 		e := newExecution(t, s)
 		_, err := s.AcquireLease(ctx, e.ID, "w1", time.Minute)
 		require.NoError(t, err)
-		ok, err := s.FinishExecution(ctx, e.ID, "w2", store.StatusSuccess, nil, store.JSON(`{"by":"w2"}`))
+		ok, err := s.FinishExecution(ctx, e.ID, "w2", workflow.StatusSuccess, nil, store.JSON(`{"by":"w2"}`))
 		require.NoError(t, err)
 		require.False(t, ok, "another worker's result is dropped")
-		ok, err = s.FinishExecution(ctx, e.ID, "w1", store.StatusSuccess, nil, store.JSON(`{"by":"w1"}`))
+		ok, err = s.FinishExecution(ctx, e.ID, "w1", workflow.StatusSuccess, nil, store.JSON(`{"by":"w1"}`))
 		require.NoError(t, err)
 		require.True(t, ok)
 		got, err := s.GetExecution(ctx, e.ID)
 		require.NoError(t, err)
-		require.Equal(t, store.StatusSuccess, got.Status)
+		require.Equal(t, workflow.StatusSuccess, got.Status)
 		require.True(t, got.Finished)
 		require.NotNil(t, got.StoppedAt)
 		require.Empty(t, got.LeaseOwner)
@@ -241,12 +242,12 @@ func TestFinishExecutionOnlyUnderTheLease(t *testing.T) {
 		_, err = s.AcquireLease(ctx, w.ID, "w1", time.Minute)
 		require.NoError(t, err)
 		till := time.Now().Add(time.Hour).UTC()
-		ok, err = s.FinishExecution(ctx, w.ID, "w1", store.StatusWaiting, &till, store.JSON(`{}`))
+		ok, err = s.FinishExecution(ctx, w.ID, "w1", workflow.StatusWaiting, &till, store.JSON(`{}`))
 		require.NoError(t, err)
 		require.True(t, ok)
 		got, err = s.GetExecution(ctx, w.ID)
 		require.NoError(t, err)
-		require.Equal(t, store.StatusWaiting, got.Status)
+		require.Equal(t, workflow.StatusWaiting, got.Status)
 		require.Nil(t, got.StoppedAt)
 		require.False(t, got.Finished)
 		require.WithinDuration(t, till, *got.WaitTill, time.Second)
@@ -256,7 +257,7 @@ func TestFinishExecutionOnlyUnderTheLease(t *testing.T) {
 func TestClaimExecutionReturnsItsData(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		e := &store.Execution{Status: store.StatusQueued, Mode: "trigger", SessionID: "s1", WorkflowName: "w"}
+		e := &store.Execution{Status: workflow.StatusQueued, Mode: "trigger", SessionID: "s1", WorkflowName: "w"}
 		require.NoError(t, s.CreateExecution(ctx, e, &store.ExecutionData{WorkflowData: store.JSON(`{"name":"w"}`), StartData: store.JSON(`{"startNode":"A"}`)}))
 		c, err := s.ClaimExecution(ctx, e.ID, "w1", time.Minute)
 		require.NoError(t, err)
@@ -265,7 +266,7 @@ func TestClaimExecutionReturnsItsData(t *testing.T) {
 			require.False(t, c.Resumed, "a first claim starts the execution")
 		}
 		require.Equal(t, e.ID, got.ID)
-		require.Equal(t, store.StatusRunning, got.Status)
+		require.Equal(t, workflow.StatusRunning, got.Status)
 		require.Equal(t, "s1", got.SessionID)
 		require.Equal(t, "w1", got.LeaseOwner)
 		require.NotNil(t, got.StartedAt)
@@ -281,5 +282,34 @@ func TestClaimExecutionReturnsItsData(t *testing.T) {
 		require.NoError(t, err)
 		require.True(t, again.Resumed)
 		require.Equal(t, got.StartedAt.UnixMicro(), again.Execution.StartedAt.UnixMicro())
+	})
+}
+
+func TestCountPastExecutions(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		for _, st := range []workflow.Status{workflow.StatusNew, workflow.StatusRunning, workflow.StatusWaiting,
+			workflow.StatusSuccess, workflow.StatusError, workflow.StatusCanceled} {
+			e := &store.Execution{Status: st, Mode: workflow.ModeTrigger, Finished: st == workflow.StatusSuccess}
+			require.NoError(t, s.CreateExecution(ctx, e, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}))
+		}
+		notFinished := false
+		for _, tc := range []struct {
+			name string
+			f    store.ExecutionFilter
+			want int64
+		}{
+			{"past: waiting and ended", store.ExecutionFilter{}, 4},
+			{"error filter: ended only", store.ExecutionFilter{Finished: &notFinished}, 2},
+			{"waiting", store.ExecutionFilter{Finished: &notFinished, Waiting: true}, 0},
+		} {
+			n, estimated, err := s.CountPastExecutions(ctx, tc.f)
+			require.NoError(t, err)
+			require.False(t, estimated)
+			require.Equal(t, tc.want, n, tc.name)
+			list, err := s.ListExecutions(ctx, tc.f.Past(), 100)
+			require.NoError(t, err)
+			require.Len(t, list, int(tc.want), tc.name)
+		}
 	})
 }

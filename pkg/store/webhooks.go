@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"gorm.io/gorm"
+
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // Webhook is a production webhook of an active workflow. Method and Path are unique across all
@@ -152,8 +154,8 @@ func (s *Store) ActiveWorkflowVersions(ctx context.Context) (map[string]string, 
 func (s *Store) ResumeWaitingExecution(ctx context.Context, id int64, data, startData JSON) (bool, error) {
 	resumed := false
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		res := tx.Model(&Execution{}).Where("id = ? AND status = ?", id, StatusWaiting).
-			Updates(map[string]any{"status": StatusQueued, "wait_till": nil})
+		res := tx.Model(&Execution{}).Where("id = ? AND status = ?", id, workflow.StatusWaiting).
+			Updates(map[string]any{"status": workflow.StatusQueued, "wait_till": nil})
 		if res.Error != nil || res.RowsAffected != 1 {
 			return res.Error
 		}

@@ -26,6 +26,22 @@ func workflowDocument(q *gorm.DB, id string) ([]byte, error) {
 	if err := q.Where("id = ?", id).Take(&w).Error; err != nil {
 		return nil, notFound(err, "workflow "+id)
 	}
+	return w.Document()
+}
+
+// Document returns w as an n8n workflow document for workflow.Parse and for running it: id,
+// name, active, nodes and connections (null when empty), and settings and staticData when set.
+// Pin data is left out, as runs never use it; see EditorDocument.
+func (w *Workflow) Document() ([]byte, error) {
+	return w.document(false)
+}
+
+// EditorDocument is Document with the pin data as well, the whole document the editor saves.
+func (w *Workflow) EditorDocument() ([]byte, error) {
+	return w.document(true)
+}
+
+func (w *Workflow) document(pinData bool) ([]byte, error) {
 	doc := map[string]any{"id": w.ID, "name": w.Name, "active": w.Active,
 		"nodes": w.Nodes, "connections": w.Connections}
 	if len(w.Settings) > 0 {
@@ -34,9 +50,12 @@ func workflowDocument(q *gorm.DB, id string) ([]byte, error) {
 	if len(w.StaticData) > 0 {
 		doc["staticData"] = w.StaticData
 	}
+	if pinData && len(w.PinData) > 0 {
+		doc["pinData"] = w.PinData
+	}
 	b, err := json.Marshal(doc)
 	if err != nil {
-		return nil, fmt.Errorf("encode workflow %s: %w", id, err)
+		return nil, fmt.Errorf("encode workflow %s: %w", w.ID, err)
 	}
 	return b, nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"gorm.io/gorm"
 
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/store/storetest"
@@ -344,5 +345,83 @@ func TestUniqueWorkflowName(t *testing.T) {
 		require.Equal(t, shorter, unique(long), "no room for a number: the shortened base is free")
 		newWorkflow(t, s, owner, shorter)
 		require.Equal(t, shorter+" 2", unique(long))
+	})
+}
+
+func TestListWorkflowPage(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		owner, member := newUser(t, s, store.RoleOwner), newUser(t, s, store.RoleMember)
+		tag := newTag(t, s, "paged")
+		var names []string
+		for i := range 7 {
+			w := newWorkflow(t, s, owner, "page "+string(rune('a'+i)), tag)
+			names = append(names, w.Name)
+		}
+		newWorkflow(t, s, member, "the member's")
+		all, err := s.ListWorkflows(ctx, owner, store.WorkflowFilter{TagIDs: []string{tag.ID}})
+		require.NoError(t, err)
+		require.Len(t, all, 7)
+
+		var got []string
+		for offset := 0; ; offset += 3 {
+			page, more, err := s.ListWorkflowPage(ctx, owner, store.WorkflowFilter{TagIDs: []string{tag.ID}}, offset, 3)
+			require.NoError(t, err)
+			for _, w := range page {
+				require.NotEmpty(t, w.Nodes, "whole workflows")
+				require.Equal(t, []string{"paged"}, tagNames(w.Tags))
+				got = append(got, w.Name)
+			}
+			if !more {
+				require.Len(t, page, 1)
+				break
+			}
+			require.Len(t, page, 3)
+		}
+		want := make([]string, len(all))
+		for i, w := range all {
+			want[i] = w.Name
+		}
+		require.Equal(t, want, got, "the pages follow ListWorkflows' order")
+
+		page, more, err := s.ListWorkflowPage(ctx, member, store.WorkflowFilter{}, 0, 10)
+		require.NoError(t, err)
+		require.False(t, more)
+		require.Len(t, page, 1, "members page through the workflows shared with them")
+	})
+}
+
+// TestListWorkflowPageQueries counts the statements a page takes: no more for a bigger page.
+func TestListWorkflowPageQueries(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		owner := newUser(t, s, store.RoleOwner)
+		tag := newTag(t, s, "counted")
+		for i := range 12 {
+			newWorkflow(t, s, owner, "counted "+string(rune('a'+i)), tag)
+		}
+		var mu sync.Mutex
+		statements := 0
+		// Each store is the test's own, so only this test's statements are counted.
+		require.NoError(t, s.DB.Callback().Query().After("gorm:query").Register("test:count", func(*gorm.DB) {
+			mu.Lock()
+			statements++
+			mu.Unlock()
+		}))
+		perPage := map[int]int{}
+		for _, limit := range []int{1, 5, 12} {
+			mu.Lock()
+			statements = 0
+			mu.Unlock()
+			page, _, err := s.ListWorkflowPage(ctx, owner, store.WorkflowFilter{}, 0, limit)
+			require.NoError(t, err)
+			require.Len(t, page, limit)
+			mu.Lock()
+			perPage[limit] = statements
+			mu.Unlock()
+		}
+		require.Positive(t, perPage[1])
+		require.Equal(t, perPage[1], perPage[5], "statements per page: %v", perPage)
+		require.Equal(t, perPage[1], perPage[12], "statements per page: %v", perPage)
 	})
 }

@@ -36,11 +36,7 @@ func IsStarter(t *nodes.Type) bool {
 	case nodes.KindTrigger, nodes.KindPoll:
 		return true
 	case nodes.KindWebhook:
-		for _, h := range t.Description.Webhooks {
-			if restart, _ := h["restartWebhook"].(bool); !restart {
-				return true
-			}
-		}
+		return t.Description.StartsFromWebhook()
 	}
 	return false
 }

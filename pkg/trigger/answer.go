@@ -1,6 +1,7 @@
 package trigger
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 
@@ -73,7 +74,7 @@ func (r Response) WaitsForRun() bool { return r.Mode == ModeLastNode || r.Mode =
 // answer for a failed run, and for lastNode the last node's data as Data says.
 func (r Response) Finished(res *engine.Result) Answer {
 	st := res.State
-	if res.Status == engine.StatusError || res.Status == engine.StatusCanceled || st == nil || st.ResultData.Error != nil {
+	if res.Status == workflow.StatusError || res.Status == workflow.StatusCanceled || st == nil || st.ResultData.Error != nil {
 		return valueAnswer(500, map[string]any{"message": "Workflow did error."})
 	}
 	if r.Mode == ModeResponseNode {
@@ -116,7 +117,7 @@ func (r Response) binary(item workflow.Item) Answer {
 	if len(item.Binary) == 0 {
 		return ErrorAnswer(500, "No binary data to return got found.")
 	}
-	name := cmpOr(r.BinaryPropertyName, "data")
+	name := cmp.Or(r.BinaryPropertyName, "data")
 	bin, ok := item.Binary[name]
 	if !ok {
 		return ErrorAnswer(500, fmt.Sprintf("The binary property %q which should be returned does not exist.", name))

@@ -160,7 +160,7 @@ func polledRuns(t *testing.T, in *infra.Infra, id string) [][]string {
 		list, err = in.Store.ListExecutions(ctx, store.ExecutionFilter{WorkflowID: id}, 100)
 		require.NoError(t, err)
 		for _, e := range list {
-			if e.Status != store.StatusSuccess {
+			if e.Status != workflow.StatusSuccess {
 				return false
 			}
 		}
@@ -169,7 +169,7 @@ func polledRuns(t *testing.T, in *infra.Infra, id string) [][]string {
 	var out [][]string
 	for i := len(list) - 1; i >= 0; i-- {
 		e := list[i]
-		require.Equal(t, "trigger", e.Mode)
+		require.Equal(t, workflow.ModeTrigger, e.Mode)
 		d, err := in.Store.GetExecutionData(ctx, e.ID)
 		require.NoError(t, err)
 		var state struct {

@@ -1,6 +1,7 @@
 package trigger
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -265,7 +266,7 @@ func (s *Scheduler) load(w *store.Workflow) ([]*tick, error) {
 	if _, err := Check(wf, s.reg, s.ev); err != nil {
 		return nil, err
 	}
-	loc, err := time.LoadLocation(cmpOr(wf.Settings.Timezone(), s.in.Config.Timezone))
+	loc, err := time.LoadLocation(cmp.Or(wf.Settings.Timezone(), s.in.Config.Timezone))
 	if err != nil {
 		return nil, fmt.Errorf("time zone of the workflow: %w", err)
 	}

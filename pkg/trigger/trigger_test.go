@@ -116,7 +116,7 @@ func TestCheck(t *testing.T) {
 }
 
 func lastNodeResult(items ...workflow.Item) *engine.Result {
-	return &engine.Result{Status: engine.StatusSuccess, State: &engine.State{ResultData: engine.ResultData{
+	return &engine.Result{Status: workflow.StatusSuccess, State: &engine.State{ResultData: engine.ResultData{
 		LastNodeExecuted: "Set",
 		RunData:          workflow.RunData{"Set": {{Data: &workflow.TaskDataConnections{Main: [][]workflow.Item{items}}}}},
 	}}}
@@ -141,7 +141,7 @@ func TestFinishedAnswers(t *testing.T) {
 		{"binary", trigger.Response{Mode: "lastNode", Code: 200, Data: "firstEntryBinary"},
 			lastNodeResult(workflow.Item{Binary: map[string]workflow.BinaryData{"data": {Data: "aGk=", MimeType: "text/plain"}}}),
 			trigger.Answer{200, map[string]string{"content-type": "text/plain"}, []byte("hi")}},
-		{"error", trigger.Response{Mode: "lastNode", Code: 200}, &engine.Result{Status: engine.StatusError, State: &engine.State{}},
+		{"error", trigger.Response{Mode: "lastNode", Code: 200}, &engine.Result{Status: workflow.StatusError, State: &engine.State{}},
 			trigger.Answer{500, json, []byte(`{"message":"Workflow did error."}`)}},
 		{"respond node never ran", trigger.Response{Mode: "responseNode", Code: 200}, two,
 			trigger.Answer{200, json, []byte(`{"message":"Workflow executed sucessfully"}`)}},

@@ -5,6 +5,7 @@
 package trigger
 
 import (
+	"cmp"
 	"fmt"
 	"net/url"
 	"strconv"
@@ -116,12 +117,12 @@ func NodeWebhooks(wf *workflow.Workflow, n *workflow.Node, t *nodes.Type, ev *ex
 		}
 		var h Webhook
 		h.Node = n.Name
-		h.Restart, _ = d["restartWebhook"].(bool)
+		h.Restart = nodes.RestartsWebhook(d)
 		fullPath, _ := d["isFullPath"].(bool)
 		if h.Method, err = str("httpMethod"); err != nil {
 			return nil, err
 		}
-		h.Method = strings.ToUpper(cmpOr(h.Method, "GET"))
+		h.Method = strings.ToUpper(cmp.Or(h.Method, "GET"))
 		path, err := str("path")
 		if err != nil {
 			return nil, err
@@ -136,7 +137,7 @@ func NodeWebhooks(wf *workflow.Workflow, n *workflow.Node, t *nodes.Type, ev *ex
 		if r.Mode, err = str("responseMode"); err != nil {
 			return nil, err
 		}
-		r.Mode = cmpOr(r.Mode, ModeOnReceived)
+		r.Mode = cmp.Or(r.Mode, ModeOnReceived)
 		code, err := get("responseCode")
 		if err != nil {
 			return nil, err
@@ -178,7 +179,7 @@ func nodePath(workflowID string, n *workflow.Node, path string, fullPath, restar
 	case n.WebhookID == "":
 		p = workflowID + "/" + url.PathEscape(strings.ToLower(n.Name)) + "/" + path
 	case fullPath:
-		p = cmpOr(path, n.WebhookID)
+		p = cmp.Or(path, n.WebhookID)
 	default:
 		p = n.WebhookID + "/" + path
 	}
@@ -211,13 +212,6 @@ func headerEntries(v any) map[string]string {
 		}
 	}
 	return out
-}
-
-func cmpOr(v, def string) string {
-	if v == "" {
-		return def
-	}
-	return v
 }
 
 // statusCode reads a response code an expression gave as any kind of number.

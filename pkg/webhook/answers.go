@@ -16,6 +16,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/trigger"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // answers hands the answers workers publish for webhook executions to the calls waiting for
@@ -130,7 +131,7 @@ func (a *answers) await(ctx context.Context, s *store.Store, timeout time.Durati
 			return trigger.Answer{}, newError(Timeout, "The workflow (execution %d) did not answer within %s", id, timeout)
 		case <-check.C:
 			e, err := s.GetExecution(ctx, id)
-			settled := errors.Is(err, store.ErrNotFound) || err == nil && (slices.Contains(store.TerminalStatuses, e.Status) || e.Status == store.StatusWaiting)
+			settled := errors.Is(err, store.ErrNotFound) || err == nil && (slices.Contains(workflow.TerminalStatuses, e.Status) || e.Status == workflow.StatusWaiting)
 			if settled {
 				if ans, ok := a.stored(ctx, id); ok {
 					return ans, nil
@@ -145,7 +146,7 @@ func (a *answers) await(ctx context.Context, s *store.Store, timeout time.Durati
 				}
 				return trigger.Answer{}, newError(NoAnswer, "The workflow (execution %d) ended without an answer", id)
 			}
-			if err == nil && e.Status == store.StatusRunning && e.LeaseExpiresAt != nil && e.LeaseExpiresAt.Before(time.Now()) {
+			if err == nil && e.Status == workflow.StatusRunning && e.LeaseExpiresAt != nil && e.LeaseExpiresAt.Before(time.Now()) {
 				return trigger.Answer{}, newError(WorkerGone, "The worker running the workflow (execution %d) stopped before it answered", id)
 			}
 		}

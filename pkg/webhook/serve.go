@@ -102,7 +102,7 @@ func (rt *Runtime) serveProduction(ctx context.Context, call Call) (Answer, erro
 		return Answer{}, err
 	}
 	return rt.run(ctx, call.Request, h, func(item workflow.Item, respond *trigger.Response) (int64, error) {
-		e, err := rt.cfg.Executions.Create(ctx, execution.New{Workflow: h.wf, Snapshot: h.snapshot, Mode: engine.ModeWebhook,
+		e, err := rt.cfg.Executions.Create(ctx, execution.New{Workflow: h.wf, Snapshot: h.snapshot, Mode: workflow.ModeWebhook,
 			Start: execution.StartData{StartNode: h.hook.Node, Input: []workflow.Item{item}, Respond: respond}})
 		if err != nil {
 			return 0, err
@@ -129,7 +129,7 @@ func (rt *Runtime) serveTest(ctx context.Context, call Call) (Answer, error) {
 	}
 	h := &hit{hook: *hook, wf: wf, params: params, userID: reg.UserID}
 	return rt.run(ctx, call.Request, h, func(item workflow.Item, respond *trigger.Response) (int64, error) {
-		e, err := rt.cfg.Executions.Create(ctx, execution.New{Workflow: wf, Mode: engine.ModeManual, SessionID: reg.SessionID, UserID: reg.UserID,
+		e, err := rt.cfg.Executions.Create(ctx, execution.New{Workflow: wf, Mode: workflow.ModeManual, SessionID: reg.SessionID, UserID: reg.UserID,
 			Start: execution.StartData{StartNode: hook.Node, Input: []workflow.Item{item}, DestinationNode: reg.Destination, Respond: respond},
 			Stored: func(e *store.Execution) {
 				if reg.SessionID == "" {
@@ -163,7 +163,7 @@ func (rt *Runtime) serveWaiting(ctx context.Context, call Call) (Answer, error) 
 		return Answer{}, err
 	}
 	switch {
-	case e.Status == store.StatusWaiting:
+	case e.Status == workflow.StatusWaiting:
 	case e.Finished || e.StoppedAt != nil:
 		return Answer{}, newError(Conflict, "The execution %q has finished already.", raw)
 	default:

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+	"time"
 )
 
 // Workflow is a workflow document as n8n exports it. Fields Flowmill does not know are kept in
@@ -77,6 +78,23 @@ func (s Settings) ExecutionTimeout() float64 {
 		return f
 	}
 	return -1
+}
+
+// Timeout is the one rule for an execution's time limit: the executionTimeout setting, else
+// def, capped by max; 0 means no limit. A def or max of 0 or less means none (no default, no
+// cap).
+func (s Settings) Timeout(def, max time.Duration) time.Duration {
+	secs := s.ExecutionTimeout()
+	if secs <= 0 {
+		secs = def.Seconds()
+	}
+	if secs <= 0 {
+		return 0
+	}
+	if max > 0 {
+		secs = min(secs, max.Seconds())
+	}
+	return time.Duration(secs * float64(time.Second))
 }
 
 // Node returns the node with the given name.

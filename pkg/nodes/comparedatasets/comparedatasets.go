@@ -32,6 +32,7 @@ var (
 // Type returns the node type for registration.
 func Type() nodes.Type {
 	t := nodes.Define(descriptionJSON, nodes.KindAction, execute)
+	t.EffectFree = true
 	t.IconSVG = iconSVG
 	return t
 }

@@ -86,3 +86,35 @@ func TestPassThroughNodes(t *testing.T) {
 	require.Equal(t, [][]map[string]any{{{}}}, nodetest.Outputs(out))
 	require.Equal(t, nodes.KindTrigger, manualtrigger.Type().Kind)
 }
+
+// TestNodeTraits pins the traits the node folders declare: which nodes are not checkpointed
+// (README, Limits, Checkpoints), which start a run without a trigger, and which webhooks only
+// resume one.
+func TestNodeTraits(t *testing.T) {
+	t.Parallel()
+	effectFree := map[string]bool{}
+	starters := map[string]int{}
+	webhookStarters := map[string]bool{}
+	for _, typ := range core.Registry().Types() {
+		if typ.EffectFree {
+			effectFree[typ.Description.Name] = true
+		}
+		if typ.StartPriority > 0 {
+			starters[typ.Description.Name] = typ.StartPriority
+		}
+		if typ.Description.StartsFromWebhook() {
+			webhookStarters[typ.Description.Name] = true
+		}
+	}
+	require.Equal(t, map[string]bool{
+		"n8n-nodes-base.webhook": true, "n8n-nodes-base.start": true, "n8n-nodes-base.manualTrigger": true,
+		"n8n-nodes-base.set": true, "n8n-nodes-base.if": true, "n8n-nodes-base.switch": true,
+		"n8n-nodes-base.merge": true, "n8n-nodes-base.noOp": true, "n8n-nodes-base.renameKeys": true,
+		"n8n-nodes-base.itemLists": true, "n8n-nodes-base.dateTime": true,
+		"n8n-nodes-base.compareDatasets": true, "n8n-nodes-base.stickyNote": true,
+	}, effectFree)
+	require.Equal(t, map[string]int{"n8n-nodes-base.manualTrigger": 1, "n8n-nodes-base.errorTrigger": 2,
+		"n8n-nodes-base.start": 3}, starters)
+	require.Equal(t, map[string]bool{"n8n-nodes-base.webhook": true}, webhookStarters,
+		"Wait's webhook resumes an execution, it does not start one")
+}

@@ -24,6 +24,7 @@ var descriptionJSON []byte
 // Type returns the node type for registration.
 func Type() nodes.Type {
 	t := nodes.Define(descriptionJSON, nodes.KindAction, execute)
+	t.EffectFree = true
 	t.LoadOptions = map[string]nodes.LoadOptionsFunc{"getTimezones": timezones}
 	return t
 }

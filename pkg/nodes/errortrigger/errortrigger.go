@@ -18,7 +18,9 @@ var descriptionJSON []byte
 // Type returns the node type for registration. Like n8n's node it has no trigger function: it
 // runs on its input in every mode, and the engine picks it as a start node by its type name.
 func Type() nodes.Type {
-	return nodes.Define(descriptionJSON, nodes.KindAction, execute)
+	t := nodes.Define(descriptionJSON, nodes.KindAction, execute)
+	t.StartPriority = 2
+	return t
 }
 
 // ExampleURLBase is the base of the example execution URL of a manual run (n8n derives it from
@@ -27,7 +29,7 @@ const ExampleURLBase = "http://localhost:5678"
 
 func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
 	items := ex.InputData(0)
-	if ex.Mode() == "manual" && len(items) == 1 && len(items[0].JSON) == 0 && items[0].Binary == nil {
+	if ex.Mode() == workflow.ModeManual && len(items) == 1 && len(items[0].JSON) == 0 && items[0].Binary == nil {
 		const id = 231
 		example := Payload{
 			ExecutionID: float64(id), URL: ExampleURLBase + "/execution/workflow/1/231", RetryOf: "34",

@@ -49,7 +49,7 @@ func TestErrorTrigger(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			out, err := nodetest.Run(t, errortrigger.Type(), nodetest.Node{Mode: tc.mode}, tc.input)
+			out, err := nodetest.Run(t, errortrigger.Type(), nodetest.Node{Mode: workflow.Mode(tc.mode)}, tc.input)
 			require.NoError(t, err)
 			require.Len(t, out, 1)
 			require.Equal(t, tc.want, nodetest.JSONs(out[0]))

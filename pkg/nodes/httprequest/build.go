@@ -1,6 +1,7 @@
 package httprequest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -189,7 +190,7 @@ func (r *request) uiParameters(ex *nodes.Execution, i int) error {
 		}
 		var list kvList
 		for _, e := range entries {
-			key := fmt.Sprint(orEmpty(e["name"]))
+			key := fmt.Sprint(cmp.Or(e["name"], any("")))
 			v := e["value"]
 			switch name {
 			case "queryParametersUi":
@@ -220,13 +221,6 @@ func (r *request) uiParameters(ex *nodes.Execution, i int) error {
 		}
 	}
 	return nil
-}
-
-func orEmpty(v any) any {
-	if v == nil {
-		return ""
-	}
-	return v
 }
 
 // binaryBody sends binary properties of the item: the whole body (raw) or multipart files

@@ -17,7 +17,9 @@ var descriptionJSON []byte
 
 // Type returns the node type for registration.
 func Type() nodes.Type {
-	return nodes.Define(descriptionJSON, nodes.KindAction, execute)
+	t := nodes.Define(descriptionJSON, nodes.KindAction, execute)
+	t.EffectFree = true
+	return t
 }
 
 var dataTypes = []string{"boolean", "dateTime", "number", "string"}

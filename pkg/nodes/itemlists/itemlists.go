@@ -10,6 +10,7 @@
 package itemlists
 
 import (
+	"cmp"
 	"context"
 	_ "embed"
 	"fmt"
@@ -30,6 +31,7 @@ var (
 // TypeV1 returns version 1 for registration.
 func TypeV1() nodes.Type {
 	t := nodes.Define(v1JSON, nodes.KindAction, execute)
+	t.EffectFree = true
 	t.IconSVG = iconSVG
 	return t
 }
@@ -37,6 +39,7 @@ func TypeV1() nodes.Type {
 // TypeV2 returns versions 2, 2.1 and 2.2 for registration.
 func TypeV2() nodes.Type {
 	t := nodes.Define(v2JSON, nodes.KindAction, execute)
+	t.EffectFree = true
 	t.IconSVG = iconSVG
 	return t
 }
@@ -90,16 +93,9 @@ func fieldNames(ex *nodes.Execution, path string, itemIndex int) ([]string, erro
 	}
 	names := make([]string, 0, len(list))
 	for _, e := range list {
-		names = append(names, fmt.Sprint(orEmpty(e["fieldName"])))
+		names = append(names, fmt.Sprint(cmp.Or(e["fieldName"], any(""))))
 	}
 	return names, nil
-}
-
-func orEmpty(v any) any {
-	if v == nil {
-		return ""
-	}
-	return v
 }
 
 // nestedHint is n8n's description for a missing dotted field while dot notation is disabled.

@@ -14,7 +14,10 @@ var descriptionJSON []byte
 
 // Type returns the node type for registration.
 func Type() nodes.Type {
-	return nodes.Define(descriptionJSON, nodes.KindTrigger, execute)
+	t := nodes.Define(descriptionJSON, nodes.KindTrigger, execute)
+	t.EffectFree = true
+	t.StartPriority = 1
+	return t
 }
 
 // execute is the trigger's manual output; in other modes the engine passes the start input on.

@@ -21,12 +21,16 @@ var v2JSON []byte
 
 // TypeV1 returns Merge version 1 for registration.
 func TypeV1() nodes.Type {
-	return nodes.Define(v1JSON, nodes.KindAction, executeV1)
+	t := nodes.Define(v1JSON, nodes.KindAction, executeV1)
+	t.EffectFree = true
+	return t
 }
 
 // TypeV2 returns Merge versions 2 and 2.1 for registration.
 func TypeV2() nodes.Type {
-	return nodes.Define(v2JSON, nodes.KindAction, executeV2)
+	t := nodes.Define(v2JSON, nodes.KindAction, executeV2)
+	t.EffectFree = true
+	return t
 }
 
 func executeV1(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {

@@ -39,7 +39,7 @@ type Node struct {
 	Credentials    map[string]any
 	CredentialData nodes.CredentialsFunc
 	// Mode defaults to manual; Context to context.Background().
-	Mode    string
+	Mode    workflow.Mode
 	Context context.Context
 	// NodeContext is the node's context data; runs sharing the map see each other's changes.
 	NodeContext map[string]any
@@ -68,7 +68,7 @@ func Run(t testing.TB, typ nodes.Type, n Node, inputs ...[]workflow.Item) ([][]w
 	}
 	mode := n.Mode
 	if mode == "" {
-		mode = "manual"
+		mode = workflow.ModeManual
 	}
 	ctx := n.Context
 	if ctx == nil {

@@ -12,5 +12,7 @@ var descriptionJSON []byte
 
 // Type returns the node type for registration.
 func Type() nodes.Type {
-	return nodes.Define(descriptionJSON, nodes.KindAction, nodes.PassThrough)
+	t := nodes.Define(descriptionJSON, nodes.KindAction, nodes.PassThrough)
+	t.EffectFree = true
+	return t
 }

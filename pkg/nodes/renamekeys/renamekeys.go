@@ -24,7 +24,9 @@ var descriptionJSON []byte
 
 // Type returns the node type for registration.
 func Type() nodes.Type {
-	return nodes.Define(descriptionJSON, nodes.KindAction, execute)
+	t := nodes.Define(descriptionJSON, nodes.KindAction, execute)
+	t.EffectFree = true
+	return t
 }
 
 func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {

@@ -13,5 +13,8 @@ var descriptionJSON []byte
 
 // Type returns the node type for registration.
 func Type() nodes.Type {
-	return nodes.Define(descriptionJSON, nodes.KindAction, nodes.PassThrough)
+	t := nodes.Define(descriptionJSON, nodes.KindAction, nodes.PassThrough)
+	t.EffectFree = true
+	t.StartPriority = 3
+	return t
 }

@@ -25,6 +25,7 @@ func Type() nodes.Type {
 		Kind:        nodes.KindWebhook,
 		Node:        nodes.NodeFunc(execute),
 		IconSVG:     iconSVG,
+		EffectFree:  true,
 	}
 }
 
