@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowmill/flowmill/pkg/bus"
@@ -31,7 +32,7 @@ func TestTopicsRoundTripInTheirWireFormat(t *testing.T) {
 	ctx := context.Background()
 	rdb, _ := queuetest.Redis(t)
 	raw := rdb.Subscribe(ctx, bus.ChannelFor(rdb, bus.ChannelStop), bus.ChannelFor(rdb, bus.ChannelFinished),
-		bus.ChannelFor(rdb, bus.ChannelActivation), bus.ChannelFor(rdb, bus.ChannelPush))
+		bus.ChannelFor(rdb, bus.ChannelActivation), bus.ChannelFor(rdb, bus.ChannelPush), bus.ChannelFor(rdb, bus.ChannelWebhookResponse))
 	defer raw.Close()
 	_, err := raw.Receive(ctx)
 	require.NoError(t, err)
@@ -41,11 +42,13 @@ func TestTopicsRoundTripInTheirWireFormat(t *testing.T) {
 	finished := make(chan int64, 1)
 	activations := make(chan string, 1)
 	pushes := make(chan bus.PushMessage, 1)
+	answers := make(chan json.RawMessage, 1)
 	subs := []*bus.Subscriber{
 		bus.StopRequests.Subscribe(rdb, func(id int64) { stops <- id }, bus.SubscriberConfig{}),
 		bus.Finished.Subscribe(rdb, func(id int64) { finished <- id }, bus.SubscriberConfig{}),
 		bus.Activations.Subscribe(rdb, func(id string) { activations <- id }, bus.SubscriberConfig{}),
 		bus.Push.Subscribe(rdb, func(m bus.PushMessage) { pushes <- m }, bus.SubscriberConfig{Buffer: 4}),
+		bus.WebhookAnswers.Subscribe(rdb, func(m json.RawMessage) { answers <- m }, bus.SubscriberConfig{}),
 	}
 	for _, s := range subs {
 		require.NoError(t, s.Start(ctx))
@@ -68,6 +71,19 @@ func TestTopicsRoundTripInTheirWireFormat(t *testing.T) {
 	require.NoError(t, bus.Push.Publish(ctx, rdb, msg))
 	require.Equal(t, msg, receive(t, pushes))
 	require.JSONEq(t, `{"s":"s1","m":{"type":"x","data":1}}`, receive(t, wire).Payload)
+
+	// Webhook answers go out as the execution package wrote them, also inside a transaction.
+	answer := json.RawMessage(`{"token":"t1","executionId":3,"answer":{"status":200}}`)
+	_, err = rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.Set(ctx, bus.KeyWebhookResponsePrefix+"3", []byte(answer), time.Minute)
+		return bus.WebhookAnswers.PublishIn(ctx, p, rdb, answer)
+	})
+	require.NoError(t, err)
+	require.JSONEq(t, string(answer), string(receive(t, answers)))
+	require.Equal(t, string(answer), receive(t, wire).Payload)
+	kept, err := rdb.Get(ctx, bus.KeyWebhookResponsePrefix+"3").Result()
+	require.NoError(t, err)
+	require.Equal(t, string(answer), kept)
 }
 
 // A message that does not decode is skipped; the next one still arrives.

@@ -10,8 +10,7 @@ import (
 )
 
 // Topic is a pub/sub channel together with the type of its messages and their encoding on the
-// wire. The topics below are every channel Flowmill publishes on, except the webhook answers,
-// which the webhook runtime still publishes and reads by hand until it moves onto the bus.
+// wire. The topics below are every channel Flowmill publishes on.
 type Topic[T any] struct {
 	channel string
 	// about names the messages in errors ("stop requests").
@@ -38,6 +37,10 @@ var (
 	Finished = Topic[int64]{channel: ChannelFinished, about: "finished executions", encode: encodeID, decode: decodeID}
 	// Activations carries the id of a workflow whose activation changed.
 	Activations = Topic[string]{channel: ChannelActivation, about: "activation notices", encode: encodeString, decode: decodeString}
+	// WebhookAnswers carries the answers of webhook executions to the api replicas whose callers
+	// wait for them, as JSON the execution package encodes (a copy is kept under
+	// KeyWebhookResponsePrefix for a caller that missed the message).
+	WebhookAnswers = Topic[json.RawMessage]{channel: ChannelWebhookResponse, about: "webhook answers", encode: encodeRaw, decode: decodeRaw}
 )
 
 // Channel is the topic's channel name on the database rdb uses (see ChannelFor).
@@ -53,6 +56,17 @@ func (t Topic[T]) Publish(ctx context.Context, rdb redis.UniversalClient, msg T)
 	if err := rdb.Publish(ctx, t.Channel(rdb), b).Err(); err != nil {
 		return fmt.Errorf("publish on %s: %w", t.about, err)
 	}
+	return nil
+}
+
+// PublishIn queues the publication of msg in the pipeline or transaction p (whose client is
+// rdb, which names the channel), so it goes out together with the pipeline's other commands.
+func (t Topic[T]) PublishIn(ctx context.Context, p redis.Pipeliner, rdb redis.UniversalClient, msg T) error {
+	b, err := t.encode(msg)
+	if err != nil {
+		return fmt.Errorf("encode message on %s: %w", t.about, err)
+	}
+	p.Publish(ctx, t.Channel(rdb), b)
 	return nil
 }
 
@@ -83,6 +97,10 @@ func decodeJSON[T any](s string) (T, error) {
 func encodeID(id int64) ([]byte, error) { return strconv.AppendInt(nil, id, 10), nil }
 
 func decodeID(s string) (int64, error) { return strconv.ParseInt(s, 10, 64) }
+
+func encodeRaw(m json.RawMessage) ([]byte, error) { return m, nil }
+
+func decodeRaw(s string) (json.RawMessage, error) { return json.RawMessage(s), nil }
 
 func encodeString(s string) ([]byte, error) { return []byte(s), nil }
 

@@ -7,9 +7,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/flowmill/flowmill/pkg/bus"
 	"github.com/flowmill/flowmill/pkg/engine"
 	"github.com/flowmill/flowmill/pkg/nodes/respondtowebhook"
-	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/trigger"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -81,9 +81,8 @@ func (a *answerer) send(ctx context.Context, ans trigger.Answer) {
 	}
 	ctx = context.WithoutCancel(ctx)
 	_, err = a.r.in.Redis.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		p.Set(ctx, queue.KeyWebhookResponsePrefix+IDString(a.id), b, AnswerKeep)
-		p.Publish(ctx, queue.ChannelFor(a.r.in.Redis, queue.ChannelWebhookResponse), b)
-		return nil
+		p.Set(ctx, bus.KeyWebhookResponsePrefix+IDString(a.id), b, AnswerKeep)
+		return bus.WebhookAnswers.PublishIn(ctx, p, a.r.in.Redis, b)
 	})
 	if err != nil {
 		a.r.log.Warn("send webhook answer", "execution", a.id, "err", err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"slices"
 	"sync"
@@ -12,8 +11,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/flowmill/flowmill/pkg/bus"
 	"github.com/flowmill/flowmill/pkg/execution"
-	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/trigger"
 	"github.com/flowmill/flowmill/pkg/workflow"
@@ -25,54 +24,45 @@ import (
 type answers struct {
 	rdb     redis.UniversalClient
 	log     *slog.Logger
-	sub     *redis.PubSub
-	done    chan struct{}
 	mu      sync.Mutex
 	waiting map[string]chan trigger.Answer
-	once    sync.Once
-	// activated is called with the id of each workflow whose activation changed.
-	activated func(id string)
+	// answerSub hears the answers, activationSub the activation notices, whose workflow ids go to
+	// activated (it empties the production caches).
+	answerSub, activationSub *bus.Subscriber
 }
 
 func newAnswers(rdb redis.UniversalClient, log *slog.Logger, activated func(id string)) *answers {
-	return &answers{rdb: rdb, log: log, waiting: map[string]chan trigger.Answer{}, done: make(chan struct{}), activated: activated}
+	a := &answers{rdb: rdb, log: log, waiting: map[string]chan trigger.Answer{}}
+	cfg := bus.SubscriberConfig{Logger: log}
+	a.answerSub = bus.WebhookAnswers.Subscribe(rdb, func(m json.RawMessage) {
+		var wa execution.WebhookAnswer
+		if err := json.Unmarshal(m, &wa); err != nil {
+			a.log.Warn("unreadable webhook answer", "err", err)
+			return
+		}
+		a.deliver(wa)
+	}, cfg)
+	a.activationSub = bus.Activations.Subscribe(rdb, activated, cfg)
+	return a
 }
 
-// start subscribes to answers and activation notices, and returns once the subscription is live.
+// start subscribes to answers and activation notices, and returns once both subscriptions are
+// live.
 func (a *answers) start(ctx context.Context) error {
-	activation := queue.ChannelFor(a.rdb, queue.ChannelActivation)
-	a.sub = a.rdb.Subscribe(ctx, queue.ChannelFor(a.rdb, queue.ChannelWebhookResponse), activation)
-	if _, err := a.sub.Receive(ctx); err != nil {
-		_ = a.sub.Close()
-		return fmt.Errorf("subscribe to webhook answers: %w", err)
+	if err := a.answerSub.Start(ctx); err != nil {
+		return err
 	}
-	ch := a.sub.Channel()
-	go func() {
-		defer close(a.done)
-		for m := range ch {
-			if m.Channel == activation {
-				a.activated(m.Payload)
-				continue
-			}
-			var wa execution.WebhookAnswer
-			if err := json.Unmarshal([]byte(m.Payload), &wa); err != nil {
-				a.log.Warn("unreadable webhook answer", "err", err)
-				continue
-			}
-			a.deliver(wa)
-		}
-	}()
+	if err := a.activationSub.Start(ctx); err != nil {
+		a.answerSub.Stop()
+		return err
+	}
 	return nil
 }
 
 // stop unsubscribes. Safe to call twice, and before start.
 func (a *answers) stop() {
-	a.once.Do(func() {
-		if a.sub != nil {
-			_ = a.sub.Close()
-			<-a.done
-		}
-	})
+	a.answerSub.Stop()
+	a.activationSub.Stop()
 }
 
 // expect registers a call waiting for the answer carrying token; release forgets it.
@@ -102,7 +92,7 @@ func (a *answers) deliver(wa execution.WebhookAnswer) bool {
 
 // stored reads the copy of an answer kept in Redis, for a call that missed the message.
 func (a *answers) stored(ctx context.Context, id int64) (trigger.Answer, bool) {
-	b, err := a.rdb.Get(ctx, queue.KeyWebhookResponsePrefix+execution.IDString(id)).Bytes()
+	b, err := a.rdb.Get(ctx, bus.KeyWebhookResponsePrefix+execution.IDString(id)).Bytes()
 	if err != nil {
 		return trigger.Answer{}, false
 	}

@@ -13,8 +13,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/flowmill/flowmill/pkg/bus"
 	"github.com/flowmill/flowmill/pkg/push"
-	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/trigger"
 )
 
@@ -68,7 +68,7 @@ type registration struct {
 // keyGrace is how much longer than the window the keys of a registration live.
 const keyGrace = 30 * time.Second
 
-func testKey(parts ...string) string { return queue.KeyTestWebhookPrefix + strings.Join(parts, "") }
+func testKey(parts ...string) string { return bus.KeyTestWebhookPrefix + strings.Join(parts, "") }
 
 func (r *registration) keys() []string {
 	keys := []string{testKey("reg:", r.ID)}
