@@ -20,7 +20,6 @@ import (
 	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/mail"
 	"github.com/flowmill/flowmill/pkg/nodes"
-	"github.com/flowmill/flowmill/pkg/nodes/core"
 	"github.com/flowmill/flowmill/pkg/push"
 	"github.com/flowmill/flowmill/pkg/webhook"
 )
@@ -69,7 +68,7 @@ func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
 		cfg: cfg, in: in, log: in.Log, web: web,
 		hub:        push.NewHub(in.Redis, 0, in.Log),
 		executions: execution.NewService(in),
-		nodeTypes:  core.ForInstance(cfg),
+		nodeTypes:  in.Nodes,
 		nodeHost:   nodes.Host{Files: in.Files, HTTP: cfg.Egress().Client(egress.Options{})},
 
 		workflowURLClient: newWorkflowURLClient(cfg.Egress()),
@@ -84,9 +83,7 @@ func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
 	}
 	s.limiter = auth.NewLimiter(in.Redis)
 	s.limits = defaultAccountLimits
-	if s.ev, err = expr.New(expr.Options{DefaultTimezone: cfg.Timezone}); err != nil {
-		return nil, err
-	}
+	s.ev = in.Eval
 	if s.hooks, err = newWebhooks(s); err != nil {
 		return nil, err
 	}

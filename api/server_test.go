@@ -381,3 +381,14 @@ func postOversizedTo(t *testing.T, address string, size int) (*http.Response, st
 	b, _ := io.ReadAll(res.Body)
 	return res, string(b)
 }
+
+// TestOneRegistryAndEvaluatorPerProcess: the api serves the node types and evaluates previews
+// and webhooks with the registry and evaluator infra built once for the whole process (the
+// embedded runner and trigger scheduler take the same ones from infra).
+func TestOneRegistryAndEvaluatorPerProcess(t *testing.T) {
+	e := startServer(t, nil)
+	require.NotNil(t, e.in.Nodes)
+	require.NotNil(t, e.in.Eval)
+	require.Same(t, e.in.Nodes, e.srv.nodeTypes)
+	require.Same(t, e.in.Eval, e.srv.ev)
+}

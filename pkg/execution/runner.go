@@ -15,10 +15,8 @@ import (
 	"github.com/flowmill/flowmill/pkg/credential"
 	"github.com/flowmill/flowmill/pkg/egress"
 	"github.com/flowmill/flowmill/pkg/engine"
-	"github.com/flowmill/flowmill/pkg/expr"
 	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/nodes"
-	"github.com/flowmill/flowmill/pkg/nodes/core"
 	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/workflow"
@@ -68,23 +66,20 @@ type RunnerOptions struct {
 
 // NewRunner builds the engine a worker runs executions with.
 func NewRunner(in *infra.Infra, workerID string, opts RunnerOptions) (*Runner, error) {
-	ev, err := expr.New(expr.Options{DefaultTimezone: in.Config.Timezone})
-	if err != nil {
-		return nil, err
-	}
 	r := &Runner{in: in, workerID: workerID, log: in.Log.With("component", "runner"), leaseTTL: in.Config.ExecutionLeaseTTL,
 		running: map[int64][]*context.CancelCauseFunc{}}
 	r.base = engine.Options{
 		Registry:  opts.Nodes,
-		Evaluator: ev,
+		Evaluator: in.Eval,
 		Logger:    r.log,
 		Env:       config.NodeEnvironment(),
 		Host:      nodes.Host{Files: in.Files, HTTP: in.Config.Egress().Client(egress.Options{})},
 	}
 	if r.base.Registry == nil {
-		r.base.Registry = core.ForInstance(in.Config)
+		r.base.Registry = in.Nodes
 	}
 	r.subs = &subWorkflows{r: r, active: map[string]*subRun{}}
+	var err error
 	if r.cipher, err = credential.NewCipher(in.Config.EncryptionKey); err != nil {
 		return nil, err
 	}

@@ -1,5 +1,6 @@
 // Package infra opens what every Flowmill process stands on, from its configuration: the
-// database, Redis (external, or the embedded one), the queue client and the push publisher.
+// database, Redis (external, or the embedded one), the queue client, the push publisher, the
+// node registry and the expression evaluator, each built once per process.
 package infra
 
 import (
@@ -13,8 +14,11 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/flowmill/flowmill/pkg/config"
+	"github.com/flowmill/flowmill/pkg/expr"
 	"github.com/flowmill/flowmill/pkg/filefence"
 	"github.com/flowmill/flowmill/pkg/metrics"
+	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/core"
 	"github.com/flowmill/flowmill/pkg/push"
 	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/redisconn"
@@ -31,7 +35,12 @@ type Infra struct {
 	Publisher *push.Publisher
 	Metrics   *metrics.Metrics
 	// Files is the folder file nodes may use (FLOWMILL_FILES_DIR), created by Open.
-	Files    *filefence.Fence
+	Files *filefence.Fence
+	// Nodes is the instance's node registry (FLOWMILL_NODES_EXCLUDE and _ENABLE applied) and Eval
+	// its expression evaluator: built once per process and shared by the api, the runner and
+	// the trigger scheduler.
+	Nodes    *nodes.Registry
+	Eval     *expr.Evaluator
 	embedded *redisconn.Embedded
 }
 
@@ -39,11 +48,14 @@ type Infra struct {
 // starting the embedded Redis when no Redis URL is configured, and checks that the encryption key matches the one the
 // database was first used with.
 func Open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*Infra, error) {
-	in := &Infra{Config: cfg, Log: log, Metrics: metrics.New()}
+	in := &Infra{Config: cfg, Log: log, Metrics: metrics.New(), Nodes: core.ForInstance(cfg)}
 	if err := cfg.EnsureEncryptionKey(); err != nil {
 		return nil, err
 	}
 	var err error
+	if in.Eval, err = expr.New(expr.Options{DefaultTimezone: cfg.Timezone}); err != nil {
+		return nil, err
+	}
 	if in.Files, err = filefence.New(filefence.Options{Root: cfg.FilesDir, DataDir: cfg.DataDir}); err != nil {
 		return nil, err
 	}

@@ -14,7 +14,6 @@ import (
 	"github.com/flowmill/flowmill/pkg/expr"
 	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/nodes"
-	"github.com/flowmill/flowmill/pkg/nodes/core"
 	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/schedule"
 	"github.com/flowmill/flowmill/pkg/store"
@@ -66,22 +65,18 @@ type tick struct {
 // SchedulerOptions adjust a Scheduler; the zero value is what scheduler processes run.
 type SchedulerOptions struct {
 	// Nodes is the node registry trigger nodes are read with; nil means the instance's node types
-	// (core.ForInstance). Tests pass a registry with node types of their own; the
+	// (infra's, built once per process). Tests pass a registry with node types of their own; the
 	// workers running those workflows need the same types (worker.Options.Nodes).
 	Nodes *nodes.Registry
 }
 
 // NewScheduler builds the trigger scheduler on in.
 func NewScheduler(in *infra.Infra, opts SchedulerOptions) (*Scheduler, error) {
-	ev, err := expr.New(expr.Options{DefaultTimezone: in.Config.Timezone})
-	if err != nil {
-		return nil, err
-	}
 	reg := opts.Nodes
 	if reg == nil {
-		reg = core.ForInstance(in.Config)
+		reg = in.Nodes
 	}
-	return &Scheduler{in: in, reg: reg, ev: ev,
+	return &Scheduler{in: in, reg: reg, ev: in.Eval,
 		log: in.Log.With("component", "triggers"), Now: time.Now,
 		versions: map[string]string{}, ticks: map[string][]*tick{}, wake: make(chan struct{}, 1)}, nil
 }
