@@ -9,6 +9,7 @@ import (
 	"mime"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/gofiber/fiber/v3"
 )
@@ -16,33 +17,59 @@ import (
 // basePathPlaceholder is what the web app build writes wherever the base path belongs.
 const basePathPlaceholder = "/{{BASE_PATH}}/"
 
-// asset is one file of the web app, prepared once at start.
+// asset is one file of the web app, prepared (read, base path written in, hashed, gzipped) when
+// it is first asked for: most of the editor's chunks are never loaded by a given installation,
+// so neither their bytes nor their compressed copies are kept until then.
 type asset struct {
+	once        sync.Once
 	body        []byte
 	gzipped     []byte
 	contentType string
 	etag        string
 	immutable   bool
+	err         error
 }
 
 // webApp serves the built editor: files by path, index.html for every other path (the client
 // router decides), with the base path written into the text files.
 type webApp struct {
-	assets map[string]*asset
-	index  *asset
+	dist     fs.FS
+	basePath string
+	assets   map[string]*asset
+	index    *asset
 }
 
-// newWebApp reads every file of dist into memory. A dist without index.html (the web app was not
-// built into this binary) gives a webApp that answers with a clear message.
+// newWebApp lists the files of dist (their contents are read on first use) and prepares
+// index.html. A dist without index.html (the web app was not built into this binary) gives a
+// webApp that answers with a clear message.
 func newWebApp(dist fs.FS, basePath string) (*webApp, error) {
-	w := &webApp{assets: map[string]*asset{}}
+	w := &webApp{dist: dist, basePath: basePath, assets: map[string]*asset{}}
 	err := fs.WalkDir(dist, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), ".") || strings.HasSuffix(p, ".map") {
 			return err
 		}
-		b, err := fs.ReadFile(dist, p)
+		w.assets[p] = &asset{}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if a := w.assets["index.html"]; a != nil {
+		if a = w.prepared("index.html", a); a.err != nil {
+			return nil, a.err
+		}
+		w.index = a
+	}
+	return w, nil
+}
+
+// prepared returns the asset at p once it has been read and prepared.
+func (w *webApp) prepared(p string, a *asset) *asset {
+	a.once.Do(func() {
+		b, err := fs.ReadFile(w.dist, p)
 		if err != nil {
-			return err
+			a.err = err
+			return
 		}
 		ctype := mime.TypeByExtension(path.Ext(p))
 		if ctype == "" {
@@ -50,11 +77,10 @@ func newWebApp(dist fs.FS, basePath string) (*webApp, error) {
 		}
 		text := strings.HasPrefix(ctype, "text/") || strings.Contains(ctype, "javascript") || strings.Contains(ctype, "json") || strings.Contains(ctype, "svg")
 		if text {
-			b = bytes.ReplaceAll(b, []byte(basePathPlaceholder), []byte(basePath))
+			b = bytes.ReplaceAll(b, []byte(basePathPlaceholder), []byte(w.basePath))
 		}
 		sum := sha256.Sum256(b)
-		a := &asset{body: b, contentType: ctype, etag: `"` + hex.EncodeToString(sum[:8]) + `"`,
-			immutable: strings.HasPrefix(p, "assets/")}
+		a.body, a.contentType, a.etag, a.immutable = b, ctype, `"`+hex.EncodeToString(sum[:8])+`"`, strings.HasPrefix(p, "assets/")
 		if text && len(b) > 1024 {
 			var gz bytes.Buffer
 			zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
@@ -62,14 +88,8 @@ func newWebApp(dist fs.FS, basePath string) (*webApp, error) {
 			_ = zw.Close()
 			a.gzipped = gz.Bytes()
 		}
-		w.assets[p] = a
-		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	w.index = w.assets["index.html"]
-	return w, nil
+	return a
 }
 
 // indexHTML is index.html as served; nil when the web app is not built in.
@@ -91,7 +111,10 @@ func (w *webApp) serve(c fiber.Ctx, p string) error {
 		if path.Ext(p) != "" && strings.HasPrefix(p, "assets/") {
 			return notFound("No such file: " + p)
 		}
-		a = w.index
+		p, a = "index.html", w.index
+	}
+	if a = w.prepared(p, a); a.err != nil {
+		return a.err
 	}
 	c.Set(fiber.HeaderContentType, a.contentType)
 	c.Set(fiber.HeaderETag, a.etag)
