@@ -384,7 +384,7 @@ func postOversizedTo(t *testing.T, address string, size int) (*http.Response, st
 
 // TestOneRegistryAndEvaluatorPerProcess: the api serves the node types and evaluates previews
 // and webhooks with the registry and evaluator infra built once for the whole process (the
-// embedded runner and trigger scheduler take the same ones from infra).
+// embedded runner and trigger firer take the same ones from infra).
 func TestOneRegistryAndEvaluatorPerProcess(t *testing.T) {
 	e := startServer(t, nil)
 	require.NotNil(t, e.in.Nodes)

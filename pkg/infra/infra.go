@@ -38,7 +38,7 @@ type Infra struct {
 	Files *filefence.Fence
 	// Nodes is the instance's node registry (FLOWMILL_NODES_EXCLUDE and _ENABLE applied) and Eval
 	// its expression evaluator: built once per process and shared by the api, the runner and
-	// the trigger scheduler.
+	// the trigger firer.
 	Nodes    *nodes.Registry
 	Eval     *expr.Evaluator
 	embedded *redisconn.Embedded

@@ -25,7 +25,7 @@ type Scheduler struct {
 // New builds a scheduler on in.
 func New(in *infra.Infra) (*Scheduler, error) {
 	id := infra.InstanceName()
-	triggers, err := trigger.NewScheduler(in, trigger.SchedulerOptions{})
+	triggers, err := trigger.NewFirer(in, trigger.FirerOptions{})
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/flowmill/flowmill/pkg/expr"
 	"github.com/flowmill/flowmill/pkg/nodes"
-	"github.com/flowmill/flowmill/pkg/schedule"
+	"github.com/flowmill/flowmill/pkg/recurrence"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
@@ -95,13 +95,13 @@ func Check(wf *workflow.Workflow, reg *nodes.Registry, ev *expr.Evaluator) ([]We
 
 // Rules returns the schedule of a trigger node the scheduler fires: the rules of Cron,
 // Interval and Schedule Trigger nodes, and the pollTimes of poll nodes. Other nodes have none.
-func Rules(n *workflow.Node, t *nodes.Type) ([]schedule.Rule, error) {
+func Rules(n *workflow.Node, t *nodes.Type) ([]recurrence.Rule, error) {
 	switch {
 	case t.Kind == nodes.KindPoll:
-		return schedule.PollRules(n)
+		return recurrence.PollRules(n)
 	case t.Kind == nodes.KindTrigger:
-		rules, err := schedule.FromNode(n)
-		if errors.Is(err, schedule.ErrNotSchedule) {
+		rules, err := recurrence.FromNode(n)
+		if errors.Is(err, recurrence.ErrNotSchedule) {
 			return nil, nil
 		}
 		return rules, err

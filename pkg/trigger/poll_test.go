@@ -13,7 +13,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/core"
 	"github.com/flowmill/flowmill/pkg/queue"
-	"github.com/flowmill/flowmill/pkg/schedule"
+	"github.com/flowmill/flowmill/pkg/recurrence"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/trigger"
 	"github.com/flowmill/flowmill/pkg/worker"
@@ -64,7 +64,7 @@ func counterPoll(f *feed, polls chan<- float64) nodes.Type {
 }
 
 // TestPollTriggerPollsOnItsPollTimes runs an active workflow whose poll node polls every minute
-// through the trigger scheduler (fake clock) and a worker, both given a registry with the test
+// through the trigger firer (fake clock) and a worker, both given a registry with the test
 // poll node: it polls at its poll times; a poll with something new starts an execution with the
 // new items, one with nothing new starts none; the cursor kept in static data reaches the next
 // poll; once deactivated it polls no more, even for a tick queued before the change.
@@ -78,13 +78,13 @@ func TestPollTriggerPollsOnItsPollTimes(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, w.Start(context.Background()))
 	t.Cleanup(w.Stop)
-	s, clock := startScheduler(t, in, reg, time.Date(2024, 1, 10, 9, 0, 0, 0, time.UTC))
+	s, clock := startFirer(t, in, reg, time.Date(2024, 1, 10, 9, 0, 0, 0, time.UTC))
 	doc := `{"name":"poll","nodes":[{"name":"Poll","type":"flowmill-test.counterPoll","typeVersion":1,"position":[0,0],
 	  "parameters":{"pollTimes":{"item":[{"mode":"everyMinute"}]}}}],"connections":{},"settings":{"timezone":"UTC"}}`
 	wf := saveActive(t, in, s, doc)
 	parsed, err := workflow.Parse([]byte(doc))
 	require.NoError(t, err)
-	rules, err := schedule.PollRules(&parsed.Nodes[0])
+	rules, err := recurrence.PollRules(&parsed.Nodes[0])
 	require.NoError(t, err)
 	require.Len(t, rules, 1)
 

@@ -15,7 +15,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/queue"
-	"github.com/flowmill/flowmill/pkg/schedule"
+	"github.com/flowmill/flowmill/pkg/recurrence"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -29,10 +29,10 @@ const CheckInterval = time.Second
 // trigger fires per wake, so missed ticks never fire in a burst.
 const LateLimit = 30 * time.Second
 
-// Scheduler fires the schedule and poll triggers of active workflows: at each tick it queues a
+// Firer fires the schedule and poll triggers of active workflows: at each tick it queues a
 // trigger:fire task whose id names the workflow, node and tick, so any number of schedulers
 // queue each tick once.
-type Scheduler struct {
+type Firer struct {
 	in  *infra.Infra
 	reg *nodes.Registry
 	ev  *expr.Evaluator
@@ -54,7 +54,7 @@ type Scheduler struct {
 // tick is one rule of one trigger node.
 type tick struct {
 	workflowID, node string
-	rule             schedule.Rule
+	rule             recurrence.Rule
 	loc              *time.Location
 	// anchor is when the workflow was activated: interval rules count from it.
 	anchor time.Time
@@ -62,27 +62,27 @@ type tick struct {
 	last   time.Time
 }
 
-// SchedulerOptions adjust a Scheduler; the zero value is what scheduler processes run.
-type SchedulerOptions struct {
+// FirerOptions adjust a Firer; the zero value is what scheduler processes run.
+type FirerOptions struct {
 	// Nodes is the node registry trigger nodes are read with; nil means the instance's node types
 	// (infra's, built once per process). Tests pass a registry with node types of their own; the
 	// workers running those workflows need the same types (worker.Options.Nodes).
 	Nodes *nodes.Registry
 }
 
-// NewScheduler builds the trigger scheduler on in.
-func NewScheduler(in *infra.Infra, opts SchedulerOptions) (*Scheduler, error) {
+// NewFirer builds the trigger firer on in.
+func NewFirer(in *infra.Infra, opts FirerOptions) (*Firer, error) {
 	reg := opts.Nodes
 	if reg == nil {
 		reg = in.Nodes
 	}
-	return &Scheduler{in: in, reg: reg, ev: in.Eval,
+	return &Firer{in: in, reg: reg, ev: in.Eval,
 		log: in.Log.With("component", "triggers"), Now: time.Now,
 		versions: map[string]string{}, ticks: map[string][]*tick{}, wake: make(chan struct{}, 1)}, nil
 }
 
 // Start subscribes to activation notices, loads the active workflows and starts firing.
-func (s *Scheduler) Start(ctx context.Context) error {
+func (s *Firer) Start(ctx context.Context) error {
 	s.sub = bus.Activations.Subscribe(s.in.Redis, func(string) {
 		select {
 		case s.wake <- struct{}{}:
@@ -99,7 +99,7 @@ func (s *Scheduler) Start(ctx context.Context) error {
 }
 
 // Stop ends firing. Safe to call twice, and before Start.
-func (s *Scheduler) Stop() {
+func (s *Firer) Stop() {
 	s.stopOnce.Do(func() {
 		if s.cancel == nil {
 			return
@@ -110,7 +110,7 @@ func (s *Scheduler) Stop() {
 	})
 }
 
-func (s *Scheduler) loop(ctx context.Context) {
+func (s *Firer) loop(ctx context.Context) {
 	defer close(s.done)
 	if err := s.reload(ctx); err != nil && ctx.Err() == nil {
 		s.log.Warn("load active workflows", "err", err)
@@ -140,7 +140,7 @@ func (s *Scheduler) loop(ctx context.Context) {
 }
 
 // nextTick is the earliest time a trigger fires; far ahead when none is loaded.
-func (s *Scheduler) nextTick() time.Time {
+func (s *Firer) nextTick() time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	next := s.Now().Add(time.Hour)
@@ -155,7 +155,7 @@ func (s *Scheduler) nextTick() time.Time {
 }
 
 // fireDue queues every tick that has come, then moves each past now.
-func (s *Scheduler) fireDue(ctx context.Context) {
+func (s *Firer) fireDue(ctx context.Context) {
 	now := s.Now()
 	var due []*tick
 	s.mu.Lock()
@@ -204,7 +204,7 @@ func (t *tick) after(now time.Time) time.Time {
 
 // reload loads the active workflows that changed since the last look and drops the ones that are
 // no longer active.
-func (s *Scheduler) reload(ctx context.Context) error {
+func (s *Firer) reload(ctx context.Context) error {
 	versions, err := s.in.Store.ActiveWorkflowVersions(ctx)
 	if err != nil {
 		return err
@@ -249,7 +249,7 @@ func (s *Scheduler) reload(ctx context.Context) error {
 
 // load reads a workflow's schedule and poll triggers. It also checks the whole workflow, so an
 // active workflow that can no longer start (a node type removed since) shows a warning.
-func (s *Scheduler) load(w *store.Workflow) ([]*tick, error) {
+func (s *Firer) load(w *store.Workflow) ([]*tick, error) {
 	doc, err := s.in.Store.WorkflowDocument(context.Background(), w.ID)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package schedule_test
+package recurrence_test
 
 import (
 	"testing"
@@ -6,7 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/flowmill/flowmill/pkg/schedule"
+	"github.com/flowmill/flowmill/pkg/recurrence"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
@@ -64,7 +64,7 @@ func TestNextCron(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			r, err := schedule.ParseCron(tc.expr, tc.zeroBased)
+			r, err := recurrence.ParseCron(tc.expr, tc.zeroBased)
 			require.NoError(t, err)
 			cur := at(t, tc.loc, tc.after)
 			for _, w := range tc.want {
@@ -107,7 +107,7 @@ func TestFallBackByInstant(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			r, err := schedule.ParseCron(tc.expr, false)
+			r, err := recurrence.ParseCron(tc.expr, false)
 			require.NoError(t, err)
 			cur := at(t, tc.loc, tc.after)
 			for _, w := range tc.want {
@@ -122,29 +122,29 @@ func TestParseErrors(t *testing.T) {
 	t.Parallel()
 	for _, expr := range []string{"", "* * *", "61 * * * * *", "* * 24 * * *", "* * * 0 * *", "* * * * 13 *", "* * * * * 8", "*/0 * * * * *", "5-1 * * * * *", "x * * * * *", "* * * * 12 *"} {
 		zero := expr == "* * * * 12 *"
-		_, err := schedule.ParseCron(expr, zero)
+		_, err := recurrence.ParseCron(expr, zero)
 		require.Error(t, err, expr)
 	}
-	r, err := schedule.ParseCron("0 0 0 30 2 *", false)
+	r, err := recurrence.ParseCron("0 0 0 30 2 *", false)
 	require.NoError(t, err)
 	require.True(t, r.Next(time.Now(), time.UTC).IsZero(), "30 February never comes")
 }
 
 func TestIntervalAndWeeks(t *testing.T) {
 	t.Parallel()
-	r := schedule.Rule{Every: 90 * time.Second}
+	r := recurrence.Rule{Every: 90 * time.Second}
 	t0 := time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC)
 	require.Equal(t, t0.Add(90*time.Second), r.Next(t0, nil))
-	require.True(t, schedule.Rule{}.Next(t0, nil).IsZero())
+	require.True(t, recurrence.Rule{}.Next(t0, nil).IsZero())
 
-	w := schedule.Rule{WeeksInterval: 2}
+	w := recurrence.Rule{WeeksInterval: 2}
 	mon := time.Date(2023, 1, 2, 10, 0, 0, 0, time.UTC)
 	require.True(t, w.WeekDue(time.Time{}, mon, nil))
 	require.False(t, w.WeekDue(mon, mon.AddDate(0, 0, 6), nil))
 	require.True(t, w.WeekDue(mon, mon.AddDate(0, 0, 14), nil))
 	require.True(t, w.WeekDue(mon.AddDate(0, 0, 6), mon.AddDate(0, 0, 14), nil), "a Sunday to the Monday two calendar weeks on")
 	require.False(t, w.WeekDue(mon.AddDate(0, 0, 6), mon.AddDate(0, 0, 8), nil), "a Sunday to the Tuesday of the next week")
-	require.True(t, schedule.Rule{}.WeekDue(mon, mon, nil))
+	require.True(t, recurrence.Rule{}.WeekDue(mon, mon, nil))
 }
 
 func node(typ string, params m) *workflow.Node {
@@ -184,7 +184,7 @@ func TestFromNode(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			rules, err := schedule.FromNode(tc.node)
+			rules, err := recurrence.FromNode(tc.node)
 			require.NoError(t, err)
 			require.Len(t, rules, 1)
 			require.Equal(t, tc.every, rules[0].Every)
@@ -194,21 +194,21 @@ func TestFromNode(t *testing.T) {
 			}
 		})
 	}
-	again, err := schedule.FromNode(node("n8n-nodes-base.cron", item(m{"mode": "everyMinute"})))
+	again, err := recurrence.FromNode(node("n8n-nodes-base.cron", item(m{"mode": "everyMinute"})))
 	require.NoError(t, err)
-	first, _ := schedule.FromNode(node("n8n-nodes-base.cron", item(m{"mode": "everyMinute"})))
+	first, _ := recurrence.FromNode(node("n8n-nodes-base.cron", item(m{"mode": "everyMinute"})))
 	require.Equal(t, first[0].Cron, again[0].Cron, "the spread second is stable")
 }
 
 func TestFromNodeErrors(t *testing.T) {
 	t.Parallel()
-	_, err := schedule.FromNode(node("n8n-nodes-base.set", m{}))
-	require.ErrorIs(t, err, schedule.ErrNotSchedule)
-	_, err = schedule.FromNode(node("n8n-nodes-base.interval", m{"interval": 0.0}))
+	_, err := recurrence.FromNode(node("n8n-nodes-base.set", m{}))
+	require.ErrorIs(t, err, recurrence.ErrNotSchedule)
+	_, err = recurrence.FromNode(node("n8n-nodes-base.interval", m{"interval": 0.0}))
 	require.ErrorContains(t, err, "at least 1")
-	_, err = schedule.FromNode(node("n8n-nodes-base.scheduleTrigger", m{"rule": m{"interval": []any{m{"field": "cronExpression", "expression": "nope"}}}}))
+	_, err = recurrence.FromNode(node("n8n-nodes-base.scheduleTrigger", m{"rule": m{"interval": []any{m{"field": "cronExpression", "expression": "nope"}}}}))
 	require.ErrorContains(t, err, "Invalid cron expression")
-	rules, err := schedule.FromNode(node("n8n-nodes-base.cron", m{}))
+	rules, err := recurrence.FromNode(node("n8n-nodes-base.cron", m{}))
 	require.NoError(t, err)
 	require.Empty(t, rules, "a Cron node without times never fires")
 }

@@ -60,11 +60,11 @@ func openInfra(t *testing.T) *infra.Infra {
 	return in
 }
 
-// startScheduler starts a trigger scheduler on in whose clock stands at start until the test
+// startFirer starts a trigger firer on in whose clock stands at start until the test
 // moves it; reg nil means the core node types.
-func startScheduler(t *testing.T, in *infra.Infra, reg *nodes.Registry, start time.Time) (*trigger.Scheduler, *fakeClock) {
+func startFirer(t *testing.T, in *infra.Infra, reg *nodes.Registry, start time.Time) (*trigger.Firer, *fakeClock) {
 	t.Helper()
-	s, err := trigger.NewScheduler(in, trigger.SchedulerOptions{Nodes: reg})
+	s, err := trigger.NewFirer(in, trigger.FirerOptions{Nodes: reg})
 	require.NoError(t, err)
 	clock := &fakeClock{now: start}
 	s.Now = clock.Now
@@ -75,7 +75,7 @@ func startScheduler(t *testing.T, in *infra.Infra, reg *nodes.Registry, start ti
 
 // saveActive stores an active workflow from its JSON (name, nodes, connections, settings) and
 // waits until the scheduler has loaded it.
-func saveActive(t *testing.T, in *infra.Infra, s *trigger.Scheduler, doc string) *store.Workflow {
+func saveActive(t *testing.T, in *infra.Infra, s *trigger.Firer, doc string) *store.Workflow {
 	t.Helper()
 	var d struct {
 		Name        string          `json:"name"`
@@ -98,7 +98,7 @@ func saveActive(t *testing.T, in *infra.Infra, s *trigger.Scheduler, doc string)
 // advance moves the clock to the scheduler's next tick, wakes the scheduler and waits until it
 // has handled every trigger due then (queued their tasks and moved them on), as its own timer
 // would have. It returns the tick. Without a trigger due within the hour it moves an hour.
-func advance(t *testing.T, s *trigger.Scheduler, c *fakeClock) time.Time {
+func advance(t *testing.T, s *trigger.Firer, c *fakeClock) time.Time {
 	t.Helper()
 	next := s.NextTick()
 	c.Set(next)

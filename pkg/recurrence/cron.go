@@ -1,4 +1,4 @@
-// Package schedule turns the schedule trigger nodes (Cron, Interval, Schedule Trigger) into rules
+// Package recurrence turns the schedule trigger nodes (Cron, Interval, Schedule Trigger) into rules
 // and computes their next firing time in a time zone. Cron expressions follow the `cron` npm
 // package that n8n 0.x runs them with: six fields (seconds first; five fields mean second 0),
 // months 0-11 when taken from those nodes, day of month and day of week both required to match,
@@ -6,7 +6,7 @@
 // daylight-saving jump fires at the shifted instant, a repeated time fires once (first occurrence)
 // unless the rule fires in every hour of the day, which keeps firing by real time through the
 // repeated hour.
-package schedule
+package recurrence
 
 import (
 	"fmt"

@@ -8,14 +8,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestSchedulerFiresAcrossDaylightSavingChanges runs the trigger scheduler with a fake clock
+// TestFirerFiresAcrossDaylightSavingChanges runs the trigger firer with a fake clock
 // through the 2023 daylight-saving changes of New York (the workflow's time zone setting) and
 // checks the ticks it queues in Redis: a time the spring-forward skips fires once, at the
 // shifted instant; a time the fall-back repeats fires once, at its first instant; rules that
 // fire every hour (or more often) go on firing by real time, without a duplicate or a gap.
 // pkg/schedule tests the rules alone; this goes through loading the active workflow, the
 // scheduler's ticks and the queue.
-func TestSchedulerFiresAcrossDaylightSavingChanges(t *testing.T) {
+func TestFirerFiresAcrossDaylightSavingChanges(t *testing.T) {
 	ny, err := time.LoadLocation("America/New_York")
 	require.NoError(t, err)
 	scheduleTrigger := func(interval string) string {
@@ -57,7 +57,7 @@ func TestSchedulerFiresAcrossDaylightSavingChanges(t *testing.T) {
 			until, err := time.ParseInLocation(time.DateTime, tc.until, ny)
 			require.NoError(t, err)
 			in := openInfra(t)
-			s, clock := startScheduler(t, in, nil, from)
+			s, clock := startFirer(t, in, nil, from)
 			w := saveActive(t, in, s, `{"name":"dst","nodes":[`+tc.node+`],"connections":{},"settings":{"timezone":"America/New_York"}}`)
 			for !s.NextTick().After(until) {
 				advance(t, s, clock)
