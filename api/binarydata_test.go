@@ -9,27 +9,14 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowmill/flowmill/pkg/binaryref"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
-func TestBinaryRefRoundTrip(t *testing.T) {
-	ref := binaryRef{ExecutionID: 42, Node: "Read: file %1", Run: 1, Output: 2, Item: 3, Key: "data file"}
-	require.Equal(t, "execution:42:Read%3A%20file%20%251:1:2:3:data%20file", ref.String())
-	back, err := parseBinaryRef(ref.String())
-	require.NoError(t, err)
-	require.Equal(t, ref, back)
-	for _, bad := range []string{"", "execution:", "execution:1:Node:0:0:0", "execution:x:Node:0:0:0:data",
-		"execution:1:Node:-1:0:0:data", "execution:1::0:0:0:data", "execution:1:Node:0:0:0:", "file:1:Node:0:0:0:data",
-		"execution:1:%zz:0:0:0:data"} {
-		_, err := parseBinaryRef(bad)
-		require.Error(t, err, bad)
-	}
-}
-
 func TestLargeBinaryDataIsFetchedApart(t *testing.T) {
 	e := startServer(t, nil)
-	large := strings.Repeat("QUJD", maxInlineBinary/4+1)
+	large := strings.Repeat("QUJD", binaryref.MaxInline/4+1)
 	small := "aGVsbG8="
 	state := fmt.Sprintf(`{"resultData":{"runData":{
 		"Start":[{"startTime":1,"executionTime":0,"source":[],"data":{"main":[[{"json":{}}]]}}],
@@ -42,7 +29,7 @@ func TestLargeBinaryDataIsFetchedApart(t *testing.T) {
 
 	res, b := e.do(t, "GET", fmt.Sprintf("rest/executions/%d", ex.ID), "")
 	require.Equal(t, 200, res.StatusCode, string(b))
-	require.Less(t, len(b), maxInlineBinary, "the large data stays out of the response")
+	require.Less(t, len(b), binaryref.MaxInline, "the large data stays out of the response")
 	var detail struct {
 		Data struct {
 			ResultData struct {
@@ -66,12 +53,12 @@ func TestLargeBinaryDataIsFetchedApart(t *testing.T) {
 	require.Nil(t, run.Data.Main[0])
 	item := run.Data.Main[1][0]
 	require.Equal(t, map[string]any{"n": float64(1)}, item.JSON)
-	id := binaryRef{ExecutionID: ex.ID, Node: "Read: file", Run: 0, Output: 1, Item: 0, Key: "data file"}.String()
+	id := binaryref.Ref{ExecutionID: ex.ID, Node: "Read: file", Run: 0, Output: 1, Item: 0, Key: "data file"}.String()
 	require.Equal(t, map[string]string{"data": "", "id": id, "mimeType": "text/plain", "fileName": "big.txt"}, item.Binary["data file"])
 	require.Equal(t, map[string]string{"data": small, "mimeType": "image/png"}, item.Binary["thumb"], "small data stays inline")
 
 	// The id works as it is and percent-encoded as one path segment (encodeURIComponent).
-	for _, path := range []string{"rest/data/" + id, "rest/data/" + escapeIDPart(id)} {
+	for _, path := range []string{"rest/data/" + id, "rest/data/" + binaryref.EscapePart(id)} {
 		res, b = e.do(t, "GET", path, "")
 		require.Equal(t, 200, res.StatusCode, "%s: %s", path, b)
 		var data string

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gofiber/fiber/v3"
 
+	"github.com/flowmill/flowmill/pkg/binaryref"
 	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/workflow"
@@ -271,7 +272,7 @@ func (s *server) getExecution(c fiber.Ctx) error {
 	if err != nil {
 		return executionNotFound(id, err)
 	}
-	data, err := externalizeBinaries(d.Data, id)
+	data, err := binaryref.Externalize(d.Data, id)
 	if err != nil {
 		return err
 	}
