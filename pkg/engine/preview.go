@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"fmt"
+
 	"github.com/flowmill/flowmill/pkg/expr"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -37,7 +39,7 @@ func (e *Engine) PreviewContext(req PreviewRequest) (*expr.Context, error) {
 	}
 	node, ok := req.Workflow.Node(req.Node)
 	if !ok {
-		return nil, &StartError{Node: req.Node, Message: "node does not exist in the workflow"}
+		return nil, &StartError{Message: fmt.Sprintf("The node %q does not exist in the workflow", req.Node)}
 	}
 	r, err := e.newRun(req.Workflow, workflow.ModeManual, PlaceholderFilledAtExecutionTime, "")
 	if err != nil {
