@@ -175,19 +175,13 @@ func (s *server) patchWorkflow(c fiber.Ctx) error {
 // in one transaction, then registers or removes its triggers.
 func (s *server) updateWorkflow(c fiber.Ctx, id string, req workflowRequest) (*store.Workflow, error) {
 	var name string
-	w, err := s.in.Store.UpdateWorkflow(c.Context(), sessionUser(c), id, func(w *store.Workflow) error {
+	w, err := s.activation().Update(c.Context(), sessionUser(c), id, func(w *store.Workflow) error {
 		err := s.applyWorkflowRequest(req, w)
 		name = w.Name
-		if err == nil {
-			err = s.activation(w)
-		}
 		return err
 	})
-	if err := s.afterSave(c.Context(), id, w, err); err != nil {
-		return nil, err
-	}
 	if err != nil {
-		return nil, workflowStoreError(err, id, name)
+		return nil, activationStoreError(err, id, name)
 	}
 	return w, nil
 }
@@ -198,7 +192,7 @@ func (s *server) deleteWorkflow(c fiber.Ctx) error {
 	if err := s.in.Store.DeleteWorkflow(c.Context(), sessionUser(c), id); err != nil {
 		return workflowStoreError(err, id, "")
 	}
-	_ = s.afterSave(c.Context(), id, nil, nil)
+	s.activation().Deleted(c.Context(), id)
 	return respond(c, true)
 }
 
