@@ -71,12 +71,6 @@ func (a *Activation) Deleted(ctx context.Context, id string) {
 	_ = a.saved(ctx, id, nil, nil)
 }
 
-// refused marks Check's refusal inside the transaction.
-type refused struct{ err error }
-
-func (e *refused) Error() string { return e.err.Error() }
-func (e *refused) Unwrap() error { return e.err }
-
 // prepare checks an active workflow and gives it the production webhooks to store.
 func (a *Activation) prepare(w *store.Workflow) error {
 	if !w.Active {
@@ -92,7 +86,7 @@ func (a *Activation) prepare(w *store.Workflow) error {
 	}
 	hooks, err := Check(wf, a.Registry, a.Evaluator)
 	if err != nil {
-		return &refused{err}
+		return &RefusedError{err}
 	}
 	w.Webhooks = make([]store.Webhook, len(hooks))
 	for i, h := range hooks {
@@ -109,12 +103,12 @@ func (a *Activation) prepare(w *store.Workflow) error {
 // the workflow's activation may have changed. It returns a *RefusedError for a refused
 // activation, nil otherwise (other failures are the caller's to word).
 func (a *Activation) saved(ctx context.Context, id string, w *store.Workflow, err error) error {
-	var r *refused
+	var r *RefusedError
 	var conflict *store.WebhookConflictError
 	switch {
 	case errors.As(err, &r):
 		_ = SetError(ctx, a.Redis, id, r.Error())
-		return &RefusedError{r.err}
+		return r
 	case errors.As(err, &conflict):
 		_ = SetError(ctx, a.Redis, id, conflict.Error())
 		return &RefusedError{conflict}
