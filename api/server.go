@@ -66,15 +66,17 @@ func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
 	}
 	s := &server{
 		cfg: cfg, in: in, log: in.Log, web: web,
-		hub:        push.NewHub(in.Redis, 0, in.Log),
-		executions: execution.NewService(in),
-		nodeTypes:  in.Nodes,
-		nodeHost:   nodes.Host{Files: in.Files, HTTP: cfg.Egress().Client(egress.Options{})},
+		hub:       push.NewHub(in.Redis, 0, in.Log),
+		nodeTypes: in.Nodes,
+		nodeHost:  nodes.Host{Files: in.Files, HTTP: cfg.Egress().Client(egress.Options{})},
 
 		workflowURLClient: newWorkflowURLClient(cfg.Egress()),
 	}
 	if s.mailer, err = mail.New(mail.Config{Host: cfg.SMTPHost, Port: cfg.SMTPPort, User: cfg.SMTPUser,
 		Pass: cfg.SMTPPass, Sender: cfg.SMTPSender, SSL: cfg.SMTPSSL}); err != nil {
+		return nil, err
+	}
+	if s.executions, err = execution.NewService(execution.ServiceConfig{Store: in.Store, Queue: in.Queue, Redis: in.Redis}); err != nil {
 		return nil, err
 	}
 	s.sessions = auth.NewSessions(cfg.EncryptionKey, s.now)

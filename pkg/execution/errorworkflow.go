@@ -21,7 +21,7 @@ func (r *Runner) startErrorWorkflow(ctx context.Context, e *store.Execution, wf 
 	}
 	log := r.log.With("execution", e.ID, "errorWorkflow", target)
 	// Only a workflow the failed run's user may run, as for Execute Workflow.
-	doc, err := storeLoader{s: r.in.Store, userID: e.UserID}.document(ctx, target)
+	doc, err := storeLoader{s: r.cfg.Store, userID: e.UserID}.document(ctx, target)
 	if err != nil {
 		log.Warn("error workflow not run", "err", err)
 		return
@@ -43,9 +43,9 @@ func (r *Runner) startErrorWorkflow(ctx context.Context, e *store.Execution, wf 
 		return
 	}
 	execution := map[string]any{"mode": string(e.Mode)} // item JSON holds plain strings
-	if savingFor(wf.Settings, r.in.Config).keep(e.Mode, workflow.StatusError) {
+	if r.cfg.Saving.of(wf.Settings).keep(e.Mode, workflow.StatusError) {
 		execution["id"] = IDString(e.ID)
-		execution["url"] = r.in.Config.PublicURL + "execution/" + IDString(e.ID)
+		execution["url"] = r.cfg.PublicURL + "execution/" + IDString(e.ID)
 	}
 	if e.RetryOf != nil {
 		execution["retryOf"] = IDString(*e.RetryOf)
@@ -60,7 +60,7 @@ func (r *Runner) startErrorWorkflow(ctx context.Context, e *store.Execution, wf 
 		}
 	}
 	payload := map[string]any{"execution": execution, "workflow": map[string]any{"id": wf.ID, "name": wf.Name}}
-	_, err = NewService(r.in).Create(ctx, New{Workflow: errWf, Mode: workflow.ModeError,
+	_, err = r.svc.Create(ctx, New{Workflow: errWf, Mode: workflow.ModeError,
 		Start: StartData{StartNode: trigger, Input: []workflow.Item{{JSON: payload}}}})
 	if err != nil {
 		log.Warn("start error workflow", "err", err)

@@ -11,9 +11,10 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/flowmill/flowmill/pkg/bus"
 	"github.com/flowmill/flowmill/pkg/engine"
-	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/trigger"
@@ -53,15 +54,42 @@ type New struct {
 	Stored func(e *store.Execution)
 }
 
+// ServiceConfig is what a Service stands on; every field is required.
+type ServiceConfig struct {
+	// Store keeps executions; Queue carries them to workers; Redis carries stop requests and
+	// finished notices.
+	Store *store.Store
+	Queue *queue.Client
+	Redis *redis.Client
+}
+
+// validate reports the first missing dependency.
+func (c ServiceConfig) validate() error {
+	switch {
+	case c.Store == nil:
+		return errors.New("execution service: Store is required")
+	case c.Queue == nil:
+		return errors.New("execution service: Queue is required")
+	case c.Redis == nil:
+		return errors.New("execution service: Redis is required")
+	}
+	return nil
+}
+
 // Service is the api side of executions.
 type Service struct {
-	in *infra.Infra
+	cfg ServiceConfig
 	// here, when set, runs webhook executions in this process instead of queueing them.
 	here *Runner
 }
 
-// NewService builds the api-side service.
-func NewService(in *infra.Infra) *Service { return &Service{in: in} }
+// NewService builds the api-side service on cfg, which it validates.
+func NewService(cfg ServiceConfig) (*Service, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	return &Service{cfg: cfg}, nil
+}
 
 // RunWebhooksOn makes Create run webhook executions on r, the runner of this very process (the
 // embedded default), whenever it has a free slot: the caller's answer then needs no queue
@@ -87,7 +115,7 @@ func (s *Service) Create(ctx context.Context, n New) (*store.Execution, error) {
 	}
 	userID := n.UserID
 	if userID == "" {
-		if userID, err = WorkflowOwnerID(ctx, s.in.Store, n.Workflow.ID); err != nil {
+		if userID, err = WorkflowOwnerID(ctx, s.cfg.Store, n.Workflow.ID); err != nil {
 			return nil, err
 		}
 	}
@@ -111,13 +139,13 @@ func (s *Service) Create(ctx context.Context, n New) (*store.Execution, error) {
 			return e, nil
 		}
 	}
-	if err := s.in.Store.CreateExecution(ctx, e, data); err != nil {
+	if err := s.cfg.Store.CreateExecution(ctx, e, data); err != nil {
 		return nil, err
 	}
 	if n.Stored != nil {
 		n.Stored(e)
 	}
-	if err := s.in.Queue.EnqueueExecution(ctx, queue.QueueFor(e.Mode), queue.ExecutionRun{ExecutionID: e.ID}); err != nil {
+	if err := s.cfg.Queue.EnqueueExecution(ctx, queue.QueueFor(e.Mode), queue.ExecutionRun{ExecutionID: e.ID}); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -131,19 +159,19 @@ var ErrNotStoppable = errors.New("execution is not running or waiting")
 // between nodes or inside a script. It returns the execution once it has stopped, or after
 // timeout with whatever status it has then.
 func (s *Service) Stop(ctx context.Context, id int64, timeout time.Duration) (*store.Execution, error) {
-	e, err := s.in.Store.GetExecution(ctx, id)
+	e, err := s.cfg.Store.GetExecution(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	switch e.Status {
 	case workflow.StatusNew, workflow.StatusQueued, workflow.StatusWaiting:
-		ok, err := s.in.Store.TransitionExecution(ctx, id, workflow.StatusCanceled, workflow.StatusNew, workflow.StatusQueued, workflow.StatusWaiting)
+		ok, err := s.cfg.Store.TransitionExecution(ctx, id, workflow.StatusCanceled, workflow.StatusNew, workflow.StatusQueued, workflow.StatusWaiting)
 		if err != nil {
 			return nil, err
 		}
 		if ok {
 			s.announceFinished(ctx, id)
-			return s.in.Store.GetExecution(ctx, id)
+			return s.cfg.Store.GetExecution(ctx, id)
 		}
 		return s.Stop(ctx, id, timeout) // it moved on meanwhile: look again
 	case workflow.StatusRunning:
@@ -152,20 +180,20 @@ func (s *Service) Stop(ctx context.Context, id int64, timeout time.Duration) (*s
 	}
 	done := s.subscribeFinished(ctx, id)
 	defer done.close()
-	if err := s.in.Redis.Set(ctx, bus.KeyStopPrefix+IDString(id), "1", time.Minute).Err(); err != nil {
+	if err := s.cfg.Redis.Set(ctx, bus.KeyStopPrefix+IDString(id), "1", time.Minute).Err(); err != nil {
 		return nil, fmt.Errorf("mark execution %d to stop: %w", id, err)
 	}
-	if err := bus.StopRequests.Publish(ctx, s.in.Redis, id); err != nil {
+	if err := bus.StopRequests.Publish(ctx, s.cfg.Redis, id); err != nil {
 		return nil, fmt.Errorf("ask workers to stop execution %d: %w", id, err)
 	}
 	// A running execution whose worker is gone holds an expired lease: nobody will answer, so
 	// cancel it here.
 	if e.LeaseExpiresAt != nil && e.LeaseExpiresAt.Before(time.Now()) {
-		if _, err := s.in.Store.TransitionExecution(ctx, id, workflow.StatusCanceled, workflow.StatusRunning); err != nil {
+		if _, err := s.cfg.Store.TransitionExecution(ctx, id, workflow.StatusCanceled, workflow.StatusRunning); err != nil {
 			return nil, err
 		}
 	}
-	stopped, err := done.wait(ctx, s.in.Store, id, timeout)
+	stopped, err := done.wait(ctx, s.cfg.Store, id, timeout)
 	if err == nil && stopped.Status == workflow.StatusWaiting {
 		// The run reached a Wait node before the worker heard the request: cancel the wait.
 		return s.Stop(ctx, id, timeout)
@@ -179,11 +207,11 @@ func (s *Service) Stop(ctx context.Context, id int64, timeout time.Duration) (*s
 func (s *Service) Wait(ctx context.Context, id int64, timeout time.Duration) (*store.Execution, error) {
 	done := s.subscribeFinished(ctx, id)
 	defer done.close()
-	return done.wait(ctx, s.in.Store, id, timeout)
+	return done.wait(ctx, s.cfg.Store, id, timeout)
 }
 
 func (s *Service) announceFinished(ctx context.Context, id int64) {
-	_ = bus.Finished.Publish(ctx, s.in.Redis, id)
+	_ = bus.Finished.Publish(ctx, s.cfg.Redis, id)
 }
 
 // IDString renders an execution id as the API and push messages carry it.

@@ -56,7 +56,9 @@ func setup(t testing.TB, vars ...string) *env {
 	hub := push.NewHub(in.Redis, 0, nil)
 	require.NoError(t, hub.Start(ctx))
 	t.Cleanup(hub.Stop)
-	return &env{in: in, svc: execution.NewService(in), hub: hub, runner: w.Runner()}
+	svc, err := execution.NewService(execution.ServiceConfig{Store: in.Store, Queue: in.Queue, Redis: in.Redis})
+	require.NoError(t, err)
+	return &env{in: in, svc: svc, hub: hub, runner: w.Runner()}
 }
 
 // node is a workflow node in test shorthand.

@@ -16,7 +16,7 @@ import (
 // keep.
 func (r *Runner) finish(ctx context.Context, e *store.Execution, wf *workflow.Workflow, res *engine.Result, h *hooks) error {
 	status := res.Status
-	keep := savingFor(wf.Settings, r.in.Config).keep(e.Mode, status)
+	keep := r.cfg.Saving.of(wf.Settings).keep(e.Mode, status)
 	// An execution not to be kept is removed at once: its outcome reaches the editor through
 	// push and a webhook caller through its answer, and nobody reads its row again.
 	var ok bool
@@ -25,12 +25,12 @@ func (r *Runner) finish(ctx context.Context, e *store.Execution, wf *workflow.Wo
 		if err != nil {
 			return fmt.Errorf("encode result: %w", err)
 		}
-		if ok, err = r.in.Store.FinishExecution(ctx, e.ID, r.workerID, status, res.WaitTill, data); err != nil {
+		if ok, err = r.cfg.Store.FinishExecution(ctx, e.ID, r.cfg.WorkerID, status, res.WaitTill, data); err != nil {
 			return err
 		}
 	} else {
 		var err error
-		if ok, err = r.in.Store.DropExecution(ctx, e.ID, r.workerID); err != nil {
+		if ok, err = r.cfg.Store.DropExecution(ctx, e.ID, r.cfg.WorkerID); err != nil {
 			return err
 		}
 	}
@@ -40,17 +40,17 @@ func (r *Runner) finish(ctx context.Context, e *store.Execution, wf *workflow.Wo
 	}
 	if res.StaticDataChanged && wf.ID != "" {
 		if b, err := json.Marshal(res.StaticData); err == nil {
-			if err := r.in.Store.SetWorkflowStaticData(ctx, wf.ID, b); err != nil {
+			if err := r.cfg.Store.SetWorkflowStaticData(ctx, wf.ID, b); err != nil {
 				r.log.Warn("save static data", "workflow", wf.ID, "err", err)
 			}
 		}
 	}
 	h.finished(ctx, res, status)
 	if status != workflow.StatusWaiting {
-		r.in.Metrics.ExecutionsTotal.WithLabelValues(string(e.Mode), string(status)).Inc()
+		r.cfg.Metrics.ExecutionsTotal.WithLabelValues(string(e.Mode), string(status)).Inc()
 	}
 	if e.RetryOf != nil && status == workflow.StatusSuccess {
-		if err := r.in.Store.SetRetrySuccess(ctx, *e.RetryOf, e.ID); err != nil {
+		if err := r.cfg.Store.SetRetrySuccess(ctx, *e.RetryOf, e.ID); err != nil {
 			r.log.Warn("record retry success", "execution", e.ID, "err", err)
 		}
 	}
@@ -60,7 +60,7 @@ func (r *Runner) finish(ctx context.Context, e *store.Execution, wf *workflow.Wo
 	// Only a caller that stopped the run, or that retried an execution, waits for its end (and
 	// looks every second besides): other runs need not announce it.
 	if h.stopAsked || e.Mode == workflow.ModeRetry {
-		NewService(r.in).announceFinished(ctx, e.ID)
+		r.svc.announceFinished(ctx, e.ID)
 	}
 	return nil
 }
@@ -76,7 +76,7 @@ func (r *Runner) fail(ctx context.Context, e *store.Execution, cause error) erro
 	state := &engine.State{ResultData: engine.ResultData{RunData: workflow.RunData{}, Error: ee}}
 	wf := &workflow.Workflow{}
 	var answer *answerer
-	if d, err := r.in.Store.GetExecutionData(ctx, e.ID); err == nil {
+	if d, err := r.cfg.Store.GetExecutionData(ctx, e.ID); err == nil {
 		if parsed, err := workflow.Parse(d.WorkflowData); err == nil {
 			wf = parsed
 		}

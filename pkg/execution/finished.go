@@ -20,7 +20,7 @@ type finishedWatch struct {
 
 func (s *Service) subscribeFinished(ctx context.Context, id int64) *finishedWatch {
 	w := &finishedWatch{noticed: make(chan struct{}, 1)}
-	w.sub = bus.Finished.Subscribe(s.in.Redis, func(got int64) {
+	w.sub = bus.Finished.Subscribe(s.cfg.Redis, func(got int64) {
 		if got != id {
 			return
 		}

@@ -38,7 +38,7 @@ func (h *hooks) send(ctx context.Context, typ string, data any) {
 	if h.e.SessionID == "" {
 		return
 	}
-	if err := h.r.in.Publisher.Send(ctx, h.e.SessionID, push.Message{Type: typ, Data: data}); err != nil {
+	if err := h.r.cfg.Publisher.Send(ctx, h.e.SessionID, push.Message{Type: typ, Data: data}); err != nil {
 		h.r.log.Warn("push failed", "execution", h.id, "type", typ, "err", err)
 	}
 }
@@ -69,7 +69,7 @@ func (h *hooks) NodeExecuteAfter(ctx context.Context, ev engine.NodeEvent, task 
 	if err != nil {
 		return fmt.Errorf("encode checkpoint: %w", err)
 	}
-	ok, err := h.r.in.Store.SaveExecutionState(context.WithoutCancel(ctx), h.e.ID, h.r.workerID, b)
+	ok, err := h.r.cfg.Store.SaveExecutionState(context.WithoutCancel(ctx), h.e.ID, h.r.cfg.WorkerID, b)
 	if err != nil {
 		return err
 	}

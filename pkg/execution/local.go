@@ -104,9 +104,9 @@ func (r *Runner) createHere(ctx context.Context, e *store.Execution, d *store.Ex
 		return false, nil
 	}
 	now := time.Now().UTC()
-	expires := now.Add(r.leaseTTL)
-	e.Status, e.LeaseOwner, e.LeaseExpiresAt, e.StartedAt = workflow.StatusRunning, r.workerID, &expires, &now
-	if err := r.in.Store.CreateExecution(ctx, e, d); err != nil {
+	expires := now.Add(r.cfg.LeaseTTL)
+	e.Status, e.LeaseOwner, e.LeaseExpiresAt, e.StartedAt = workflow.StatusRunning, r.cfg.WorkerID, &expires, &now
+	if err := r.cfg.Store.CreateExecution(ctx, e, d); err != nil {
 		done()
 		return true, err
 	}

@@ -1,41 +1,73 @@
 package execution
 
 import (
+	"cmp"
 	"context"
+	"errors"
+	"log/slog"
 	"time"
 
-	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/loop"
 	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
+// ResumerConfig is what the wait resumer stands on.
+type ResumerConfig struct {
+	// Store and Queue are required.
+	Store *store.Store
+	Queue *queue.Client
+	// Interval is how often it looks for due executions. Default 1s; never negative.
+	Interval time.Duration
+	// Log may be nil (discarded).
+	Log *slog.Logger
+}
+
+func (c ResumerConfig) withDefaults() ResumerConfig {
+	c.Interval = cmp.Or(c.Interval, time.Second)
+	return c
+}
+
+func (c ResumerConfig) validate() error {
+	switch {
+	case c.Store == nil || c.Queue == nil:
+		return errors.New("wait resumer: Store and Queue are required")
+	case c.Interval < 0:
+		return errors.New("wait resumer: Interval must not be negative")
+	}
+	return nil
+}
+
 // NewResumer queues waiting executions again once their wait_till has come. Several schedulers
 // may run it: the waiting → queued compare-and-set lets exactly one of them queue each execution.
-func NewResumer(in *infra.Infra) *loop.Loop {
-	return loop.New("wait-resumer", in.Config.WaitPollInterval, func(ctx context.Context) error {
-		_, err := ResumeDue(ctx, in, time.Now())
+func NewResumer(cfg ResumerConfig) (*loop.Loop, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	return loop.New("wait-resumer", cfg.Interval, func(ctx context.Context) error {
+		_, err := ResumeDue(ctx, cfg.Store, cfg.Queue, time.Now())
 		return err
-	}, in.Log)
+	}, cfg.Log), nil
 }
 
 // ResumeDue queues the waiting executions due by now and returns how many it queued.
-func ResumeDue(ctx context.Context, in *infra.Infra, now time.Time) (int, error) {
-	due, err := in.Store.DueWaitingExecutions(ctx, now, 500)
+func ResumeDue(ctx context.Context, s *store.Store, q *queue.Client, now time.Time) (int, error) {
+	due, err := s.DueWaitingExecutions(ctx, now, 500)
 	if err != nil {
 		return 0, err
 	}
 	n := 0
 	for _, e := range due {
-		ok, err := in.Store.TransitionExecution(ctx, e.ID, workflow.StatusQueued, workflow.StatusWaiting)
+		ok, err := s.TransitionExecution(ctx, e.ID, workflow.StatusQueued, workflow.StatusWaiting)
 		if err != nil {
 			return n, err
 		}
 		if !ok {
 			continue
 		}
-		if err := in.Queue.EnqueueExecution(ctx, queue.QueueFor(e.Mode), queue.ExecutionRun{ExecutionID: e.ID}); err != nil {
+		if err := q.EnqueueExecution(ctx, queue.QueueFor(e.Mode), queue.ExecutionRun{ExecutionID: e.ID}); err != nil {
 			return n, err
 		}
 		n++
@@ -46,17 +78,54 @@ func ResumeDue(ctx context.Context, in *infra.Infra, now time.Time) (int, error)
 // PruneBatch is how many executions one prune transaction deletes.
 const PruneBatch = 500
 
+// PrunerConfig is what the pruner stands on.
+type PrunerConfig struct {
+	// Store is required.
+	Store *store.Store
+	// Enabled turns pruning on; when false the loop runs and deletes nothing.
+	Enabled bool
+	// MaxAge is the age past which finished executions are deleted. Default 336h; never negative.
+	MaxAge time.Duration
+	// MaxCount keeps at most this many executions; 0 means no count limit. Never negative.
+	MaxCount int
+	// Interval is how often it prunes. Default 1h; never negative.
+	Interval time.Duration
+	// Log may be nil (discarded).
+	Log *slog.Logger
+}
+
+func (c PrunerConfig) withDefaults() PrunerConfig {
+	c.MaxAge = cmp.Or(c.MaxAge, 336*time.Hour)
+	c.Interval = cmp.Or(c.Interval, time.Hour)
+	return c
+}
+
+func (c PrunerConfig) validate() error {
+	switch {
+	case c.Store == nil:
+		return errors.New("pruner: Store is required")
+	case c.MaxAge < 0, c.Interval < 0:
+		return errors.New("pruner: MaxAge and Interval must not be negative")
+	case c.MaxCount < 0:
+		return errors.New("pruner: MaxCount must not be negative")
+	}
+	return nil
+}
+
 // NewPruner deletes finished executions older than the maximum age or beyond the maximum count,
 // in small batches so the table is never locked for long.
-func NewPruner(in *infra.Infra) *loop.Loop {
-	cfg := in.Config
-	return loop.New("pruner", cfg.PruneInterval, func(ctx context.Context) error {
-		if !cfg.PruneEnabled {
+func NewPruner(cfg PrunerConfig) (*loop.Loop, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	return loop.New("pruner", cfg.Interval, func(ctx context.Context) error {
+		if !cfg.Enabled {
 			return nil
 		}
-		_, err := Prune(ctx, in.Store, time.Now().Add(-time.Duration(cfg.PruneMaxAge)*time.Hour), cfg.PruneMaxCount)
+		_, err := Prune(ctx, cfg.Store, time.Now().Add(-cfg.MaxAge), cfg.MaxCount)
 		return err
-	}, in.Log)
+	}, cfg.Log), nil
 }
 
 // Prune deletes in batches until nothing is left to prune, and returns the total.

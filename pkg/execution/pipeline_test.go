@@ -125,11 +125,11 @@ func TestWaitingExecutionResumesAndCanBeStopped(t *testing.T) {
 	require.WithinDuration(t, time.Now().Add(2*time.Minute), *waiting.WaitTill, 10*time.Second)
 
 	// Not due yet: nothing happens.
-	n, err := execution.ResumeDue(context.Background(), e.in, time.Now())
+	n, err := execution.ResumeDue(context.Background(), e.in.Store, e.in.Queue, time.Now())
 	require.NoError(t, err)
 	require.Zero(t, n)
 	// Due: it is queued and finishes after the Wait node without running Start again.
-	n, err = execution.ResumeDue(context.Background(), e.in, time.Now().Add(3*time.Minute))
+	n, err = execution.ResumeDue(context.Background(), e.in.Store, e.in.Queue, time.Now().Add(3*time.Minute))
 	require.NoError(t, err)
 	require.Equal(t, 1, n)
 	done := e.wait(t, ex.ID)
@@ -144,7 +144,7 @@ func TestWaitingExecutionResumesAndCanBeStopped(t *testing.T) {
 	stopped, err := e.svc.Stop(context.Background(), second.ID, time.Second)
 	require.NoError(t, err)
 	require.Equal(t, workflow.StatusCanceled, stopped.Status)
-	n, err = execution.ResumeDue(context.Background(), e.in, time.Now().Add(time.Hour))
+	n, err = execution.ResumeDue(context.Background(), e.in.Store, e.in.Queue, time.Now().Add(time.Hour))
 	require.NoError(t, err)
 	require.Zero(t, n, "a canceled wait is never resumed")
 }

@@ -20,7 +20,7 @@ func (e *RetryError) Error() string { return e.Reason }
 // execution id from the node that failed. With loadWorkflow the workflow as saved now is run
 // instead of the stored snapshot (its nodes must still include those that ran).
 func (s *Service) Retry(ctx context.Context, id int64, loadWorkflow bool) (*store.Execution, error) {
-	orig, err := s.in.Store.GetExecution(ctx, id)
+	orig, err := s.cfg.Store.GetExecution(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -32,7 +32,7 @@ func (s *Service) Retry(ctx context.Context, id int64, loadWorkflow bool) (*stor
 	case orig.Status != workflow.StatusError && orig.Status != workflow.StatusCanceled && orig.Status != workflow.StatusCrashed:
 		return nil, &RetryError{fmt.Sprintf("Only stopped executions can be retried; this one is %s.", orig.Status)}
 	}
-	d, err := s.in.Store.GetExecutionData(ctx, id)
+	d, err := s.cfg.Store.GetExecutionData(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +50,7 @@ func (s *Service) Retry(ctx context.Context, id int64, loadWorkflow bool) (*stor
 			return nil, &RetryError{"The execution's workflow was never saved, so it cannot be loaded."}
 		}
 		// As saved now, and only when the user the execution acts for may still run it.
-		doc, err = (storeLoader{s: s.in.Store, userID: orig.UserID}).document(ctx, *orig.WorkflowID)
+		doc, err = (storeLoader{s: s.cfg.Store, userID: orig.UserID}).document(ctx, *orig.WorkflowID)
 		var refused *NotRunnableError
 		if errors.As(err, &refused) {
 			return nil, &RetryError{refused.Error()}

@@ -1,6 +1,7 @@
 package execution
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,13 +11,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/flowmill/flowmill/pkg/bus"
-	"github.com/flowmill/flowmill/pkg/config"
 	"github.com/flowmill/flowmill/pkg/credential"
-	"github.com/flowmill/flowmill/pkg/egress"
 	"github.com/flowmill/flowmill/pkg/engine"
-	"github.com/flowmill/flowmill/pkg/infra"
+	"github.com/flowmill/flowmill/pkg/expr"
+	"github.com/flowmill/flowmill/pkg/metrics"
 	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/push"
 	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/workflow"
@@ -27,18 +30,92 @@ var (
 	errLeaseLost     = errors.New("lease lost to another worker")
 )
 
+// RunnerConfig is what a Runner stands on: its dependencies (all required but Host, whose zero
+// value reaches no files and uses the default HTTP client) and the instance settings it runs
+// executions under.
+type RunnerConfig struct {
+	Store     *store.Store
+	Redis     *redis.Client
+	Queue     *queue.Client
+	Publisher *push.Publisher
+	Metrics   *metrics.Metrics
+	// Nodes is the node registry executions run with and Eval their expression evaluator, both
+	// built once per process.
+	Nodes *nodes.Registry
+	Eval  *expr.Evaluator
+	// Host is what nodes may reach: the files folder and the egress-checked HTTP client.
+	Host nodes.Host
+	// Env is what $env shows expressions (config.NodeEnvironment); nil shows nothing.
+	Env map[string]string
+	Log *slog.Logger
+
+	// WorkerID names this worker in execution leases; required.
+	WorkerID string
+	// EncryptionKey decrypts the credentials nodes ask for; required.
+	EncryptionKey string
+	// LeaseTTL is how long a claim on a running execution lasts without renewal. Default 30s.
+	LeaseTTL time.Duration
+	// Concurrency is how many executions started in this process run at once. Default 10.
+	Concurrency int
+	// ProductionLimit is how many non-manual executions run at once across all workers; 0 or
+	// less (the setting's -1) means no limit.
+	ProductionLimit int
+	// ShutdownTimeout is how long Stop waits for executions started in this process. Default 30s.
+	ShutdownTimeout time.Duration
+	// Timezone is the instance's default time zone for trigger nodes. Default America/New_York.
+	Timezone string
+	// PublicURL is the editor's address, ending in a slash, for links in error workflows.
+	PublicURL string
+	// Saving is what finished executions keep unless their workflow says otherwise.
+	Saving Saving
+	// Timeouts are the instance's default and maximum execution time limits.
+	Timeouts Timeouts
+}
+
+// withDefaults fills the settings left zero.
+func (c RunnerConfig) withDefaults() RunnerConfig {
+	c.LeaseTTL = cmp.Or(c.LeaseTTL, 30*time.Second)
+	c.Concurrency = cmp.Or(c.Concurrency, 10)
+	c.ShutdownTimeout = cmp.Or(c.ShutdownTimeout, 30*time.Second)
+	c.Timezone = cmp.Or(c.Timezone, "America/New_York")
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
+	}
+	return c
+}
+
+// validate reports the first missing dependency or impossible setting.
+func (c RunnerConfig) validate() error {
+	switch {
+	case c.Store == nil, c.Redis == nil, c.Queue == nil, c.Publisher == nil, c.Metrics == nil, c.Nodes == nil, c.Eval == nil:
+		return errors.New("execution runner: Store, Redis, Queue, Publisher, Metrics, Nodes and Eval are required")
+	case c.WorkerID == "":
+		return errors.New("execution runner: WorkerID is required")
+	case c.EncryptionKey == "":
+		return errors.New("execution runner: EncryptionKey is required")
+	case c.LeaseTTL < 0, c.ShutdownTimeout < 0:
+		return errors.New("execution runner: LeaseTTL and ShutdownTimeout must not be negative")
+	case c.Concurrency < 0:
+		return errors.New("execution runner: Concurrency must not be negative")
+	}
+	if _, err := time.LoadLocation(c.Timezone); err != nil {
+		return fmt.Errorf("execution runner: Timezone: %w", err)
+	}
+	return nil
+}
+
 // Runner runs executions on a worker.
 type Runner struct {
-	in       *infra.Infra
-	workerID string
+	cfg RunnerConfig
+	// svc creates the executions a run starts (error workflows, trigger runs).
+	svc *Service
 	// base is the engine configuration; each run adds its own hooks, credentials, workflow
 	// loader and sub-workflow records, those of the user it acts for.
 	base engine.Options
 	subs *subWorkflows
 	// cipher decrypts the credentials nodes ask for.
-	cipher   *credential.Cipher
-	log      *slog.Logger
-	leaseTTL time.Duration
+	cipher *credential.Cipher
+	log    *slog.Logger
 
 	mu sync.Mutex
 	// running holds the cancel functions of the runs of each execution in this process: usually
@@ -57,40 +134,37 @@ type Runner struct {
 	stopOnce sync.Once
 }
 
-// RunnerOptions adjust a Runner; the zero value is what workers run.
-type RunnerOptions struct {
-	// Nodes is the node registry executions run with; nil means the instance's node types
-	// (core.ForInstance). Tests pass a registry with node types of their own.
-	Nodes *nodes.Registry
-}
-
-// NewRunner builds the engine a worker runs executions with.
-func NewRunner(in *infra.Infra, workerID string, opts RunnerOptions) (*Runner, error) {
-	r := &Runner{in: in, workerID: workerID, log: in.Log.With("component", "runner"), leaseTTL: in.Config.ExecutionLeaseTTL,
-		running: map[int64][]*context.CancelCauseFunc{}}
-	r.base = engine.Options{
-		Registry:  opts.Nodes,
-		Evaluator: in.Eval,
-		Logger:    r.log,
-		Env:       config.NodeEnvironment(),
-		Host:      nodes.Host{Files: in.Files, HTTP: in.Config.Egress().Client(egress.Options{})},
+// NewRunner builds the engine a worker runs executions with, on cfg (defaults applied, then
+// validated).
+func NewRunner(cfg RunnerConfig) (*Runner, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
 	}
-	if r.base.Registry == nil {
-		r.base.Registry = in.Nodes
+	r := &Runner{cfg: cfg, log: cfg.Log.With("component", "runner"), running: map[int64][]*context.CancelCauseFunc{}}
+	var err error
+	if r.svc, err = NewService(ServiceConfig{Store: cfg.Store, Queue: cfg.Queue, Redis: cfg.Redis}); err != nil {
+		return nil, err
+	}
+	r.base = engine.Options{
+		Registry:  cfg.Nodes,
+		Evaluator: cfg.Eval,
+		Logger:    r.log,
+		Env:       cfg.Env,
+		Host:      cfg.Host,
 	}
 	r.subs = &subWorkflows{r: r, active: map[string]*subRun{}}
-	var err error
-	if r.cipher, err = credential.NewCipher(in.Config.EncryptionKey); err != nil {
+	if r.cipher, err = credential.NewCipher(cfg.EncryptionKey); err != nil {
 		return nil, err
 	}
 	if _, err := engine.New(r.base); err != nil {
 		return nil, err
 	}
-	if limit := in.Config.ConcurrencyProductionLimit; limit > 0 {
-		r.slots = newSemaphore(in.Redis, bus.KeyProductionSlots, limit, r.leaseTTL)
+	if cfg.ProductionLimit > 0 {
+		r.slots = newSemaphore(cfg.Redis, bus.KeyProductionSlots, cfg.ProductionLimit, cfg.LeaseTTL)
 	}
-	r.here = newLocalRuns(in.Config.WorkerConcurrency, in.Config.ShutdownTimeout)
-	r.stops = bus.StopRequests.Subscribe(in.Redis, func(id int64) { r.cancel(id, errStopRequested) },
+	r.here = newLocalRuns(cfg.Concurrency, cfg.ShutdownTimeout)
+	r.stops = bus.StopRequests.Subscribe(cfg.Redis, func(id int64) { r.cancel(id, errStopRequested) },
 		bus.SubscriberConfig{Logger: r.log})
 	return r, nil
 }
@@ -170,7 +244,7 @@ func (r *Runner) Handle(ctx context.Context, payload []byte) error {
 				return err
 			}
 			if !ok {
-				return r.in.Queue.DeferExecution(ctx, queue.QueueFor(mode), p, SlotRetryDelay)
+				return r.cfg.Queue.DeferExecution(ctx, queue.QueueFor(mode), p, SlotRetryDelay)
 			}
 			defer func() { _ = r.slots.Release(context.WithoutCancel(ctx), p.ExecutionID) }()
 		}
@@ -179,7 +253,7 @@ func (r *Runner) Handle(ctx context.Context, payload []byte) error {
 	// this run; one asked before found it pending and canceled it in the database.
 	runCtx, cancel, end := r.tracked(ctx, p.ExecutionID)
 	defer end()
-	c, err := r.in.Store.ClaimExecution(ctx, p.ExecutionID, r.workerID, r.leaseTTL)
+	c, err := r.cfg.Store.ClaimExecution(ctx, p.ExecutionID, r.cfg.WorkerID, r.cfg.LeaseTTL)
 	if errors.Is(err, store.ErrNotClaimable) {
 		return nil
 	}
@@ -187,7 +261,7 @@ func (r *Runner) Handle(ctx context.Context, payload []byte) error {
 		// A passing database failure (such as a full connection table) must not strand the
 		// execution until the reconciler's next pass: try again shortly.
 		r.log.Warn("claim execution; trying again", "execution", p.ExecutionID, "err", err)
-		if deferErr := r.in.Queue.DeferExecution(ctx, queue.NameFrom(ctx), p, ClaimRetryDelay); deferErr != nil {
+		if deferErr := r.cfg.Queue.DeferExecution(ctx, queue.NameFrom(ctx), p, ClaimRetryDelay); deferErr != nil {
 			return errors.Join(err, deferErr)
 		}
 		return nil
@@ -207,7 +281,7 @@ const ClaimRetryDelay = 200 * time.Millisecond
 // countsAgainstLimit tells whether an execution needs a production slot: every pending one but
 // manual runs.
 func (r *Runner) countsAgainstLimit(ctx context.Context, id int64) (bool, workflow.Mode, error) {
-	e, err := r.in.Store.GetExecution(ctx, id)
+	e, err := r.cfg.Store.GetExecution(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return false, "", nil
 	}
@@ -226,11 +300,11 @@ func (r *Runner) run(taskCtx, runCtx context.Context, cancel context.CancelCause
 		return r.fail(taskCtx, e, fmt.Errorf("The stored workflow cannot be read: %w", err))
 	}
 	if checkStop {
-		if n, err := r.in.Redis.Exists(taskCtx, bus.KeyStopPrefix+IDString(id)).Result(); err == nil && n > 0 {
+		if n, err := r.cfg.Redis.Exists(taskCtx, bus.KeyStopPrefix+IDString(id)).Result(); err == nil && n > 0 {
 			cancel(errStopRequested)
 		}
 	}
-	if limit := timeout(wf.Settings, r.in.Config); limit > 0 {
+	if limit := r.cfg.Timeouts.of(wf.Settings); limit > 0 {
 		var stop context.CancelFunc
 		runCtx, stop = context.WithTimeout(runCtx, limit)
 		defer stop()
@@ -252,7 +326,7 @@ func (r *Runner) run(taskCtx, runCtx context.Context, cancel context.CancelCause
 	case taskCtx.Err() != nil:
 		// The worker is shutting down: hand the execution back; its last checkpoint lets the
 		// next worker continue without re-running finished nodes.
-		if err := r.in.Store.ReleaseLease(context.WithoutCancel(taskCtx), id, r.workerID); err != nil {
+		if err := r.cfg.Store.ReleaseLease(context.WithoutCancel(taskCtx), id, r.cfg.WorkerID); err != nil {
 			r.log.Warn("release lease", "execution", id, "err", err)
 		}
 		return taskCtx.Err()
@@ -266,7 +340,7 @@ func (r *Runner) run(taskCtx, runCtx context.Context, cancel context.CancelCause
 		setRunError(res, "ExecutionCancelledError", "The execution was canceled")
 	case errors.Is(runCtx.Err(), context.DeadlineExceeded):
 		res.Status = workflow.StatusError
-		setRunError(res, "WorkflowOperationError", fmt.Sprintf("The execution timed out after %v", timeout(wf.Settings, r.in.Config)))
+		setRunError(res, "WorkflowOperationError", fmt.Sprintf("The execution timed out after %v", r.cfg.Timeouts.of(wf.Settings)))
 	}
 	return r.finish(context.WithoutCancel(taskCtx), e, wf, res, hooks)
 }
@@ -321,7 +395,7 @@ func (r *Runner) engineWith(h *hooks) (*engine.Engine, error) {
 // actingFor is what a run acting for userID uses: that user's credentials, the stored
 // workflows that user may run, and sub-workflow records that start from that user.
 func (r *Runner) actingFor(userID string) (nodes.CredentialsFunc, nodes.WorkflowLoader, engine.SubWorkflowRecorder) {
-	return credential.ForUserID(r.in.Store, r.cipher, userID), storeLoader{s: r.in.Store, userID: userID},
+	return credential.ForUserID(r.cfg.Store, r.cipher, userID), storeLoader{s: r.cfg.Store, userID: userID},
 		subWorkflowsFor{s: r.subs, userID: userID}
 }
 
@@ -329,7 +403,7 @@ func (r *Runner) actingFor(userID string) (nodes.CredentialsFunc, nodes.Workflow
 func (r *Runner) keepLease(ctx context.Context, id int64, cancel context.CancelCauseFunc) func() {
 	stop := make(chan struct{})
 	go func() {
-		t := time.NewTicker(r.leaseTTL / 3)
+		t := time.NewTicker(r.cfg.LeaseTTL / 3)
 		defer t.Stop()
 		for {
 			select {
@@ -338,7 +412,7 @@ func (r *Runner) keepLease(ctx context.Context, id int64, cancel context.CancelC
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				ok, err := r.in.Store.RenewLease(ctx, id, r.workerID, r.leaseTTL)
+				ok, err := r.cfg.Store.RenewLease(ctx, id, r.cfg.WorkerID, r.cfg.LeaseTTL)
 				if err == nil && !ok {
 					cancel(errLeaseLost)
 					return

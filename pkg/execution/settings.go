@@ -3,9 +3,17 @@ package execution
 import (
 	"time"
 
-	"github.com/flowmill/flowmill/pkg/config"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
+
+// Saving is the instance's default of what finished executions keep (FLOWMILL_EXECUTIONS_DATA_SAVE_*);
+// a workflow's settings override it.
+type Saving struct {
+	// OnSuccess and OnError are "all" or "none"; empty means "all".
+	OnSuccess, OnError string
+	// Manual keeps manual runs. Default false.
+	Manual bool
+}
 
 // saving is what a finished execution keeps, from the workflow's settings over the instance's.
 type saving struct {
@@ -14,14 +22,15 @@ type saving struct {
 	manual    bool
 }
 
-func savingFor(s workflow.Settings, cfg *config.Config) saving {
+// of is what an execution of a workflow with settings s keeps.
+func (inst Saving) of(s workflow.Settings) saving {
 	pick := func(key, instance string) string {
 		if v, ok := s[key].(string); ok && v != "" && v != "DEFAULT" {
 			return v
 		}
 		return instance
 	}
-	manual := cfg.SaveManualExecutions
+	manual := inst.Manual
 	switch v := s["saveManualExecutions"].(type) {
 	case bool:
 		manual = v
@@ -31,8 +40,8 @@ func savingFor(s workflow.Settings, cfg *config.Config) saving {
 		}
 	}
 	return saving{
-		onSuccess: pick("saveDataSuccessExecution", cfg.SaveDataOnSuccess) != "none",
-		onError:   pick("saveDataErrorExecution", cfg.SaveDataOnError) != "none",
+		onSuccess: pick("saveDataSuccessExecution", inst.OnSuccess) != "none",
+		onError:   pick("saveDataErrorExecution", inst.OnError) != "none",
 		manual:    manual,
 	}
 }
@@ -51,7 +60,13 @@ func (sv saving) keep(mode workflow.Mode, status workflow.Status) bool {
 	return sv.onError
 }
 
-// timeout is the execution's time limit under the instance's default and maximum.
-func timeout(s workflow.Settings, cfg *config.Config) time.Duration {
-	return s.Timeout(time.Duration(cfg.ExecutionsTimeout)*time.Second, time.Duration(cfg.ExecutionsTimeoutMax)*time.Second)
+// Timeouts are the instance's execution time limits (FLOWMILL_EXECUTIONS_TIMEOUT and _MAX).
+type Timeouts struct {
+	// Default applies to workflows that set none; 0 or less is none.
+	Default time.Duration
+	// Max caps what a workflow may set; 0 or less is no cap.
+	Max time.Duration
 }
+
+// of is the time limit of an execution of a workflow with settings s.
+func (t Timeouts) of(s workflow.Settings) time.Duration { return s.Timeout(t.Default, t.Max) }

@@ -55,23 +55,23 @@ func (s *subWorkflows) start(ctx context.Context, wf *workflow.Workflow, parentU
 		return engine.SubRun{}, fmt.Errorf("encode sub-workflow snapshot: %w", err)
 	}
 	now := time.Now().UTC()
-	expires := now.Add(r.leaseTTL)
+	expires := now.Add(r.cfg.LeaseTTL)
 	e := &store.Execution{Status: workflow.StatusRunning, Mode: workflow.ModeIntegrated, WorkflowName: wf.Name, UserID: parentUser,
-		LeaseOwner: r.workerID, LeaseExpiresAt: &expires, StartedAt: &now}
+		LeaseOwner: r.cfg.WorkerID, LeaseExpiresAt: &expires, StartedAt: &now}
 	if wf.ID != "" {
-		u, _, err := (storeLoader{s: r.in.Store, userID: parentUser}).userAndDocument(ctx, wf.ID)
+		u, _, err := (storeLoader{s: r.cfg.Store, userID: parentUser}).userAndDocument(ctx, wf.ID)
 		switch {
 		case err == nil:
 			id := wf.ID
 			e.WorkflowID = &id
-			if e.UserID, err = ActsFor(ctx, r.in.Store, u, wf.ID); err != nil {
+			if e.UserID, err = ActsFor(ctx, r.cfg.Store, u, wf.ID); err != nil {
 				return engine.SubRun{}, err
 			}
 		case !errors.Is(err, store.ErrNotFound):
 			return engine.SubRun{}, err
 		}
 	}
-	if err := r.in.Store.CreateExecution(ctx, e, &store.ExecutionData{WorkflowData: snapshot, StartData: store.JSON(`{}`)}); err != nil {
+	if err := r.cfg.Store.CreateExecution(ctx, e, &store.ExecutionData{WorkflowData: snapshot, StartData: store.JSON(`{}`)}); err != nil {
 		return engine.SubRun{}, err
 	}
 	id := IDString(e.ID)

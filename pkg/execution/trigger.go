@@ -26,7 +26,7 @@ func (r *Runner) HandleTrigger(ctx context.Context, payload []byte) error {
 	if err := queue.Decode(queue.KindTriggerFire, payload, &p); err != nil {
 		return err
 	}
-	doc, err := r.in.Store.WorkflowDocument(ctx, p.WorkflowID)
+	doc, err := r.cfg.Store.WorkflowDocument(ctx, p.WorkflowID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
 	}
@@ -49,19 +49,19 @@ func (r *Runner) HandleTrigger(ctx context.Context, payload []byte) error {
 	if t.Kind == nodes.KindPoll {
 		if input, err = r.poll(ctx, wf, node, t); err != nil {
 			r.log.Warn("poll failed", "workflow", wf.ID, "node", node.Name, "err", err)
-			return trigger.SetError(ctx, r.in.Redis, wf.ID, fmt.Sprintf("Node %q: %v", node.Name, err))
+			return trigger.SetError(ctx, r.cfg.Redis, wf.ID, fmt.Sprintf("Node %q: %v", node.Name, err))
 		}
 		if len(input) == 0 {
 			return nil
 		}
 	} else if node.Type == "n8n-nodes-base.scheduleTrigger" {
-		loc, err := time.LoadLocation(cmp.Or(wf.Settings.Timezone(), r.in.Config.Timezone))
+		loc, err := time.LoadLocation(cmp.Or(wf.Settings.Timezone(), r.cfg.Timezone))
 		if err != nil {
 			loc = time.UTC
 		}
 		input = []workflow.Item{{JSON: scheduletrigger.Output(time.Unix(p.FireTime, 0), loc)}}
 	}
-	_, err = NewService(r.in).Create(ctx, New{Workflow: wf, Mode: workflow.ModeTrigger,
+	_, err = r.svc.Create(ctx, New{Workflow: wf, Mode: workflow.ModeTrigger,
 		Start: StartData{StartNode: node.Name, Input: input}})
 	return err
 }
@@ -84,7 +84,7 @@ func (r *Runner) poll(ctx context.Context, wf *workflow.Workflow, node *workflow
 	before, _ := workflow.DeepCopy(static).(map[string]any)
 	ex := nodes.NewExecution(nodes.ExecutionConfig{Node: &resolved, Type: t, Mode: workflow.ModeTrigger,
 		Evaluator: r.base.Evaluator, StaticData: static, Logger: r.log.With("node", node.Name),
-		Credentials: credential.ForWorkflow(r.in.Store, r.cipher, wf.ID),
+		Credentials: credential.ForWorkflow(r.cfg.Store, r.cipher, wf.ID),
 		Expr: expr.Context{Workflow: expr.WorkflowInfo{ID: wf.ID, Name: wf.Name, Active: wf.Active},
 			Timezone: wf.Settings.Timezone(), Execution: expr.ExecutionInfo{Mode: workflow.ModeTrigger}},
 		Flow: nodes.FlowConfig{Now: time.Now}, Host: r.base.Host})
@@ -98,7 +98,7 @@ func (r *Runner) poll(ctx context.Context, wf *workflow.Workflow, node *workflow
 		if err != nil {
 			return nil, fmt.Errorf("encode static data: %w", err)
 		}
-		if err := r.in.Store.SetWorkflowStaticData(ctx, wf.ID, b); err != nil {
+		if err := r.cfg.Store.SetWorkflowStaticData(ctx, wf.ID, b); err != nil {
 			return nil, err
 		}
 	}

@@ -80,9 +80,9 @@ func (a *answerer) send(ctx context.Context, ans trigger.Answer) {
 		return
 	}
 	ctx = context.WithoutCancel(ctx)
-	_, err = a.r.in.Redis.TxPipelined(ctx, func(p redis.Pipeliner) error {
+	_, err = a.r.cfg.Redis.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.Set(ctx, bus.KeyWebhookResponsePrefix+IDString(a.id), b, AnswerKeep)
-		return bus.WebhookAnswers.PublishIn(ctx, p, a.r.in.Redis, b)
+		return bus.WebhookAnswers.PublishIn(ctx, p, a.r.cfg.Redis, b)
 	})
 	if err != nil {
 		a.r.log.Warn("send webhook answer", "execution", a.id, "err", err)

@@ -51,10 +51,21 @@ var rules = []rule{
 	},
 }
 
+// compositionRoots are the only packages that may import pkg/infra (test files aside): the mains,
+// the api's wiring, and pkg/worker and pkg/scheduler, which compose the components of their
+// role. Every other component takes a config struct of explicit dependencies and settings.
+var compositionRoots = []string{"api", "worker", "scheduler", "pkg/worker", "pkg/scheduler", "pkg/infra"}
+
 // deps lists every package of the module with its dependencies (transitively), as go list says.
-func deps(t *testing.T) map[string][]string {
+func deps(t *testing.T) map[string][]string { return list(t, "Deps") }
+
+// imports lists every package of the module with its direct imports (test files not included).
+func imports(t *testing.T) map[string][]string { return list(t, "Imports") }
+
+// list runs go list over the module with field (Deps or Imports) after each package's path.
+func list(t *testing.T, field string) map[string][]string {
 	t.Helper()
-	out, err := exec.Command("go", "list", "-deps=false", "-f", `{{.ImportPath}} {{join .Deps " "}}`, module+"/...").Output()
+	out, err := exec.Command("go", "list", "-deps=false", "-f", `{{.ImportPath}} {{join .`+field+` " "}}`, module+"/...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
@@ -99,6 +110,20 @@ func TestLayers(t *testing.T) {
 		}
 		if checked == 0 {
 			t.Errorf("no package matched %v: the rule %q checks nothing", r.from, r.why)
+		}
+	}
+}
+
+func TestOnlyCompositionRootsImportInfra(t *testing.T) {
+	all := imports(t)
+	infra := module + "/pkg/infra"
+	for pkg, ims := range all {
+		if !slices.Contains(ims, infra) {
+			continue
+		}
+		if !slices.ContainsFunc(compositionRoots, func(root string) bool { return pkg == module+"/"+root }) {
+			t.Errorf("%s imports pkg/infra: only the composition roots %v may; take a config struct of explicit dependencies instead",
+				strings.TrimPrefix(pkg, module+"/"), compositionRoots)
 		}
 	}
 }

@@ -1,11 +1,14 @@
 // Package scheduler runs Flowmill's timed background work: queueing orphaned executions again,
 // resuming waiting executions, pruning old ones, and firing the schedule and poll triggers of
 // active workflows. Any number of replicas may run; each piece of work is made idempotent by
-// deterministic task ids.
+// deterministic task ids. It is the composition root of the scheduler role: it alone turns the
+// process's infra and settings into the explicit configuration of each loop.
 package scheduler
 
 import (
 	"context"
+	"log/slog"
+	"time"
 
 	"github.com/flowmill/flowmill/pkg/bus"
 	"github.com/flowmill/flowmill/pkg/execution"
@@ -15,28 +18,46 @@ import (
 
 // Scheduler owns the timed loops.
 type Scheduler struct {
-	in        *infra.Infra
+	log       *slog.Logger
 	ID        string
 	heartbeat *bus.Heartbeat
 	// loops start in this order and stop in reverse.
 	loops []infra.Component
 }
 
+// FirerConfig is the configuration of the trigger firer of a process on in.
+func FirerConfig(in *infra.Infra) trigger.FirerConfig {
+	return trigger.FirerConfig{Store: in.Store, Redis: in.Redis, Queue: in.Queue, Nodes: in.Nodes, Eval: in.Eval,
+		Timezone: in.Config.Timezone, Log: in.Log}
+}
+
 // New builds a scheduler on in.
 func New(in *infra.Infra) (*Scheduler, error) {
+	cfg := in.Config
 	id := infra.InstanceName()
-	triggers, err := trigger.NewFirer(in, trigger.FirerOptions{})
+	triggers, err := trigger.NewFirer(FirerConfig(in))
+	if err != nil {
+		return nil, err
+	}
+	resumer, err := execution.NewResumer(execution.ResumerConfig{Store: in.Store, Queue: in.Queue,
+		Interval: cfg.WaitPollInterval, Log: in.Log})
+	if err != nil {
+		return nil, err
+	}
+	pruner, err := execution.NewPruner(execution.PrunerConfig{Store: in.Store, Enabled: cfg.PruneEnabled,
+		MaxAge: time.Duration(cfg.PruneMaxAge) * time.Hour, MaxCount: cfg.PruneMaxCount,
+		Interval: cfg.PruneInterval, Log: in.Log})
 	if err != nil {
 		return nil, err
 	}
 	return &Scheduler{
-		in:        in,
+		log:       in.Log,
 		ID:        id,
-		heartbeat: bus.NewHeartbeat(in.Redis, bus.RoleScheduler, id, in.Config.HeartbeatInterval, in.Log),
+		heartbeat: bus.NewHeartbeat(in.Redis, bus.RoleScheduler, id, cfg.HeartbeatInterval, in.Log),
 		loops: []infra.Component{
-			execution.NewReconciler(in.Store, in.Queue, in.Config.ReconcileInterval, in.Log),
-			execution.NewResumer(in),
-			execution.NewPruner(in),
+			execution.NewReconciler(in.Store, in.Queue, cfg.ReconcileInterval, in.Log),
+			resumer,
+			pruner,
 			triggers,
 		},
 	}, nil
@@ -56,7 +77,7 @@ func (s *Scheduler) Start(ctx context.Context) error {
 			return err
 		}
 	}
-	s.in.Log.Info("scheduler started", "id", s.ID)
+	s.log.Info("scheduler started", "id", s.ID)
 	return nil
 }
 

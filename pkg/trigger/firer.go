@@ -10,9 +10,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/flowmill/flowmill/pkg/bus"
 	"github.com/flowmill/flowmill/pkg/expr"
-	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/recurrence"
@@ -33,7 +34,7 @@ const LateLimit = 30 * time.Second
 // trigger:fire task whose id names the workflow, node and tick, so any number of schedulers
 // queue each tick once.
 type Firer struct {
-	in  *infra.Infra
+	cfg FirerConfig
 	reg *nodes.Registry
 	ev  *expr.Evaluator
 	log *slog.Logger
@@ -62,28 +63,56 @@ type tick struct {
 	last   time.Time
 }
 
-// FirerOptions adjust a Firer; the zero value is what scheduler processes run.
-type FirerOptions struct {
-	// Nodes is the node registry trigger nodes are read with; nil means the instance's node types
-	// (infra's, built once per process). Tests pass a registry with node types of their own; the
-	// workers running those workflows need the same types (worker.Options.Nodes).
+// FirerConfig is what a Firer stands on.
+type FirerConfig struct {
+	// Store, Redis (activation notices, trigger errors) and Queue are required.
+	Store *store.Store
+	Redis *redis.Client
+	Queue *queue.Client
+	// Nodes is the node registry trigger nodes are read with and Eval the evaluator of their
+	// parameters, both required: the instance's, built once per process. Tests pass a registry
+	// with node types of their own; the workers running those workflows need the same types.
 	Nodes *nodes.Registry
+	Eval  *expr.Evaluator
+	// Timezone is the instance's default time zone for rules of workflows that set none.
+	// Default America/New_York.
+	Timezone string
+	// Log may be nil (discarded).
+	Log *slog.Logger
 }
 
-// NewFirer builds the trigger firer on in.
-func NewFirer(in *infra.Infra, opts FirerOptions) (*Firer, error) {
-	reg := opts.Nodes
-	if reg == nil {
-		reg = in.Nodes
+func (c FirerConfig) withDefaults() FirerConfig {
+	c.Timezone = cmp.Or(c.Timezone, "America/New_York")
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Firer{in: in, reg: reg, ev: in.Eval,
-		log: in.Log.With("component", "triggers"), Now: time.Now,
+	return c
+}
+
+func (c FirerConfig) validate() error {
+	if c.Store == nil || c.Redis == nil || c.Queue == nil || c.Nodes == nil || c.Eval == nil {
+		return errors.New("trigger firer: Store, Redis, Queue, Nodes and Eval are required")
+	}
+	if _, err := time.LoadLocation(c.Timezone); err != nil {
+		return fmt.Errorf("trigger firer: Timezone: %w", err)
+	}
+	return nil
+}
+
+// NewFirer builds the trigger firer on cfg (defaults applied, then validated).
+func NewFirer(cfg FirerConfig) (*Firer, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	return &Firer{cfg: cfg, reg: cfg.Nodes, ev: cfg.Eval,
+		log: cfg.Log.With("component", "triggers"), Now: time.Now,
 		versions: map[string]string{}, ticks: map[string][]*tick{}, wake: make(chan struct{}, 1)}, nil
 }
 
 // Start subscribes to activation notices, loads the active workflows and starts firing.
 func (s *Firer) Start(ctx context.Context) error {
-	s.sub = bus.Activations.Subscribe(s.in.Redis, func(string) {
+	s.sub = bus.Activations.Subscribe(s.cfg.Redis, func(string) {
 		select {
 		case s.wake <- struct{}{}:
 		default:
@@ -170,7 +199,7 @@ func (s *Firer) fireDue(ctx context.Context) {
 	for _, t := range due {
 		at := t.next
 		if now.Sub(at) <= LateLimit && t.rule.WeekDue(t.last, at, t.loc) {
-			err := s.in.Queue.EnqueueTrigger(ctx, queue.TriggerFire{WorkflowID: t.workflowID, Node: t.node, FireTime: at.Unix()})
+			err := s.cfg.Queue.EnqueueTrigger(ctx, queue.TriggerFire{WorkflowID: t.workflowID, Node: t.node, FireTime: at.Unix()})
 			if err != nil {
 				s.log.Warn("queue trigger", "workflow", t.workflowID, "node", t.node, "err", err)
 			}
@@ -205,7 +234,7 @@ func (t *tick) after(now time.Time) time.Time {
 // reload loads the active workflows that changed since the last look and drops the ones that are
 // no longer active.
 func (s *Firer) reload(ctx context.Context) error {
-	versions, err := s.in.Store.ActiveWorkflowVersions(ctx)
+	versions, err := s.cfg.Store.ActiveWorkflowVersions(ctx)
 	if err != nil {
 		return err
 	}
@@ -225,7 +254,7 @@ func (s *Firer) reload(ctx context.Context) error {
 	s.mu.Unlock()
 	slices.Sort(changed)
 	for _, id := range changed {
-		w, err := s.in.Store.GetWorkflow(ctx, id)
+		w, err := s.cfg.Store.GetWorkflow(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
@@ -235,9 +264,9 @@ func (s *Firer) reload(ctx context.Context) error {
 		ticks, err := s.load(w)
 		if err != nil {
 			s.log.Warn("triggers of an active workflow cannot start", "workflow", id, "err", err)
-			_ = SetError(ctx, s.in.Redis, id, err.Error())
+			_ = SetError(ctx, s.cfg.Redis, id, err.Error())
 		} else {
-			_ = ClearError(ctx, s.in.Redis, id)
+			_ = ClearError(ctx, s.cfg.Redis, id)
 		}
 		s.mu.Lock()
 		s.versions[id] = w.VersionID
@@ -250,7 +279,7 @@ func (s *Firer) reload(ctx context.Context) error {
 // load reads a workflow's schedule and poll triggers. It also checks the whole workflow, so an
 // active workflow that can no longer start (a node type removed since) shows a warning.
 func (s *Firer) load(w *store.Workflow) ([]*tick, error) {
-	doc, err := s.in.Store.WorkflowDocument(context.Background(), w.ID)
+	doc, err := s.cfg.Store.WorkflowDocument(context.Background(), w.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +290,7 @@ func (s *Firer) load(w *store.Workflow) ([]*tick, error) {
 	if _, err := Check(wf, s.reg, s.ev); err != nil {
 		return nil, err
 	}
-	loc, err := time.LoadLocation(cmp.Or(wf.Settings.Timezone(), s.in.Config.Timezone))
+	loc, err := time.LoadLocation(cmp.Or(wf.Settings.Timezone(), s.cfg.Timezone))
 	if err != nil {
 		return nil, fmt.Errorf("time zone of the workflow: %w", err)
 	}

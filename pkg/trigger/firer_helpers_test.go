@@ -1,6 +1,7 @@
 package trigger_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +19,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/queue/queuetest"
+	"github.com/flowmill/flowmill/pkg/scheduler"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/store/storetest"
 	"github.com/flowmill/flowmill/pkg/trigger"
@@ -64,7 +66,9 @@ func openInfra(t *testing.T) *infra.Infra {
 // moves it; reg nil means the core node types.
 func startFirer(t *testing.T, in *infra.Infra, reg *nodes.Registry, start time.Time) (*trigger.Firer, *fakeClock) {
 	t.Helper()
-	s, err := trigger.NewFirer(in, trigger.FirerOptions{Nodes: reg})
+	cfg := scheduler.FirerConfig(in)
+	cfg.Nodes = cmp.Or(reg, cfg.Nodes)
+	s, err := trigger.NewFirer(cfg)
 	require.NoError(t, err)
 	clock := &fakeClock{now: start}
 	s.Now = clock.Now

@@ -53,8 +53,10 @@ func idleRuntime(t *testing.T) *webhook.Runtime {
 	require.NoError(t, err)
 	cipher, err := credential.NewCipher(cfg.EncryptionKey)
 	require.NoError(t, err)
+	svc, err := execution.NewService(execution.ServiceConfig{Store: in.Store, Queue: in.Queue, Redis: in.Redis})
+	require.NoError(t, err)
 	rt, err := webhook.New(webhook.Config{Store: in.Store, Redis: in.Redis, Queue: in.Queue, Publisher: in.Publisher,
-		Executions: execution.NewService(in), Nodes: core.ForInstance(cfg), Evaluator: ev, Credentials: cipher,
+		Executions: svc, Nodes: core.ForInstance(cfg), Evaluator: ev, Credentials: cipher,
 		Log: in.Log, ResponseTimeout: cfg.WebhookResponseTimeout, TestWindow: cfg.TestWebhookTimeout})
 	require.NoError(t, err)
 	return rt

@@ -28,7 +28,7 @@ func (w *Worker) counted(h asynq.HandlerFunc) asynq.HandlerFunc {
 		if err != nil {
 			result = "error"
 		}
-		w.in.Metrics.TasksTotal.WithLabelValues(t.Type(), result).Inc()
+		w.metrics.TasksTotal.WithLabelValues(t.Type(), result).Inc()
 		return err
 	}
 }
@@ -42,7 +42,7 @@ func (w *Worker) ping(ctx context.Context, t *asynq.Task) error {
 	}
 	answer := "pong " + p.Message + " from " + w.ID
 	if p.SessionID != "" {
-		err := w.in.Publisher.Send(ctx, p.SessionID, push.Message{Type: push.TypeSendConsoleMessage,
+		err := w.publisher.Send(ctx, p.SessionID, push.Message{Type: push.TypeSendConsoleMessage,
 			Data: map[string]any{"source": "worker " + w.ID, "messages": []string{answer}}})
 		if err != nil {
 			return err
