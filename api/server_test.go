@@ -19,9 +19,8 @@ import (
 	"github.com/flowmill/flowmill/pkg/bus"
 	"github.com/flowmill/flowmill/pkg/config"
 	"github.com/flowmill/flowmill/pkg/infra"
-	"github.com/flowmill/flowmill/pkg/queue/queuetest"
+	"github.com/flowmill/flowmill/pkg/infra/infratest"
 	"github.com/flowmill/flowmill/pkg/store"
-	"github.com/flowmill/flowmill/pkg/store/storetest"
 )
 
 // testDist stands in for the built web app: the same placeholders the real build writes.
@@ -44,18 +43,7 @@ type testEnv struct {
 // startServer runs an api in-process on Postgres and Redis, listening on a free port.
 func startServer(t *testing.T, vars map[string]string) *testEnv {
 	t.Helper()
-	_, redisURL := queuetest.Redis(t)
-	env := map[string]string{
-		"FLOWMILL_DATABASE_URL":   storetest.PostgresSchemaURL(t),
-		"FLOWMILL_REDIS_URL":      redisURL,
-		"FLOWMILL_DATA_DIR":       t.TempDir(),
-		"FLOWMILL_ENCRYPTION_KEY": "test-encryption-key-0123",
-		"FLOWMILL_LOG_LEVEL":      "error",
-	}
-	for k, v := range vars {
-		env[k] = v
-	}
-	return startServerWith(t, env)
+	return startServerWith(t, infratest.Env(t, vars))
 }
 
 func startServerWith(t *testing.T, env map[string]string) *testEnv {

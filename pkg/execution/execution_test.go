@@ -4,20 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/flowmill/flowmill/pkg/config"
 	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/infra"
+	"github.com/flowmill/flowmill/pkg/infra/infratest"
 	"github.com/flowmill/flowmill/pkg/push"
-	"github.com/flowmill/flowmill/pkg/queue/queuetest"
 	"github.com/flowmill/flowmill/pkg/store"
-	"github.com/flowmill/flowmill/pkg/store/storetest"
 	"github.com/flowmill/flowmill/pkg/worker"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -32,23 +29,12 @@ type env struct {
 // setup opens a fresh Postgres schema and Redis database and starts a worker on them.
 func setup(t testing.TB, vars ...string) *env {
 	t.Helper()
-	_, redisURL := queuetest.Redis(t)
-	m := map[string]string{
-		"FLOWMILL_DATABASE_URL":   storetest.PostgresSchemaURL(t),
-		"FLOWMILL_REDIS_URL":      redisURL,
-		"FLOWMILL_DATA_DIR":       t.TempDir(),
-		"FLOWMILL_ENCRYPTION_KEY": "execution-test-key-0123",
-		"FLOWMILL_LOG_LEVEL":      "error",
-	}
+	m := map[string]string{"FLOWMILL_ENCRYPTION_KEY": "execution-test-key-0123"}
 	for i := 0; i+1 < len(vars); i += 2 {
 		m[vars[i]] = vars[i+1]
 	}
-	cfg, err := config.Load(nil, func(k string) string { return m[k] })
-	require.NoError(t, err)
 	ctx := context.Background()
-	in, err := infra.Open(ctx, cfg, cfg.Logger(io.Discard))
-	require.NoError(t, err)
-	t.Cleanup(in.Close)
+	in := infratest.Open(t, m)
 	w, err := worker.New(in)
 	require.NoError(t, err)
 	require.NoError(t, w.Start(ctx))

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"slices"
 	"sync"
 	"testing"
@@ -14,14 +13,12 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/stretchr/testify/require"
 
-	"github.com/flowmill/flowmill/pkg/config"
 	"github.com/flowmill/flowmill/pkg/infra"
+	"github.com/flowmill/flowmill/pkg/infra/infratest"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/queue"
-	"github.com/flowmill/flowmill/pkg/queue/queuetest"
 	"github.com/flowmill/flowmill/pkg/scheduler"
 	"github.com/flowmill/flowmill/pkg/store"
-	"github.com/flowmill/flowmill/pkg/store/storetest"
 	"github.com/flowmill/flowmill/pkg/trigger"
 )
 
@@ -46,20 +43,7 @@ func (c *fakeClock) Set(t time.Time) {
 // openInfra opens the plumbing of one process on a fresh Postgres schema and Redis database.
 func openInfra(t *testing.T) *infra.Infra {
 	t.Helper()
-	_, redisURL := queuetest.Redis(t)
-	env := map[string]string{
-		"FLOWMILL_DATABASE_URL":   storetest.PostgresSchemaURL(t),
-		"FLOWMILL_REDIS_URL":      redisURL,
-		"FLOWMILL_DATA_DIR":       t.TempDir(),
-		"FLOWMILL_ENCRYPTION_KEY": "trigger-test-key-0123",
-		"FLOWMILL_LOG_LEVEL":      "error",
-	}
-	cfg, err := config.Load(nil, func(k string) string { return env[k] })
-	require.NoError(t, err)
-	in, err := infra.Open(context.Background(), cfg, cfg.Logger(io.Discard))
-	require.NoError(t, err)
-	t.Cleanup(in.Close)
-	return in
+	return infratest.Open(t, map[string]string{"FLOWMILL_ENCRYPTION_KEY": "trigger-test-key-0123"})
 }
 
 // startFirer starts a trigger firer on in whose clock stands at start until the test

@@ -3,7 +3,6 @@ package webhook_test
 import (
 	"context"
 	"errors"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -11,14 +10,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/flowmill/flowmill/pkg/config"
 	"github.com/flowmill/flowmill/pkg/credential"
 	"github.com/flowmill/flowmill/pkg/execution"
-	"github.com/flowmill/flowmill/pkg/expr"
-	"github.com/flowmill/flowmill/pkg/infra"
-	"github.com/flowmill/flowmill/pkg/nodes/core"
-	"github.com/flowmill/flowmill/pkg/queue/queuetest"
-	"github.com/flowmill/flowmill/pkg/store/storetest"
+	"github.com/flowmill/flowmill/pkg/infra/infratest"
 	"github.com/flowmill/flowmill/pkg/webhook"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -35,28 +29,14 @@ func runtime(t *testing.T) *webhook.Runtime {
 // idleRuntime builds a runtime that is not started.
 func idleRuntime(t *testing.T) *webhook.Runtime {
 	t.Helper()
-	_, redisURL := queuetest.Redis(t)
-	vars := map[string]string{
-		"FLOWMILL_DATABASE_URL":   storetest.PostgresSchemaURL(t),
-		"FLOWMILL_REDIS_URL":      redisURL,
-		"FLOWMILL_DATA_DIR":       t.TempDir(),
-		"FLOWMILL_ENCRYPTION_KEY": "webhook-test-key-0123",
-		"FLOWMILL_LOG_LEVEL":      "error",
-	}
-	cfg, err := config.Load(nil, func(k string) string { return vars[k] })
-	require.NoError(t, err)
-	ctx := context.Background()
-	in, err := infra.Open(ctx, cfg, cfg.Logger(io.Discard))
-	require.NoError(t, err)
-	t.Cleanup(in.Close)
-	ev, err := expr.New(expr.Options{DefaultTimezone: cfg.Timezone})
-	require.NoError(t, err)
+	in := infratest.Open(t, map[string]string{"FLOWMILL_ENCRYPTION_KEY": "webhook-test-key-0123"})
+	cfg := in.Config
 	cipher, err := credential.NewCipher(cfg.EncryptionKey)
 	require.NoError(t, err)
 	svc, err := execution.NewService(execution.ServiceConfig{Store: in.Store, Queue: in.Queue, Redis: in.Redis})
 	require.NoError(t, err)
 	rt, err := webhook.New(webhook.Config{Store: in.Store, Redis: in.Redis, Queue: in.Queue, Publisher: in.Publisher,
-		Executions: svc, Nodes: core.ForInstance(cfg), Evaluator: ev, Credentials: cipher,
+		Executions: svc, Nodes: in.Nodes, Evaluator: in.Eval, Credentials: cipher,
 		Log: in.Log, ResponseTimeout: cfg.WebhookResponseTimeout, TestWindow: cfg.TestWebhookTimeout})
 	require.NoError(t, err)
 	return rt
