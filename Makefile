@@ -12,7 +12,7 @@ WEB_SOURCES := $(shell find webapp/src webapp/public -type f 2>/dev/null) webapp
 	webapp/tsconfig.json webapp/tsconfig.app.json webapp/package.json
 GO_SOURCES := $(shell find api worker scheduler pkg e2e/stack webapp/embed.go -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
-.PHONY: run build web test test-go test-web test-e2e compat bench bench-push bench-queue bench-webhook bench-editor bench-ndv docs clean
+.PHONY: run build web test test-go test-web test-e2e compat bench bench-push bench-queue bench-webhook bench-editor bench-ndv bench-idle docs clean
 
 run: bin/api
 	./bin/api
@@ -82,7 +82,7 @@ compat: bin/worker
 		echo "compat: $(COMPAT_DIR)/n8n not found, nothing to check"; \
 	fi
 
-bench: bench-push bench-queue bench-webhook bench-editor bench-ndv
+bench: bench-push bench-queue bench-webhook bench-editor bench-ndv bench-idle
 
 bench-push: build bin/stack
 	$(GO) run ./bench/push -bin bin
@@ -96,6 +96,10 @@ bench-editor: build bin/stack e2e/node_modules/.package-lock.json
 
 bench-ndv: build bin/stack e2e/node_modules/.package-lock.json
 	node bench/editor/ndv.mjs -bin bin
+
+# Idle memory of the embedded api and of the scaled api, worker and scheduler.
+bench-idle: build
+	bash bench/idle/rss.sh bin
 
 bench-webhook: build bin/stack
 	$(GO) run ./bench/webhook -bin bin

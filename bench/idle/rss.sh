@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Idle memory: starts bin/api in the embedded default and bin/worker and bin/scheduler against
+# the local Postgres and Redis (a scratch database and a free Redis database), waits 10 s, and
+# prints each process's resident set size as a JSON line. Usage: bench/idle/rss.sh [BIN_DIR]
+set -euo pipefail
+BIN=${1:-bin}
+dir=$(mktemp -d)
+db=""
+for n in $(seq 1 15); do
+  if [ "$(redis-cli SET flowmill:test:db:$n bench-idle NX EX 600)" = "OK" ]; then db=$n; break; fi
+done
+[ -n "$db" ] || { echo "bench-idle: no free Redis database" >&2; exit 1; }
+pgdb=bench_idle_$$
+psql -h 127.0.0.1 -U postgres -qc "CREATE DATABASE $pgdb" >/dev/null
+pids=()
+cleanup() {
+  kill "${pids[@]}" 2>/dev/null || true
+  wait 2>/dev/null || true
+  redis-cli -n "$db" FLUSHDB >/dev/null; redis-cli DEL "flowmill:test:db:$db" >/dev/null
+  psql -h 127.0.0.1 -U postgres -qc "DROP DATABASE IF EXISTS $pgdb" >/dev/null 2>&1 || true
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+FLOWMILL_PORT=$(free_port) FLOWMILL_DATA_DIR=$dir/embedded FLOWMILL_LOG_LEVEL=error "$BIN/api" >/dev/null 2>&1 & embedded=$!; pids+=($!)
+export FLOWMILL_DATABASE_URL="postgres://postgres@127.0.0.1:5432/$pgdb?sslmode=disable" FLOWMILL_REDIS_URL="redis://127.0.0.1:6379/$db" \
+  FLOWMILL_ENCRYPTION_KEY=bench-idle-key-0123456789 FLOWMILL_DATA_DIR=$dir/scaled FLOWMILL_LOG_LEVEL=error
+FLOWMILL_PORT=$(free_port) "$BIN/api" >/dev/null 2>&1 & scaled=$!; pids+=($!)
+sleep 3 # the scaled api migrates the database first
+"$BIN/worker" >/dev/null 2>&1 & worker=$!; pids+=($!)
+"$BIN/scheduler" >/dev/null 2>&1 & scheduler=$!; pids+=($!)
+sleep 10
+for p in "api-embedded:$embedded" "api-scaled:$scaled" "worker:$worker" "scheduler:$scheduler"; do
+  name=${p%%:*}; pid=${p##*:}
+  kb=$(awk '/^VmRSS:/{print $2}' "/proc/$pid/status")
+  echo "{\"bench\":\"idle\",\"process\":\"$name\",\"rssMiB\":$(awk "BEGIN{printf \"%.1f\", $kb/1024}")}"
+done
