@@ -18,17 +18,17 @@ func setPath(path string) string {
   "parameters": {"values": {"number": [{"name": "` + path + `", "value": 1}]}}}]`
 }
 
-// TestNodeOutputNestedTooDeepFailsTheNode: whatever node builds data nested deeper than
-// nesting.Max, the node fails with the limit's message instead of handing it on to be stored.
+// TestNodeOutputNestedTooDeepFailsTheNode: whatever node builds a field nested deeper than
+// nesting.Max (the path's first segment is the field), the node fails with the limit's message instead of handing it on to be stored.
 func TestNodeOutputNestedTooDeepFailsTheNode(t *testing.T) {
 	t.Parallel()
 	e := newEngine(t)
-	deep := strings.TrimSuffix(strings.Repeat("a.", 1001), ".")
+	deep := strings.TrimSuffix(strings.Repeat("a.", 1002), ".")
 	res := run(t, e, engine.Request{Workflow: wf(t, setPath(deep), conn{"Start", 0, "Set", 0})})
 	require.Equal(t, workflow.StatusError, res.Status)
 	require.Contains(t, res.State.ResultData.Error.Message, "the nesting is deeper than 1,000 levels")
 
-	ok := strings.TrimSuffix(strings.Repeat("a.", 1000), ".")
+	ok := strings.TrimSuffix(strings.Repeat("a.", 1001), ".")
 	res = run(t, e, engine.Request{Workflow: wf(t, setPath(ok), conn{"Start", 0, "Set", 0})})
 	require.Equal(t, workflow.StatusSuccess, res.Status)
 }

@@ -262,13 +262,17 @@ func nodeContexts(contextData map[string]any) map[string]map[string]any {
 	return out
 }
 
-// checkNesting refuses a node's output nested deeper than nesting.Max (an HTTP response, a
-// parsed file, a script result): run data is encoded and stored by recursive encoders.
+// checkNesting refuses a node's output with a field nested deeper than nesting.Max (an HTTP
+// response, a parsed file, a script result): run data is encoded and stored by recursive
+// encoders. Fields are checked, not the item's json object, so a webhook body of exactly
+// nesting.Max levels passes on under the item's "body".
 func checkNesting(out [][]workflow.Item) error {
 	for _, items := range out {
 		for i := range items {
-			if err := nesting.Value(items[i].JSON); err != nil {
-				return fmt.Errorf("item %d: %w", i, err)
+			for name, v := range items[i].JSON {
+				if err := nesting.Value(v); err != nil {
+					return fmt.Errorf("item %d, field %q: %w", i, name, err)
+				}
 			}
 		}
 	}
