@@ -127,7 +127,11 @@ func (s *server) routes() []route {
 func (s *server) mount() {
 	base := strings.TrimSuffix(s.cfg.BasePath, "/")
 	for _, r := range s.routes() {
-		s.app.Add([]string{r.method}, base+r.path, s.sameOrigin(r), s.guard(r.access), r.handler)
+		handlers := []any{s.guard(r.access)}
+		if carriesJSON(r.path) {
+			handlers = append(handlers, boundedNesting)
+		}
+		s.app.Add([]string{r.method}, base+r.path, s.sameOrigin(r), append(handlers, r.handler)...)
 	}
 	s.app.Use(func(c fiber.Ctx) error {
 		p, under := strings.CutPrefix(c.Path(), s.cfg.BasePath)

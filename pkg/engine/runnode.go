@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/flowmill/flowmill/pkg/nesting"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -123,6 +124,9 @@ func (r *run) callNode(ctx context.Context, t *nodes.Type, node *workflow.Node, 
 		},
 	})
 	out, err = t.Node.Execute(ctx, ex)
+	if err == nil {
+		err = checkNesting(out)
+	}
 	if c := ex.ContextData(); c != nil {
 		contextData["node:"+node.Name] = c
 	}
@@ -256,4 +260,21 @@ func nodeContexts(contextData map[string]any) map[string]map[string]any {
 		}
 	}
 	return out
+}
+
+// checkNesting refuses a node's output with a field nested deeper than nesting.Max (an HTTP
+// response, a parsed file, a script result): run data is encoded and stored by recursive
+// encoders. Fields are checked, not the item's json object, so a webhook body of exactly
+// nesting.Max levels passes on under the item's "body".
+func checkNesting(out [][]workflow.Item) error {
+	for _, items := range out {
+		for i := range items {
+			for name, v := range items[i].JSON {
+				if err := nesting.Value(v); err != nil {
+					return fmt.Errorf("item %d, field %q: %w", i, name, err)
+				}
+			}
+		}
+	}
+	return nil
 }

@@ -2,7 +2,7 @@ package expr
 
 import (
 	"encoding/json"
-	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"reflect"
@@ -12,14 +12,13 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/flowmill/flowmill/pkg/nesting"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
-// maxExportDepth bounds how deep a JavaScript value is converted to Go; deeper values are
-// almost always circular.
-const maxExportDepth = 256
-
-var errTooDeep = errors.New("TypeError: Converting circular structure to JSON (or nesting deeper than 256 levels)")
+// errTooDeep is the error for a value nested deeper than nesting.Max, which is almost always
+// circular; it wraps nesting.ErrTooDeep.
+var errTooDeep = fmt.Errorf("TypeError: Converting circular structure to JSON, or %w", nesting.ErrTooDeep)
 
 var (
 	typeMapObject   = reflect.TypeOf((*mapObject)(nil))
@@ -209,10 +208,14 @@ func (v *vm) export(x goja.Value) (any, error) { return v.exportDepth(x, 0, fals
 // exportTop is export for use outside JavaScript: an exception thrown while converting (by a
 // toJSON method or a data global's getter) is returned rather than panicking. With detach,
 // wrapped Go maps and slices come back as copies, so the result shares nothing with the
-// data it was computed from.
+// data it was computed from. The result, wrapped Go data included (a script can nest maps
+// through them one assignment at a time), is never nested deeper than nesting.Max.
 func (v *vm) exportTop(x goja.Value, detach bool) (out any, err error) {
 	if ex := v.rt.Try(func() { out, err = v.exportDepth(x, 0, detach) }); ex != nil {
 		return nil, ex
+	}
+	if err == nil && nesting.Value(out) != nil {
+		return nil, errTooDeep
 	}
 	return out, err
 }
@@ -238,7 +241,7 @@ func (v *vm) exportDepth(x goja.Value, depth int, detach bool) (any, error) {
 			return e, nil
 		}
 	}
-	if depth > maxExportDepth {
+	if depth >= nesting.Max {
 		return nil, errTooDeep
 	}
 	switch obj.ExportType() {

@@ -8,13 +8,18 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/flowmill/flowmill/pkg/nesting"
 )
 
 // Parse reads and validates a workflow document. Every rejection is a *ValidationError (matching
 // ErrInvalid) naming the offending node when there is one: malformed JSON, fields of the wrong
 // type, nodes without a name or type, duplicate node names, and connections from or to a node
-// that does not exist.
+// that does not exist, and nesting deeper than nesting.Max.
 func Parse(b []byte) (*Workflow, error) {
+	if err := nesting.JSON(b); err != nil {
+		return nil, &ValidationError{Message: "The workflow is not accepted: " + err.Error(), Err: err}
+	}
 	var w Workflow
 	if err := w.UnmarshalJSON(b); err != nil {
 		var ve *ValidationError

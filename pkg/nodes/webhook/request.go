@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/flowmill/flowmill/pkg/nesting"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -89,6 +90,9 @@ func RequestItem(r *http.Request, params map[string]string, o Options, maxBody i
 	switch {
 	case mediaType == "application/json" || strings.HasSuffix(mediaType, "+json"):
 		if len(bytes.TrimSpace(raw)) > 0 {
+			if err := nesting.JSON(raw); err != nil {
+				return item, fmt.Errorf("webhook: body is not accepted: %w", err)
+			}
 			var v any
 			if err := json.Unmarshal(raw, &v); err != nil {
 				return item, fmt.Errorf("webhook: body is not valid JSON: %w", err)

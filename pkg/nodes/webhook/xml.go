@@ -1,19 +1,23 @@
 package webhook
 
 import (
+	"bytes"
 	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/flowmill/flowmill/pkg/nesting"
 )
 
 // xmlBody reads an XML body the way n8n's parser (xml2js with normalize, normalizeTags and
 // explicitArray off) does: {root: …}, tag names in lower case, attributes under "$", text of an
 // element with attributes or children under "_", repeated children as lists, an empty element as
-// "".
+// "". Elements are read with an explicit stack, not recursion, and nesting deeper than
+// nesting.Max is refused.
 func xmlBody(raw []byte) (any, error) {
-	dec := xml.NewDecoder(strings.NewReader(string(raw)))
+	dec := xml.NewDecoder(bytes.NewReader(raw))
 	for {
 		tok, err := dec.Token()
 		if errors.Is(err, io.EOF) {
@@ -24,6 +28,9 @@ func xmlBody(raw []byte) (any, error) {
 		}
 		if start, ok := tok.(xml.StartElement); ok {
 			v, err := xmlElement(dec, start)
+			if nesting.IsTooDeep(err) {
+				return nil, fmt.Errorf("webhook: body is not accepted: %w", err)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("webhook: body is not valid XML: %w", err)
 			}
@@ -32,47 +39,73 @@ func xmlBody(raw []byte) (any, error) {
 	}
 }
 
-func xmlElement(dec *xml.Decoder, start xml.StartElement) (any, error) {
-	obj := map[string]any{}
+// xmlFrame is an element being read: its name, attributes and children so far, and its text.
+type xmlFrame struct {
+	name string
+	obj  map[string]any
+	text strings.Builder
+}
+
+func newXMLFrame(start xml.StartElement) *xmlFrame {
+	f := &xmlFrame{name: strings.ToLower(start.Name.Local), obj: map[string]any{}}
 	if len(start.Attr) > 0 {
 		attrs := map[string]any{}
 		for _, a := range start.Attr {
 			attrs[a.Name.Local] = a.Value
 		}
-		obj["$"] = attrs
+		f.obj["$"] = attrs
 	}
-	var text strings.Builder
+	return f
+}
+
+// value is the element's item value once its end tag is read.
+func (f *xmlFrame) value() any {
+	s := strings.Join(strings.Fields(f.text.String()), " ")
+	if len(f.obj) == 0 {
+		return s
+	}
+	if s != "" {
+		f.obj["_"] = s
+	}
+	return f.obj
+}
+
+// add puts a child element's value under its name, a list when the name repeats.
+func (f *xmlFrame) add(name string, v any) {
+	switch prev := f.obj[name].(type) {
+	case nil:
+		f.obj[name] = v
+	case []any:
+		f.obj[name] = append(prev, v)
+	default:
+		f.obj[name] = []any{prev, v}
+	}
+}
+
+// xmlElement reads the element start opens, up to its end tag.
+func xmlElement(dec *xml.Decoder, start xml.StartElement) (any, error) {
+	stack := []*xmlFrame{newXMLFrame(start)}
 	for {
 		tok, err := dec.Token()
 		if err != nil {
 			return nil, err
 		}
+		top := stack[len(stack)-1]
 		switch t := tok.(type) {
 		case xml.StartElement:
-			v, err := xmlElement(dec, t)
-			if err != nil {
-				return nil, err
+			if len(stack)+1 > nesting.Max {
+				return nil, nesting.ErrTooDeep
 			}
-			name := strings.ToLower(t.Name.Local)
-			switch prev := obj[name].(type) {
-			case nil:
-				obj[name] = v
-			case []any:
-				obj[name] = append(prev, v)
-			default:
-				obj[name] = []any{prev, v}
-			}
+			stack = append(stack, newXMLFrame(t))
 		case xml.CharData:
-			text.Write(t)
+			top.text.Write(t)
 		case xml.EndElement:
-			s := strings.Join(strings.Fields(text.String()), " ")
-			if len(obj) == 0 {
-				return s, nil
+			v := top.value()
+			stack = stack[:len(stack)-1]
+			if len(stack) == 0 {
+				return v, nil
 			}
-			if s != "" {
-				obj["_"] = s
-			}
-			return obj, nil
+			stack[len(stack)-1].add(top.name, v)
 		}
 	}
 }
