@@ -10,14 +10,6 @@ import (
 	"github.com/flowmill/flowmill/pkg/trigger"
 )
 
-// activation is the save-with-activation use case (trigger.Activation) every save of a workflow
-// goes through: PATCH /rest/workflows/:id, DELETE, and the public API's update, delete,
-// activate and deactivate.
-func (s *server) activation() *trigger.Activation {
-	return &trigger.Activation{Store: s.in.Store, Redis: s.in.Redis, Registry: s.nodeTypes, Evaluator: s.ev,
-		Webhooks: s.hooks, Logger: s.log}
-}
-
 // activationStoreError words a refused activation (400, or 409 for a webhook conflict), and
 // the store's other failures as workflowStoreError does.
 func activationStoreError(err error, id, name string) error {
@@ -62,7 +54,7 @@ func (s *server) getActiveError(c fiber.Ctx) error {
 // setActive activates or deactivates a workflow the caller may see, like any other save (the
 // public API's activate and deactivate).
 func (s *server) setActive(ctx context.Context, u *store.User, id string, active bool) (*store.Workflow, error) {
-	w, err := s.activation().SetActive(ctx, u, id, active)
+	w, err := s.activation.SetActive(ctx, u, id, active)
 	if err != nil {
 		return nil, activationStoreError(err, id, "")
 	}

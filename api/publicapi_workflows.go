@@ -130,7 +130,7 @@ func (s *server) apiDeleteWorkflow(c fiber.Ctx) error {
 	if err := s.in.Store.DeleteWorkflow(c.Context(), apiUser(c), id); err != nil {
 		return workflowStoreError(err, id, "")
 	}
-	s.activation().Deleted(c.Context(), id)
+	s.activation.Deleted(c.Context(), id)
 	return c.JSON(toWorkflowResponse(w))
 }
 

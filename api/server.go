@@ -21,6 +21,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/mail"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/push"
+	"github.com/flowmill/flowmill/pkg/trigger"
 	"github.com/flowmill/flowmill/pkg/webhook"
 )
 
@@ -43,6 +44,10 @@ type server struct {
 	// workflowURLClient fetches workflow files for "Import from URL" (strict egress profile).
 	workflowURLClient *http.Client
 	hooks             *webhook.Runtime
+	// activation is the save-with-activation use case every save of a workflow goes through:
+	// PATCH and DELETE /rest/workflows/:id and the public API's update, delete, activate and
+	// deactivate.
+	activation *trigger.Activation
 	// ev evaluates expressions for the api: webhook paths, activation checks, previews.
 	ev       *expr.Evaluator
 	sessions *auth.Sessions
@@ -89,6 +94,8 @@ func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
 	if s.hooks, err = newWebhooks(s); err != nil {
 		return nil, err
 	}
+	s.activation = &trigger.Activation{Store: in.Store, Redis: in.Redis, Registry: s.nodeTypes, Evaluator: s.ev,
+		Webhooks: s.hooks, Logger: s.log}
 	s.promHandler = newPromHandler(s)
 	s.app = fiber.New(fiber.Config{
 		AppName:      "Flowmill",

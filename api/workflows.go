@@ -175,7 +175,7 @@ func (s *server) patchWorkflow(c fiber.Ctx) error {
 // in one transaction, then registers or removes its triggers.
 func (s *server) updateWorkflow(c fiber.Ctx, id string, req workflowRequest) (*store.Workflow, error) {
 	var name string
-	w, err := s.activation().Update(c.Context(), sessionUser(c), id, func(w *store.Workflow) error {
+	w, err := s.activation.Update(c.Context(), sessionUser(c), id, func(w *store.Workflow) error {
 		err := s.applyWorkflowRequest(req, w)
 		name = w.Name
 		return err
@@ -192,7 +192,7 @@ func (s *server) deleteWorkflow(c fiber.Ctx) error {
 	if err := s.in.Store.DeleteWorkflow(c.Context(), sessionUser(c), id); err != nil {
 		return workflowStoreError(err, id, "")
 	}
-	s.activation().Deleted(c.Context(), id)
+	s.activation.Deleted(c.Context(), id)
 	return respond(c, true)
 }
 
