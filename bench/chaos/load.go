@@ -25,8 +25,14 @@ type call struct {
 	// ok is a 2xx whose body is the sink's answer for this id.
 	ok      bool
 	latency time.Duration // from the first attempt to the last answer
-	// retried lists the status of each attempt that was retried (0: transport error).
-	retried []int
+	// retried lists each attempt that was retried.
+	retried []answer
+}
+
+// answer is an attempt's status (0: transport error) and error message.
+type answer struct {
+	status int
+	err    string
 }
 
 // loadConfig is the open-loop load: rate calls per second for duration, each allowed attempts
@@ -116,7 +122,7 @@ func (c *call) send(ctx context.Context, client *http.Client, cfg loadConfig) {
 		if !retryable(c.status) || n == cfg.attempts-1 {
 			return
 		}
-		c.retried = append(c.retried, c.status)
+		c.retried = append(c.retried, answer{c.status, c.err})
 		select {
 		case <-ctx.Done():
 			c.err = "abandoned at the drain deadline"

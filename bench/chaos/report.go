@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -91,13 +92,14 @@ type figures struct {
 	worst                                              []*call
 	workerExits, kills                                 int
 	redisCuts, redisDropped, pgCuts, pgDropped         int
-	non2xxSucceeded                                    int // calls answered other than 2xx whose request ran to success
+	non2xxSucceeded                                    int            // calls answered other than 2xx whose request ran to success
+	errors                                             map[string]int // status and message of every failed attempt
 	otherExits                                         []string
 }
 
 func measure(calls []*call, execs []stored, sc sinkCounts, stuck int) figures {
 	f := figures{sent: len(calls), byStatus: map[string]int{}, retriedBy: map[string]int{}, execByStatus: map[string]int{},
-		execByMode: map[string]int{}, effectHist: map[int]int{}, stuck: stuck, executions: len(execs), effects: sc.total,
+		execByMode: map[string]int{}, errors: map[string]int{}, effectHist: map[int]int{}, stuck: stuck, executions: len(execs), effects: sc.total,
 		badEffects: sc.bad, minEffect: -1}
 	statusName := func(s int) string {
 		if s == 0 {
@@ -108,8 +110,12 @@ func measure(calls []*call, execs []stored, sc sinkCounts, stuck int) figures {
 	for _, c := range calls {
 		f.attempts += c.attempts
 		f.byStatus[statusName(c.status)]++
-		for _, s := range c.retried {
-			f.retriedBy[statusName(s)]++
+		for _, a := range c.retried {
+			f.retriedBy[statusName(a.status)]++
+			f.errors[errorKey(a)]++
+		}
+		if c.status/100 != 2 {
+			f.errors[errorKey(answer{c.status, c.err})]++
 		}
 		if c.status/100 == 2 {
 			f.answered2xx++
@@ -218,6 +224,9 @@ func (f figures) print(w io.Writer) {
 		f.kills, f.redisCuts, f.redisDropped, f.pgCuts, f.pgDropped)
 	pf("answers:     %s; %d 2xx (%d with a wrong body), %d without an answer; %d answered other than 2xx although their request ran to success",
 		counts(f.byStatus), f.answered2xx, f.wrongBody, f.unanswered, f.non2xxSucceeded)
+	for _, e := range topErrors(f.errors, 5) {
+		pf("  failed:    %s", e)
+	}
 	pf("latency:     p50 %v, p99 %v, max %v (first attempt to last answer)", ms(f.p50), ms(f.p99), ms(f.maxLat))
 	for _, c := range f.worst {
 		pf("  worst:     %s %v, %d attempt(s), status %d %s", c.id, ms(c.latency), c.attempts, c.status, trim(c.err))
@@ -230,6 +239,23 @@ func (f figures) print(w io.Writer) {
 		f.duplicated, len(f.dupRequests), f.extraExecutions, sample(f.dupRequests), len(f.dupEffects), sample(f.dupEffects), f.repeatedEffectRequests)
 	pf("stuck:       %d executions not terminal after the settle deadline", f.stuck)
 	pf("processes:   %d unexpected worker exits; %s", f.workerExits, strings.Join(append([]string{fmt.Sprintf("%d other exits", len(f.otherExits))}, f.otherExits...), ", "))
+}
+
+var digits = regexp.MustCompile(`[0-9]+`)
+
+// errorKey groups failed attempts by status and message, numbers (ids, ports) aside.
+func errorKey(a answer) string {
+	return fmt.Sprintf("%d %s", a.status, digits.ReplaceAllString(trim(a.err), "N"))
+}
+
+// topErrors lists the n most frequent failures, most frequent first.
+func topErrors(m map[string]int, n int) []string {
+	keys := slices.SortedFunc(maps.Keys(m), func(a, b string) int { return cmp.Or(m[b]-m[a], strings.Compare(a, b)) })
+	var out []string
+	for _, k := range keys[:min(n, len(keys))] {
+		out = append(out, fmt.Sprintf("%d× %s", m[k], k))
+	}
+	return out
 }
 
 func counts(m map[string]int) string {

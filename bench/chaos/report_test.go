@@ -14,7 +14,7 @@ import (
 func TestMeasureCountsLostDuplicatedAndStuck(t *testing.T) {
 	calls := []*call{
 		{id: "a", attempts: 1, status: 200, ok: true, latency: time.Second},
-		{id: "b", attempts: 2, status: 200, ok: true, retried: []int{502}, latency: 3 * time.Second},
+		{id: "b", attempts: 2, status: 200, ok: true, retried: []answer{{502, "worker 12 stopped"}}, latency: 3 * time.Second},
 		{id: "c", attempts: 1, status: 200, ok: true},
 		{id: "d", attempts: 1, status: 500},
 		{id: "e", attempts: 4, status: 0, err: "abandoned at the drain deadline"},
@@ -40,6 +40,7 @@ func TestMeasureCountsLostDuplicatedAndStuck(t *testing.T) {
 	require.Equal(t, 10, f.attempts)
 	require.Equal(t, 3, f.answered2xx)
 	require.Equal(t, 1, f.unanswered)
+	require.Equal(t, []string{"1× 0 abandoned at the drain deadline", "1× 500 ", "1× 502 worker N stopped", "1× 503 "}, topErrors(f.errors, 5))
 	require.Equal(t, map[string]int{"200": 3, "500": 1, "no answer": 1, "503": 1}, f.byStatus)
 	require.Equal(t, []string{"c", "d", "e"}, f.lost)
 	require.Equal(t, []string{"c"}, f.lostAfter2xx)
