@@ -54,6 +54,7 @@ type config struct {
 	settle       time.Duration
 	attempts     int
 	effectDelay  time.Duration
+	noFaults     bool
 	reportOnly   bool
 	logs         string
 	env          envFlags
@@ -136,6 +137,7 @@ func main() {
 	flag.DurationVar(&c.settle, "settle", 0, "longest wait for pending executions to end after the drain (default 45s, short 15s)")
 	flag.IntVar(&c.attempts, "attempts", 0, "tries per request, the first included (default 4)")
 	flag.DurationVar(&c.effectDelay, "effect-delay", 200*time.Millisecond, "how long the sink takes to answer after counting a side effect")
+	flag.BoolVar(&c.noFaults, "no-faults", false, "the same load without any fault: a control run, which must find nothing")
 	flag.BoolVar(&c.reportOnly, "report-only", false, "exit 0 even when requests were lost, duplicated or stuck")
 	flag.StringVar(&c.logs, "logs", "", "keep the processes' logs in this folder (default a temporary one, removed)")
 	flag.Var(&c.env, "env", "KEY=VALUE setting for every process, over the run's own (repeatable)")
@@ -228,7 +230,11 @@ func run(ctx context.Context, c config, out io.Writer) (failed bool, err error) 
 	if err != nil {
 		return false, err
 	}
-	logf("workflow %s active; load %d/s for %v, faults: %d worker kills, Redis and Postgres cut %v (%s) each", wf, c.rate, c.duration, c.kills, c.cut, mode)
+	faults := fmt.Sprintf("%d worker kills, Redis and Postgres cut %v (%s) each", c.kills, c.cut, mode)
+	if c.noFaults {
+		faults, c.kills = "none (control run)", 0
+	}
+	logf("workflow %s active; load %d/s for %v, faults: %s", wf, c.rate, c.duration, faults)
 
 	// The supervisor restarts a process that ended without being killed by the plan, as a
 	// deployment's restart policy would, and counts it.
@@ -273,7 +279,9 @@ func run(ctx context.Context, c config, out io.Writer) (failed bool, err error) 
 	faultsDone := make(chan struct{})
 	go func() {
 		defer close(faultsDone)
-		runFaults(ctx, faultPlan(c.duration, c.cut, c.kills, c.workers, c.restartAfter, mode, cl, redis, pg), begin, logf)
+		if !c.noFaults {
+			runFaults(ctx, faultPlan(c.duration, c.cut, c.kills, c.workers, c.restartAfter, mode, cl, redis, pg), begin, logf)
+		}
 	}()
 	calls := runLoad(ctx, drainCtx, loadConfig{url: cl.URL + "webhook/chaos", rate: c.rate, duration: c.duration,
 		attempts: c.attempts, attemptTimeout: attemptTimeout}, begin)
