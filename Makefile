@@ -12,7 +12,7 @@ WEB_SOURCES := $(shell find webapp/src webapp/public -type f 2>/dev/null) webapp
 	webapp/tsconfig.json webapp/tsconfig.app.json webapp/package.json
 GO_SOURCES := $(shell find api worker scheduler pkg e2e/stack webapp/embed.go -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
-.PHONY: run build web test test-go test-web test-e2e compat bench bench-push bench-queue bench-webhook bench-editor bench-ndv bench-idle docs clean
+.PHONY: run build web test test-go test-web test-e2e compat bench bench-push bench-queue bench-webhook bench-editor bench-ndv bench-idle chaos chaos-short docs clean
 
 run: bin/api
 	./bin/api
@@ -103,6 +103,15 @@ bench-idle: build
 
 bench-webhook: build bin/stack
 	$(GO) run ./bench/webhook -bin bin
+
+# The fault run of the scaled stack (README, "Chaos scenario"): webhook load while workers are
+# killed and Redis and Postgres are cut; fails when a request is lost, duplicated or stuck.
+# Not part of bench: it is a verdict, not a measurement.
+chaos: build
+	$(GO) run ./bench/chaos -bin bin
+
+chaos-short: build
+	$(GO) run ./bench/chaos -bin bin -short
 
 docs:
 	$(GO) test ./pkg/config -run TestREADMEListsEverySetting -update
