@@ -89,6 +89,24 @@ type interrupt struct {
 	detail string
 }
 
+// message is what an evaluation stopped by ir fails with.
+func (ir *interrupt) message() string {
+	switch {
+	case errors.Is(ir.cause, ErrMemory):
+		m := memoryMessage(ir.what, ir.bytes)
+		if ir.detail != "" {
+			m += ": " + ir.detail
+		}
+		return m
+	case errors.Is(ir.cause, ErrTimeout) && ir.what == "script":
+		return "Script ran longer than " + formatLimit(ir.limit)
+	case errors.Is(ir.cause, ErrTimeout):
+		return fmt.Sprintf("%s timed out after %s", ir.what, ir.limit)
+	default:
+		return ir.what + " was cancelled: " + ir.cause.Error()
+	}
+}
+
 // toError turns anything a goja run can return or panic with into an *Error.
 func toError(err error, expression string) *Error {
 	var e *Error
@@ -112,20 +130,7 @@ func toError(err error, expression string) *Error {
 
 	case errors.As(err, &in):
 		if ir, ok := in.Value().(*interrupt); ok {
-			out.cause = ir.cause
-			switch {
-			case errors.Is(ir.cause, ErrMemory):
-				out.Message = memoryMessage(ir.what, ir.bytes)
-				if ir.detail != "" {
-					out.Message += ": " + ir.detail
-				}
-			case errors.Is(ir.cause, ErrTimeout) && ir.what == "script":
-				out.Message = "Script ran longer than " + formatLimit(ir.limit)
-			case errors.Is(ir.cause, ErrTimeout):
-				out.Message = fmt.Sprintf("%s timed out after %s", ir.what, ir.limit)
-			default:
-				out.Message = ir.what + " was cancelled: " + ir.cause.Error()
-			}
+			out.Message, out.cause = ir.message(), ir.cause
 		} else {
 			out.Message = in.Error()
 		}

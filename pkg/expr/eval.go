@@ -43,8 +43,8 @@ func (v *vm) evaluateTop(t *compiledTemplate, expression string, c *Context, lim
 		out = val.String()
 	}
 	clean := v.stopTimer()
-	if v.endWatch() {
-		clean = false
+	if stop := v.endWatch(); stop != nil {
+		out, err, clean = nil, stop, false
 	}
 	v.scope = nil
 	if !clean {

@@ -43,7 +43,7 @@ type Options struct {
 	LenientErrors bool
 	// ScriptTimeout limits one RunScript call; default 0, no limit besides its context (n8n
 	// puts none on Code nodes; the execution timeout cancels the context). A script stopped
-	// by it fails with "Script ran longer than 1m0s".
+	// by it fails with "Script ran longer than 60s".
 	ScriptTimeout time.Duration
 	// MemoryLimit is the memory budget, in bytes, of one Evaluate or RunScript call; default
 	// DefaultMemoryLimit (256 MiB); negative means none. A built-in that would allocate more

@@ -36,11 +36,7 @@ func (v *vm) installGuards() error {
 	arrayProto := array.Get("prototype").ToObject(rt)
 	stringProto := global.Get("String").ToObject(rt).Get("prototype").ToObject(rt)
 
-	guards := []struct {
-		obj  *goja.Object
-		name string
-		need func(call goja.FunctionCall) (bytes float64, what string)
-	}{
+	guards := []methodGuard{
 		{array, "from", func(call goja.FunctionCall) (float64, string) {
 			n := v.lengthOf(call.Argument(0))
 			return n * elementBytes, fmt.Sprintf("Array.from of %.0f elements", n)
@@ -77,6 +73,19 @@ func (v *vm) installGuards() error {
 			return n * charBytes, fmt.Sprintf("concat to %.0f characters", n)
 		}},
 	}
+	// apply and Reflect.apply/construct spread an array-like into arguments, all at once.
+	argumentsGuard := func(i int, what string) func(goja.FunctionCall) (float64, string) {
+		return func(call goja.FunctionCall) (float64, string) {
+			n := v.lengthOf(call.Argument(i))
+			return n * elementBytes, fmt.Sprintf("%s with %.0f arguments", what, n)
+		}
+	}
+	reflect := global.Get("Reflect").ToObject(rt)
+	guards = append(guards,
+		methodGuard{global.Get("Function").ToObject(rt).Get("prototype").ToObject(rt), "apply", argumentsGuard(1, "apply")},
+		methodGuard{reflect, "apply", argumentsGuard(2, "Reflect.apply")},
+		methodGuard{reflect, "construct", argumentsGuard(1, "Reflect.construct")},
+	)
 	for _, g := range guards {
 		if err := v.guardMethod(g.obj, g.name, g.need); err != nil {
 			return err
@@ -104,6 +113,21 @@ func (v *vm) installGuards() error {
 		return err
 	}
 	if err := arrayProto.DefineDataProperty("constructor", arrayProxy, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+		return err
+	}
+	// map, filter, slice and the like create their result through constructor[Symbol.species];
+	// for plain arrays that is the original Array again, so they skip the proxy (their sizes
+	// are bounded by the array they start from). Subclasses keep their own species.
+	species := rt.ToValue(func(call goja.FunctionCall) goja.Value {
+		if call.This == arrayProxy {
+			return array
+		}
+		return call.This
+	})
+	if err := array.DefineAccessorPropertySymbol(goja.SymSpecies, species, nil, goja.FLAG_FALSE, goja.FLAG_TRUE); err != nil {
+		return err
+	}
+	if err := v.guardStringify(global.Get("JSON").ToObject(rt)); err != nil {
 		return err
 	}
 	if _, err := v.guardConstructor("ArrayBuffer", func(args []goja.Value) (float64, string) {
@@ -137,6 +161,14 @@ func (v *vm) installGuards() error {
 		}
 	}
 	return nil
+}
+
+// methodGuard is a built-in method and what one call of it would allocate (bytes), with a
+// description of the call for the error.
+type methodGuard struct {
+	obj  *goja.Object
+	name string
+	need func(call goja.FunctionCall) (bytes float64, what string)
 }
 
 // guardMethod replaces obj[name] by a function that checks need before calling the original.
@@ -215,6 +247,69 @@ func (v *vm) guardConstructor(name string, need func(args []goja.Value) (float64
 	return obj, nil
 }
 
+// guardStringify makes JSON.stringify count the text it writes, through a replacer (wrapping
+// the caller's replacer function, if any), and stop once the text would pass the budget: its
+// size is not known before it is written (sparse arrays, objects referenced many times).
+// Calls with an array of property names as replacer are not counted; the watchdog stops them
+// once they return.
+func (v *vm) guardStringify(json *goja.Object) error {
+	rt := v.rt
+	orig, ok := goja.AssertFunction(json.Get("stringify"))
+	if !ok {
+		return fmt.Errorf("JSON.stringify is not a function")
+	}
+	budget := float64(v.ev.watch.budget)
+	wrapped := rt.ToValue(func(call goja.FunctionCall) goja.Value {
+		args := call.Arguments
+		replacer, isFn := goja.AssertFunction(call.Argument(1))
+		if r, isObj := call.Argument(1).(*goja.Object); isObj && !isFn && r.ClassName() == "Array" {
+			res, err := orig(goja.Undefined(), args...)
+			if err != nil {
+				panic(err)
+			}
+			return res
+		}
+		indent := 0.0
+		if sp := call.Argument(2); !goja.IsUndefined(sp) {
+			if s, isStr := sp.(goja.String); isStr {
+				indent = float64(min(s.Length(), 10))
+			} else {
+				indent = min(max(sp.ToFloat(), 0), 10)
+			}
+		}
+		var size float64
+		counting := rt.ToValue(func(c goja.FunctionCall) goja.Value {
+			val := c.Argument(1)
+			if replacer != nil {
+				r, err := replacer(c.This, c.Arguments...)
+				if err != nil {
+					panic(err)
+				}
+				val = r
+			}
+			// key, quotes, colon, comma and indentation, then the value itself (objects and
+			// arrays count their brackets here and their members as these are visited).
+			size += stringLength(c.Argument(0)) + 4 + indent
+			if s, isStr := val.(goja.String); isStr {
+				size += float64(s.Length()) + 2
+			} else {
+				size += 8
+			}
+			if size*charBytes > budget {
+				v.refuse(fmt.Sprintf("JSON.stringify to more than %.0f characters", size), size*charBytes)
+				panic(rt.NewGoError(fmt.Errorf("%s", memoryMessage(v.what, v.ev.watch.budget))))
+			}
+			return val
+		})
+		res, err := orig(goja.Undefined(), call.Argument(0), counting, call.Argument(2))
+		if err != nil {
+			panic(err)
+		}
+		return res
+	})
+	return json.DefineDataProperty("stringify", wrapped, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+}
+
 // hasInstanceProgram is OrdinaryHasInstance for a constructor that is reached through a proxy.
 var hasInstanceProgram = goja.MustCompile("hasInstance.js", `(function (getProto) {
 	return function (x) {
@@ -237,12 +332,12 @@ func hasInstance(rt *goja.Runtime) goja.Value {
 func (v *vm) refuse(what string, bytes float64) {
 	v.memMu.Lock()
 	defer v.memMu.Unlock()
-	if v.memFired {
+	if v.memStop != nil {
 		return
 	}
-	v.memFired = true
-	v.rt.Interrupt(&interrupt{cause: ErrMemory, what: v.what, bytes: v.ev.watch.budget,
-		detail: fmt.Sprintf("%s needs about %s", what, formatBytes(uint64(min(bytes, math.MaxInt64))))})
+	v.memStop = &interrupt{cause: ErrMemory, what: v.what, bytes: v.ev.watch.budget,
+		detail: fmt.Sprintf("%s needs about %s", what, formatBytes(uint64(min(bytes, math.MaxInt64))))}
+	v.rt.Interrupt(v.memStop)
 }
 
 // lengthOf is ToLength(x.length) as a float, 0 for null and undefined.

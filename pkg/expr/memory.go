@@ -91,21 +91,26 @@ func (v *vm) beginWatch() {
 	v.memMu.Unlock()
 }
 
-// endWatch marks the end of the evaluation and reports whether the watchdog interrupted it,
-// in which case the runtime must be discarded.
-func (v *vm) endWatch() (interrupted bool) {
+// endWatch marks the end of the evaluation and returns the error of a stop for memory (by the
+// watchdog or a guard), or nil; after a stop the runtime must be discarded. A guard's refusal
+// can surface as a JavaScript exception before the interrupt takes effect, so the stop's
+// error replaces whatever the run returned.
+func (v *vm) endWatch() *Error {
 	w := v.ev.watch
 	if w == nil {
-		return false
+		return nil
 	}
 	v.memMu.Lock()
-	interrupted, wasWatched := v.memFired, v.watched
-	v.watched, v.memFired = false, false
+	stop, wasWatched := v.memStop, v.watched
+	v.watched, v.memStop = false, nil
 	v.memMu.Unlock()
 	if wasWatched {
 		w.active.Add(-1)
 	}
-	return interrupted
+	if stop == nil {
+		return nil
+	}
+	return &Error{Message: stop.message(), cause: stop.cause}
 }
 
 func (w *watchdog) loop() {
@@ -145,9 +150,9 @@ func (w *watchdog) check() {
 	defer w.mu.Unlock()
 	for v := range w.vms {
 		v.memMu.Lock()
-		if v.watched && !v.memFired && live > v.memStart && live-v.memStart > w.budget {
-			v.memFired = true
-			v.rt.Interrupt(&interrupt{cause: ErrMemory, what: v.what, bytes: w.budget})
+		if v.watched && v.memStop == nil && live > v.memStart && live-v.memStart > w.budget {
+			v.memStop = &interrupt{cause: ErrMemory, what: v.what, bytes: w.budget}
+			v.rt.Interrupt(v.memStop)
 		}
 		v.memMu.Unlock()
 	}

@@ -39,6 +39,11 @@ func TestScriptMemoryLimit(t *testing.T) {
 		`return new ArrayBuffer(2 ** 30).byteLength`,
 		`class A extends Array {}; return new A(5e7).length`,
 		`try { return "x".repeat(2 ** 28).length } catch (e) { return "caught" }`, // not catchable
+		`const a = []; a.length = 2 ** 31; return JSON.stringify(a).length`,       // sparse
+		`let a = ["x"]; for (let i = 0; i < 40; i++) a = [a, a]; return JSON.stringify(a).length`,
+		`let a = ["x"]; for (let i = 0; i < 40; i++) a = [a, a]; try { return JSON.stringify(a, null, 2) } catch (e) { return e.message }`,
+		`const a = []; a.length = 2 ** 31; return Math.max.apply(null, a)`,
+		`const a = []; a.length = 2 ** 31; return Reflect.apply(Math.max, null, a)`,
 	} {
 		_, err := e.RunScript(t.Context(), code, nil, nil, nil)
 		require.ErrorIs(t, err, ErrMemory, code)
@@ -84,10 +89,29 @@ func TestGuardedBuiltinsUnderTheBudget(t *testing.T) {
 		`class A extends Array { sum() { return this.reduce((a, b) => a + b, 0) } }; return A.from([1, 2, 3]).sum()`: int64(6),
 		`return [1, [2, 3]].toString() + String([4, 5])`:                                                             "1,2,34,5",
 		`return [1, 2, 3].map(x => x * 2).filter(x => x > 2).length`:                                                 int64(2),
-		`return new Array(1e6).fill(0).length`:                                                                       int64(1000000),
+		`return JSON.stringify({a: [1, "x"], b: {c: null}}, null, 1).length`:                                         int64(49),
+		`return JSON.stringify({a: 1, b: 2}, (k, v) => k === "a" ? undefined : v)`:                                   `{"b":2}`,
+		`return JSON.stringify({a: 1, b: 2, c: {a: 3}}, ["a", "c"])`:                                                 `{"a":1,"c":{"a":3}}`,
+		`return JSON.stringify({toJSON() { return [1] }})`:                                                           "[1]",
+		`return JSON.stringify(undefined) === undefined && Math.max.apply(null, [1, 3, 2])`:                          int64(3),
+		`return new Array(1e5).fill(0).length`:                                                                       int64(100000),
 	} {
 		got, err := e.RunScript(t.Context(), code, nil, nil, nil)
 		require.NoError(t, err, code)
 		require.Equal(t, want, got, code)
 	}
+}
+
+// Arrays made by map, filter and slice are plain arrays, and subclasses keep their species.
+func TestArraySpecies(t *testing.T) {
+	t.Parallel()
+	e := newTestEvaluator(t)
+	got, err := e.RunScript(t.Context(), `
+		class A extends Array {}
+		const a = A.from([1, 2, 3]);
+		const m = [1, 2].map(x => x);
+		return [m.constructor === Array, m instanceof Array, Array.isArray(m),
+			a.map(x => x) instanceof A, a.filter(x => x > 1).length, A[Symbol.species] === A]`, nil, nil, nil)
+	require.NoError(t, err)
+	require.Equal(t, []any{true, true, true, true, int64(2), true}, got)
 }

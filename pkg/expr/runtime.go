@@ -25,11 +25,12 @@ type vm struct {
 	what  string        // what runs under it: "expression" or "script"
 
 	// memMu guards what the memory watchdog reads and writes: whether an evaluation is in
-	// progress, the live heap when it began, and whether the watchdog interrupted it.
+	// progress, the heap when it began, and the interrupt that stopped it for memory (set by
+	// the watchdog or a built-in guard; nil while it runs within budget).
 	memMu    sync.Mutex
 	watched  bool
 	memStart uint64
-	memFired bool
+	memStop  *interrupt
 
 	scope *scope // the evaluation in progress; nil while idle
 	depth int    // nesting of evaluations ($parameter and $evaluateExpression evaluate too)

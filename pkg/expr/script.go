@@ -119,8 +119,8 @@ func (v *vm) runScript(ctx context.Context, prg *goja.Program, c *Context, names
 		if !stopCtx() && ctx.Err() != nil {
 			clean = false
 		}
-		if v.endWatch() {
-			clean = false
+		if stop := v.endWatch(); stop != nil {
+			out, err, clean = nil, stop, false
 		}
 		if !clean {
 			v.rt.ClearInterrupt()
