@@ -24,8 +24,10 @@ var typedArrays = map[string]float64{
 // installGuards puts a size check in front of every built-in that allocates in proportion
 // to an argument in one native call, where the watchdog could not stop it: the Array
 // constructor, Array.from, Array.prototype.fill and join, String.prototype.repeat, padStart,
-// padEnd and concat, ArrayBuffer and the typed arrays. A call whose result would exceed the
-// memory budget stops the evaluation as the watchdog does, before anything is allocated.
+// padEnd and concat, ArrayBuffer and the typed arrays, Function.prototype.apply,
+// Reflect.apply and Reflect.construct, and JSON.stringify (guardStringify). A call whose
+// result would exceed the memory budget stops the evaluation as the watchdog does, before
+// anything is allocated.
 func (v *vm) installGuards() error {
 	if v.ev.watch == nil {
 		return nil
@@ -37,66 +39,67 @@ func (v *vm) installGuards() error {
 	stringProto := global.Get("String").ToObject(rt).Get("prototype").ToObject(rt)
 
 	guards := []methodGuard{
-		{array, "from", func(call goja.FunctionCall) (float64, string) {
+		{array, "from", "Array.from of %.0f elements", func(call goja.FunctionCall) (float64, float64) {
 			n := v.lengthOf(call.Argument(0))
-			return n * elementBytes, fmt.Sprintf("Array.from of %.0f elements", n)
+			return n * elementBytes, n
 		}},
-		{arrayProto, "fill", func(call goja.FunctionCall) (float64, string) {
+		{arrayProto, "fill", "fill of %.0f elements", func(call goja.FunctionCall) (float64, float64) {
 			n := fillCount(v.lengthOf(call.This), call.Argument(1), call.Argument(2))
-			return n * elementBytes, fmt.Sprintf("fill of %.0f elements", n)
+			return n * elementBytes, n
 		}},
-		{arrayProto, "join", func(call goja.FunctionCall) (float64, string) {
+		{arrayProto, "join", "join of %.0f elements", func(call goja.FunctionCall) (float64, float64) {
 			n := v.lengthOf(call.This)
 			sep := 1.0
 			if s := call.Argument(0); !goja.IsUndefined(s) {
 				sep = stringLength(s)
 			}
-			return n * sep * charBytes, fmt.Sprintf("join of %.0f elements", n)
+			return n * sep * charBytes, n
 		}},
-		{stringProto, "repeat", func(call goja.FunctionCall) (float64, string) {
+		{stringProto, "repeat", "repeat to %.0f characters", func(call goja.FunctionCall) (float64, float64) {
 			n := stringLength(call.This) * call.Argument(0).ToFloat()
-			return n * charBytes, fmt.Sprintf("repeat to %.0f characters", n)
+			return n * charBytes, n
 		}},
-		{stringProto, "padStart", func(call goja.FunctionCall) (float64, string) {
+		{stringProto, "padStart", "padStart to %.0f characters", func(call goja.FunctionCall) (float64, float64) {
 			n := call.Argument(0).ToFloat()
-			return n * charBytes, fmt.Sprintf("padStart to %.0f characters", n)
+			return n * charBytes, n
 		}},
-		{stringProto, "padEnd", func(call goja.FunctionCall) (float64, string) {
+		{stringProto, "padEnd", "padEnd to %.0f characters", func(call goja.FunctionCall) (float64, float64) {
 			n := call.Argument(0).ToFloat()
-			return n * charBytes, fmt.Sprintf("padEnd to %.0f characters", n)
+			return n * charBytes, n
 		}},
-		{stringProto, "concat", func(call goja.FunctionCall) (float64, string) {
+		{stringProto, "concat", "concat to %.0f characters", func(call goja.FunctionCall) (float64, float64) {
 			n := stringLength(call.This)
 			for _, a := range call.Arguments {
 				n += stringLength(a)
 			}
-			return n * charBytes, fmt.Sprintf("concat to %.0f characters", n)
+			return n * charBytes, n
 		}},
 	}
 	// apply and Reflect.apply/construct spread an array-like into arguments, all at once.
-	argumentsGuard := func(i int, what string) func(goja.FunctionCall) (float64, string) {
-		return func(call goja.FunctionCall) (float64, string) {
+	arguments := func(i int) func(goja.FunctionCall) (float64, float64) {
+		return func(call goja.FunctionCall) (float64, float64) {
 			n := v.lengthOf(call.Argument(i))
-			return n * elementBytes, fmt.Sprintf("%s with %.0f arguments", what, n)
+			return n * elementBytes, n
 		}
 	}
 	reflect := global.Get("Reflect").ToObject(rt)
+	functionProto := global.Get("Function").ToObject(rt).Get("prototype").ToObject(rt)
 	guards = append(guards,
-		methodGuard{global.Get("Function").ToObject(rt).Get("prototype").ToObject(rt), "apply", argumentsGuard(1, "apply")},
-		methodGuard{reflect, "apply", argumentsGuard(2, "Reflect.apply")},
-		methodGuard{reflect, "construct", argumentsGuard(1, "Reflect.construct")},
+		methodGuard{functionProto, "apply", "apply with %.0f arguments", arguments(1)},
+		methodGuard{reflect, "apply", "Reflect.apply with %.0f arguments", arguments(2)},
+		methodGuard{reflect, "construct", "Reflect.construct with %.0f arguments", arguments(1)},
 	)
 	for _, g := range guards {
-		if err := v.guardMethod(g.obj, g.name, g.need); err != nil {
+		if err := v.guardMethod(g); err != nil {
 			return err
 		}
 	}
 
 	// Array(n) and new Array(n) are guarded by a proxy, so the global Array stays what
 	// scripts expect of it ([] instanceof Array, x.constructor === Array, Array.isArray).
-	arrayProxy, err := v.guardConstructor("Array", func(args []goja.Value) (float64, string) {
+	arrayProxy, err := v.guardConstructor("Array", "an Array of %.0f elements", func(args []goja.Value) (float64, float64) {
 		if len(args) != 1 {
-			return 0, ""
+			return 0, 0
 		}
 		var n float64
 		switch x := args[0].Export().(type) {
@@ -105,9 +108,9 @@ func (v *vm) installGuards() error {
 		case float64:
 			n = x
 		default:
-			return 0, "" // new Array("a") is an array of one element
+			return 0, 0 // new Array("a") is an array of one element
 		}
-		return n * elementBytes, fmt.Sprintf("an Array of %.0f elements", n)
+		return n * elementBytes, n
 	})
 	if err != nil {
 		return err
@@ -116,8 +119,8 @@ func (v *vm) installGuards() error {
 		return err
 	}
 	// map, filter, slice and the like create their result through constructor[Symbol.species];
-	// for plain arrays that is the original Array again, so they skip the proxy (their sizes
-	// are bounded by the array they start from). Subclasses keep their own species.
+	// for plain arrays that is the original Array, so they skip the proxy (their sizes are
+	// bounded by the array they start from). Subclasses keep their own species.
 	species := rt.ToValue(func(call goja.FunctionCall) goja.Value {
 		if call.This == arrayProxy {
 			return array
@@ -130,9 +133,9 @@ func (v *vm) installGuards() error {
 	if err := v.guardStringify(global.Get("JSON").ToObject(rt)); err != nil {
 		return err
 	}
-	if _, err := v.guardConstructor("ArrayBuffer", func(args []goja.Value) (float64, string) {
+	if _, err := v.guardConstructor("ArrayBuffer", "an ArrayBuffer of %.0f bytes", func(args []goja.Value) (float64, float64) {
 		n := argFloat(args, 0)
-		return n, fmt.Sprintf("an ArrayBuffer of %.0f bytes", n)
+		return n, n
 	}); err != nil {
 		return err
 	}
@@ -140,22 +143,21 @@ func (v *vm) installGuards() error {
 		if global.Get(name) == nil {
 			continue
 		}
-		name, size := name, size
-		if _, err := v.guardConstructor(name, func(args []goja.Value) (float64, string) {
+		if _, err := v.guardConstructor(name, "a "+name+" of %.0f elements", func(args []goja.Value) (float64, float64) {
 			if len(args) == 0 {
-				return 0, ""
+				return 0, 0
 			}
 			var n float64
 			switch a := args[0].(type) {
 			case *goja.Object:
 				if _, isBuffer := a.Export().(goja.ArrayBuffer); isBuffer {
-					return 0, "" // a view of memory already allocated
+					return 0, 0 // a view of memory already allocated
 				}
 				n = v.lengthOf(a)
 			default:
 				n = a.ToFloat()
 			}
-			return n * size, fmt.Sprintf("a %s of %.0f elements", name, n)
+			return n * size, n
 		}); err != nil {
 			return err
 		}
@@ -163,23 +165,25 @@ func (v *vm) installGuards() error {
 	return nil
 }
 
-// methodGuard is a built-in method and what one call of it would allocate (bytes), with a
-// description of the call for the error.
+// methodGuard is a built-in method and what one call of it would allocate: need gives the
+// bytes and the count (elements, characters) that what, a format, describes in the error.
 type methodGuard struct {
 	obj  *goja.Object
 	name string
-	need func(call goja.FunctionCall) (bytes float64, what string)
+	what string
+	need func(call goja.FunctionCall) (bytes, count float64)
 }
 
 // guardMethod replaces obj[name] by a function that checks need before calling the original.
-func (v *vm) guardMethod(obj *goja.Object, name string, need func(goja.FunctionCall) (float64, string)) error {
+func (v *vm) guardMethod(g methodGuard) error {
+	obj, name := g.obj, g.name
 	orig, ok := goja.AssertFunction(obj.Get(name))
 	if !ok {
 		return fmt.Errorf("%s is not a function", name)
 	}
 	wrapped := v.rt.ToValue(func(call goja.FunctionCall) goja.Value {
-		if bytes, what := need(call); bytes > float64(v.ev.watch.budget) {
-			v.refuse(what, bytes)
+		if bytes, count := g.need(call); bytes > float64(v.ev.watch.budget) {
+			v.refuse(fmt.Sprintf(g.what, count), bytes)
 			return goja.Undefined()
 		}
 		res, err := orig(call.This, call.Arguments...)
@@ -196,7 +200,7 @@ func (v *vm) guardMethod(obj *goja.Object, name string, need func(goja.FunctionC
 
 // guardConstructor replaces the global constructor name by a proxy that checks need on calls
 // and constructions (subclasses included).
-func (v *vm) guardConstructor(name string, need func(args []goja.Value) (float64, string)) (*goja.Object, error) {
+func (v *vm) guardConstructor(name, what string, need func(args []goja.Value) (bytes, count float64)) (*goja.Object, error) {
 	rt := v.rt
 	target := rt.GlobalObject().Get(name).ToObject(rt)
 	construct, ok := goja.AssertFunction(rt.GlobalObject().Get("Reflect").ToObject(rt).Get("construct"))
@@ -212,8 +216,8 @@ func (v *vm) guardConstructor(name string, need func(args []goja.Value) (float64
 		return nil, err
 	}
 	check := func(args []goja.Value) bool {
-		if bytes, what := need(args); bytes > float64(v.ev.watch.budget) {
-			v.refuse(what, bytes)
+		if bytes, count := need(args); bytes > float64(v.ev.watch.budget) {
+			v.refuse(fmt.Sprintf(what, count), bytes)
 			return false
 		}
 		return true

@@ -73,7 +73,7 @@ func (w *watchdog) remove(v *vm) {
 	w.mu.Unlock()
 }
 
-// begin marks the start of an evaluation on v.
+// beginWatch marks the start of an evaluation on v, starting the sampling goroutine if none runs.
 func (v *vm) beginWatch() {
 	w := v.ev.watch
 	if w == nil {
