@@ -108,8 +108,8 @@ func TestPreviewMemoryLimit(t *testing.T) {
 	w := scriptWorkflow(t, "n8n-nodes-base.code", map[string]any{"jsCode": "return []"})
 	before := liveHeap()
 	for expression, want := range map[string]string{
-		"={{ new Array(5e7).fill(1).length }}": "Expression used more than 32 MiB of memory: an Array of 50000000 elements needs about 763 MiB",
-		"={{ 'x'.repeat(2**28).length }}":      "Expression used more than 32 MiB of memory: repeat to 268435456 characters needs about 512 MiB",
+		"={{ new Array(5e7).fill(1).length }}":                                               "Expression used more than 32 MiB of memory: an Array of 50000000 elements needs about 763 MiB",
+		"={{ 'x'.repeat(2**28).length }}":                                                    "Expression used more than 32 MiB of memory: repeat to 268435456 characters needs about 512 MiB",
 		"={{ (() => { const a = []; while (true) a.push('y'.repeat(1e5) + a.length) })() }}": "Expression used more than 32 MiB of memory",
 	} {
 		got, err := e.Preview(engine.PreviewRequest{Workflow: w, Node: "Script"}, expression)
