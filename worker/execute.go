@@ -69,7 +69,8 @@ func runExecute(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "worker execute:", err)
 		return 1
 	}
-	ev, err := expr.New(expr.Options{DefaultTimezone: *timezone})
+	scriptTimeout, scriptMemory := cfg.ScriptLimits()
+	ev, err := expr.New(expr.Options{DefaultTimezone: *timezone, ScriptTimeout: scriptTimeout, MemoryLimit: scriptMemory})
 	if err != nil {
 		fmt.Fprintln(stderr, "worker execute: expressions:", err)
 		return 1

@@ -87,6 +87,12 @@ type Config struct {
 	ExecutionsTimeout int
 	// ExecutionsTimeoutMax caps the per-workflow timeout, in seconds. Default 3600.
 	ExecutionsTimeoutMax int
+	// ScriptTimeout limits one run of a Code, Function or Function Item script, in seconds;
+	// 0 or -1 is none (the execution timeout still applies). Default 60.
+	ScriptTimeout int
+	// ScriptMemoryLimit is the memory budget of one script run or expression evaluation, in
+	// MiB; 0 is none. Default 256.
+	ScriptMemoryLimit int
 	// SaveDataOnError is all or none. Default all.
 	SaveDataOnError string
 	// SaveDataOnSuccess is all or none. Default all.
@@ -455,6 +461,12 @@ func (c *Config) finish() error {
 	if c.ExecutionsTimeout < -1 || c.ExecutionsTimeout == 0 {
 		errs = append(errs, errors.New("FLOWMILL_EXECUTIONS_TIMEOUT: -1 (off) or a positive number of seconds"))
 	}
+	if c.ScriptTimeout < -1 {
+		errs = append(errs, errors.New("FLOWMILL_SCRIPT_TIMEOUT: 0 or -1 (none) or a positive number of seconds"))
+	}
+	if c.ScriptMemoryLimit < 0 || c.ScriptMemoryLimit > 1<<20 {
+		errs = append(errs, errors.New("FLOWMILL_SCRIPT_MEMORY_LIMIT: 0 (none) or a positive number of MiB up to 1048576"))
+	}
 	if c.ConcurrencyProductionLimit == 0 || c.ConcurrencyProductionLimit < -1 {
 		errs = append(errs, errors.New("FLOWMILL_CONCURRENCY_PRODUCTION_LIMIT: -1 (no limit) or a positive number"))
 	}
@@ -559,4 +571,18 @@ func NodeEnvironment() map[string]string {
 		}
 	}
 	return env
+}
+
+// ScriptLimits are the time limit and memory budget of scripts and expressions as the
+// expression evaluator takes them (expr.Options.ScriptTimeout and MemoryLimit): 0 for no time
+// limit, a negative budget for none.
+func (c *Config) ScriptLimits() (timeout time.Duration, memoryBytes int64) {
+	if c.ScriptTimeout > 0 {
+		timeout = time.Duration(c.ScriptTimeout) * time.Second
+	}
+	memoryBytes = -1
+	if c.ScriptMemoryLimit > 0 {
+		memoryBytes = int64(c.ScriptMemoryLimit) << 20
+	}
+	return timeout, memoryBytes
 }

@@ -31,6 +31,35 @@ func TestDefaults(t *testing.T) {
 	require.Equal(t, 10*time.Millisecond, c.QueuePollInterval)
 	require.Equal(t, "America/New_York", c.Timezone)
 	require.Equal(t, -1, c.ExecutionsTimeout)
+	timeout, memory := c.ScriptLimits()
+	require.Equal(t, 60*time.Second, timeout)
+	require.Equal(t, int64(256<<20), memory)
+}
+
+func TestScriptLimits(t *testing.T) {
+	for _, tt := range []struct {
+		timeout, memory string
+		wantTimeout     time.Duration
+		wantMemory      int64
+		wantErr         string
+	}{
+		{"5", "64", 5 * time.Second, 64 << 20, ""},
+		{"0", "0", 0, -1, ""},
+		{"-1", "1", 0, 1 << 20, ""},
+		{"-2", "256", 0, 0, "FLOWMILL_SCRIPT_TIMEOUT"},
+		{"60", "-1", 0, 0, "FLOWMILL_SCRIPT_MEMORY_LIMIT"},
+	} {
+		c, err := Load(nil, env(map[string]string{"FLOWMILL_DATA_DIR": t.TempDir(),
+			"FLOWMILL_SCRIPT_TIMEOUT": tt.timeout, "FLOWMILL_SCRIPT_MEMORY_LIMIT": tt.memory}))
+		if tt.wantErr != "" {
+			require.ErrorContains(t, err, tt.wantErr)
+			continue
+		}
+		require.NoError(t, err)
+		timeout, memory := c.ScriptLimits()
+		require.Equal(t, tt.wantTimeout, timeout, tt.timeout)
+		require.Equal(t, tt.wantMemory, memory, tt.memory)
+	}
 }
 
 func TestDataDirTilde(t *testing.T) {

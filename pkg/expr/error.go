@@ -29,7 +29,8 @@ type Error struct {
 	Parameter string
 	// Line and Column locate a script error in the script's code (1-based); 0 when unknown.
 	Line, Column int
-	// cause is the underlying error: ErrTimeout, a context error, or a data-access error.
+	// cause is the underlying error: ErrTimeout, ErrMemory, a context error, or a data-access
+	// error.
 	cause error
 }
 
@@ -47,7 +48,7 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// Unwrap returns ErrTimeout, context.Canceled/DeadlineExceeded, or nil.
+// Unwrap returns ErrTimeout, ErrMemory, context.Canceled/DeadlineExceeded, or nil.
 func (e *Error) Unwrap() error { return e.cause }
 
 // dataError is raised by the data globals ($node, $(), $items, …) inside JavaScript, where
@@ -80,8 +81,30 @@ func lenient(err error) bool {
 // interrupt is the value passed to goja's Runtime.Interrupt.
 type interrupt struct {
 	cause error
-	limit time.Duration
-	what  string // "expression" or "script"
+	limit time.Duration // the time limit (ErrTimeout)
+	bytes uint64        // the memory budget (ErrMemory)
+	what  string        // "expression" or "script"
+	// detail names the call a built-in guard refused (ErrMemory), e.g. "repeat to
+	// 268435456 characters needs about 512 MiB".
+	detail string
+}
+
+// message is what an evaluation stopped by ir fails with.
+func (ir *interrupt) message() string {
+	switch {
+	case errors.Is(ir.cause, ErrMemory):
+		m := memoryMessage(ir.what, ir.bytes)
+		if ir.detail != "" {
+			m += ": " + ir.detail
+		}
+		return m
+	case errors.Is(ir.cause, ErrTimeout) && ir.what == "script":
+		return "Script ran longer than " + formatLimit(ir.limit)
+	case errors.Is(ir.cause, ErrTimeout):
+		return fmt.Sprintf("%s timed out after %s", ir.what, ir.limit)
+	default:
+		return ir.what + " was cancelled: " + ir.cause.Error()
+	}
 }
 
 // toError turns anything a goja run can return or panic with into an *Error.
@@ -107,12 +130,7 @@ func toError(err error, expression string) *Error {
 
 	case errors.As(err, &in):
 		if ir, ok := in.Value().(*interrupt); ok {
-			out.cause = ir.cause
-			if errors.Is(ir.cause, ErrTimeout) {
-				out.Message = fmt.Sprintf("%s timed out after %s", ir.what, ir.limit)
-			} else {
-				out.Message = ir.what + " was cancelled: " + ir.cause.Error()
-			}
+			out.Message, out.cause = ir.message(), ir.cause
 		} else {
 			out.Message = in.Error()
 		}
@@ -168,4 +186,12 @@ func valueMessage(v goja.Value) string {
 		return "undefined"
 	}
 	return v.String()
+}
+
+// formatLimit writes a time limit as people set it: "60s", "90s", or "500ms" below a second.
+func formatLimit(d time.Duration) string {
+	if d >= time.Second && d%time.Second == 0 {
+		return strconv.FormatInt(int64(d/time.Second), 10) + "s"
+	}
+	return d.String()
 }

@@ -22,6 +22,7 @@ func (v *vm) evaluateTop(t *compiledTemplate, expression string, c *Context, lim
 		if r := recover(); r != nil {
 			v.scope, v.depth = nil, 0
 			v.stopTimer()
+			v.endWatch()
 			out, err, reusable = nil, &Error{
 				Message:    fmt.Sprintf("internal error while evaluating: %v", r),
 				Expression: expression,
@@ -32,6 +33,7 @@ func (v *vm) evaluateTop(t *compiledTemplate, expression string, c *Context, lim
 
 	v.scope = v.newScope(c, false)
 	v.startTimer(limit, "expression")
+	v.beginWatch()
 	val, err := v.evalTemplateValue(t)
 	if _, isFn := goja.AssertFunction(val); err == nil && isFn && t.lone {
 		err = &Error{Message: `Expression resolved to a function. Please add "()"`}
@@ -41,6 +43,9 @@ func (v *vm) evaluateTop(t *compiledTemplate, expression string, c *Context, lim
 		out = val.String()
 	}
 	clean := v.stopTimer()
+	if stop := v.endWatch(); stop != nil {
+		out, err, clean = nil, stop, false
+	}
 	v.scope = nil
 	if !clean {
 		v.rt.ClearInterrupt()

@@ -42,14 +42,26 @@ type Options struct {
 	// timeouts still fail. Default false: every error fails. RunScript is not affected.
 	LenientErrors bool
 	// ScriptTimeout limits one RunScript call; default 0, no limit besides its context (n8n
-	// puts none on Code nodes; the execution timeout cancels the context).
+	// puts none on Code nodes; the execution timeout cancels the context). A script stopped
+	// by it fails with "Script ran longer than 60s".
 	ScriptTimeout time.Duration
+	// MemoryLimit is the memory budget, in bytes, of one Evaluate or RunScript call; default
+	// DefaultMemoryLimit (256 MiB); negative means none. A built-in that would allocate more
+	// in one call (Array(n), fill, repeat, typed arrays, …) is refused before it runs, and a
+	// watchdog stops a run while the process's live heap has grown by more than the budget
+	// since it began. Either fails with "Script used more than 256 MiB of memory" (or
+	// "Expression …"), matching ErrMemory, and the runtime is discarded.
+	MemoryLimit int64
 }
+
+// DefaultMemoryLimit is the default of Options.MemoryLimit: 256 MiB.
+const DefaultMemoryLimit = 256 << 20
 
 // Evaluator evaluates expressions and runs scripts. It is safe for concurrent use.
 type Evaluator struct {
 	opts      Options
 	pool      chan *vm
+	watch     *watchdog // nil without a memory limit
 	templates *lru[*compiledTemplate]
 	scripts   *lru[compiledScript]
 }
@@ -61,6 +73,7 @@ func New(opts Options) (*Evaluator, error) {
 	opts.PoolSize = cmp.Or(opts.PoolSize, runtime.GOMAXPROCS(0)*2)
 	opts.DefaultTimezone = cmp.Or(opts.DefaultTimezone, "America/New_York")
 	opts.CacheSize = cmp.Or(opts.CacheSize, 4096)
+	opts.MemoryLimit = cmp.Or(opts.MemoryLimit, DefaultMemoryLimit)
 	switch {
 	case opts.Timeout < 0:
 		return nil, fmt.Errorf("expr: Timeout must be positive, got %s", opts.Timeout)
@@ -80,7 +93,10 @@ func New(opts Options) (*Evaluator, error) {
 		templates: newLRU[*compiledTemplate](opts.CacheSize),
 		scripts:   newLRU[compiledScript](opts.CacheSize),
 	}
-	v, err := e.newVM()
+	if opts.MemoryLimit > 0 {
+		e.watch = newWatchdog(uint64(opts.MemoryLimit))
+	}
+	v, err := e.get()
 	if err != nil {
 		return nil, fmt.Errorf("expr: prepare runtime: %w", err)
 	}
@@ -93,14 +109,40 @@ func (e *Evaluator) get() (*vm, error) {
 	case v := <-e.pool:
 		return v, nil
 	default:
-		return e.newVM()
 	}
+	v, err := e.newVM()
+	if err != nil {
+		return nil, err
+	}
+	if e.watch != nil {
+		e.watch.add(v)
+	}
+	return v, nil
 }
 
 func (e *Evaluator) put(v *vm) {
 	select {
 	case e.pool <- v:
 	default:
+		e.discard(v)
+	}
+}
+
+// release returns v to the pool, or drops it when it must not be reused (interrupted, or a
+// Go panic went through it), so whatever its last run held is freed.
+func (e *Evaluator) release(v *vm, reusable bool) {
+	if reusable {
+		e.put(v)
+		return
+	}
+	e.discard(v)
+}
+
+func (e *Evaluator) discard(v *vm) {
+	v.timer.Stop()
+	v.timed.Store(nil)
+	if e.watch != nil {
+		e.watch.remove(v)
 	}
 }
 
@@ -136,9 +178,7 @@ func (e *Evaluator) Evaluate(value any, c *Context) (any, error) {
 		return nil, &Error{Message: err.Error(), Expression: s}
 	}
 	out, err, reusable := v.evaluateTop(t, s, c, e.opts.Timeout)
-	if reusable {
-		e.put(v)
-	}
+	e.release(v, reusable)
 	return out, err
 }
 

@@ -2,6 +2,8 @@ package expr
 
 import (
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dop251/goja"
@@ -17,9 +19,18 @@ const maxCallStackSize = 4096
 type vm struct {
 	ev    *Evaluator
 	rt    *goja.Runtime
-	timer *time.Timer   // interrupts rt when the time limit passes
+	timer *time.Timer // interrupts rt when the time limit passes
+	timed *atomic.Pointer[vm]
 	limit time.Duration // the limit the timer was armed with
 	what  string        // what runs under it: "expression" or "script"
+
+	// memMu guards what the memory watchdog reads and writes: whether an evaluation is in
+	// progress, the heap when it began, and the interrupt that stopped it for memory (set by
+	// the watchdog or a built-in guard; nil while it runs within budget).
+	memMu    sync.Mutex
+	watched  bool
+	memStart uint64
+	memStop  *interrupt
 
 	scope *scope // the evaluation in progress; nil while idle
 	depth int    // nesting of evaluations ($parameter and $evaluateExpression evaluate too)
@@ -37,8 +48,16 @@ func (e *Evaluator) newVM() (*vm, error) {
 	rt := goja.New()
 	rt.SetMaxCallStackSize(maxCallStackSize)
 	v := &vm{ev: e, rt: rt}
+	// The timer reaches the runtime through timed, which release clears: a stopped timer can
+	// stay in the runtime's timer heap for a while, and must not keep a dropped runtime's
+	// memory alive.
+	timed := new(atomic.Pointer[vm])
+	timed.Store(v)
+	v.timed = timed
 	v.timer = time.AfterFunc(time.Hour, func() {
-		rt.Interrupt(&interrupt{cause: ErrTimeout, limit: v.limit, what: v.what})
+		if t := timed.Load(); t != nil {
+			t.rt.Interrupt(&interrupt{cause: ErrTimeout, limit: t.limit, what: t.what})
+		}
 	})
 	v.timer.Stop()
 
@@ -59,6 +78,9 @@ func (e *Evaluator) newVM() (*vm, error) {
 		return nil, err
 	}
 	v.installGlobals()
+	if err := v.installGuards(); err != nil {
+		return nil, fmt.Errorf("install guards: %w", err)
+	}
 	// Expressions and scripts may not leave globals behind for the next evaluation.
 	if _, err := rt.RunString("Object.preventExtensions(globalThis)"); err != nil {
 		return nil, fmt.Errorf("seal globals: %w", err)

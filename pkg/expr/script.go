@@ -82,9 +82,7 @@ func (e *Evaluator) RunScript(ctx context.Context, code string, c *Context, glob
 		return nil, &Error{Message: err.Error()}
 	}
 	out, err, reusable := v.runScript(ctx, cs.prg, c, names, globals, onConsole, e.opts.ScriptTimeout)
-	if reusable {
-		e.put(v)
-	}
+	e.release(v, reusable)
 	return out, err
 }
 
@@ -121,6 +119,9 @@ func (v *vm) runScript(ctx context.Context, prg *goja.Program, c *Context, names
 		if !stopCtx() && ctx.Err() != nil {
 			clean = false
 		}
+		if stop := v.endWatch(); stop != nil {
+			out, err, clean = nil, stop, false
+		}
 		if !clean {
 			v.rt.ClearInterrupt()
 			reusable = false
@@ -129,6 +130,7 @@ func (v *vm) runScript(ctx context.Context, prg *goja.Program, c *Context, names
 
 	v.scope = v.newScope(c, true)
 	v.startTimer(limit, "script")
+	v.beginWatch()
 
 	fnVal, err := v.rt.RunProgram(prg)
 	if err != nil {

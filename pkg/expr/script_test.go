@@ -196,5 +196,5 @@ func TestRunScriptTimeout(t *testing.T) {
 	require.NoError(t, err)
 	_, err = e.RunScript(t.Context(), `while (true) {}`, nil, nil, nil)
 	require.ErrorIs(t, err, ErrTimeout)
-	require.ErrorContains(t, err, "script timed out after 50ms")
+	require.ErrorContains(t, err, "Script ran longer than 50ms")
 }

@@ -53,7 +53,8 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*Infra, er
 		return nil, err
 	}
 	var err error
-	if in.Eval, err = expr.New(expr.Options{DefaultTimezone: cfg.Timezone}); err != nil {
+	scriptTimeout, scriptMemory := cfg.ScriptLimits()
+	if in.Eval, err = expr.New(expr.Options{DefaultTimezone: cfg.Timezone, ScriptTimeout: scriptTimeout, MemoryLimit: scriptMemory}); err != nil {
 		return nil, err
 	}
 	if in.Files, err = filefence.New(filefence.Options{Root: cfg.FilesDir, DataDir: cfg.DataDir}); err != nil {
