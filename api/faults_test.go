@@ -278,3 +278,31 @@ func TestIdempotencyKeyRunsOnceAndReplaysTheAnswer(t *testing.T) {
 	require.NotContains(t, effects.keys, "")
 	effects.mu.Unlock()
 }
+
+func TestIdempotencyKeyOnTheInProcessRunner(t *testing.T) {
+	e := startWithWorker(t, nil)
+	effects, sink := newSideEffects(t)
+	id := e.saveWorkflow(t, hookCalling("idem-here", "idem-here", "lastNode", sink))
+	status, b := e.setActive(t, id, true)
+	require.Equal(t, 200, status, string(b))
+
+	const n = 5
+	results := make([]callResult, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = postHook(t, e.base+"webhook/idem-here", "Idempotency-Key", "here-1")
+		}()
+	}
+	wg.Wait()
+	for _, r := range results {
+		require.Equal(t, 200, r.status, r.body)
+		require.JSONEq(t, `{"ok":true}`, r.body)
+	}
+	r := postHook(t, e.base+"webhook/idem-here", "Idempotency-Key", "here-1")
+	require.Equal(t, "true", r.headers.Get("Idempotent-Replayed"))
+	require.JSONEq(t, `{"ok":true}`, r.body)
+	require.EqualValues(t, 1, effects.hits.Load())
+}

@@ -68,9 +68,10 @@ func (a *answerer) finished(ctx context.Context, res *engine.Result) {
 	}
 }
 
-// send keeps the answer in the database, then hands it to the waiting call: in this process
-// when it waits here, otherwise over Redis. The stored copy is what a call reads whose Redis
-// message was lost, and what a repeated call with the same Idempotency-Key gets.
+// send hands the answer to the waiting call: in this process when it waits here, otherwise
+// kept in the database and published over Redis. The kept copy is what a call reads whose Redis
+// message was lost, and what a repeated call with the same Idempotency-Key gets (such calls'
+// answers are kept whichever way they go).
 func (a *answerer) send(ctx context.Context, ans trigger.Answer) {
 	a.answered = true
 	wa := WebhookAnswer{Token: a.respond.Token, ExecutionID: a.id, Answer: ans}
@@ -80,10 +81,15 @@ func (a *answerer) send(ctx context.Context, ans trigger.Answer) {
 		return
 	}
 	ctx = context.WithoutCancel(ctx)
+	// An answer handed over in this process cannot be lost: it is kept only for repeats.
+	delivered := a.r.answered != nil && a.r.answered(wa)
+	if delivered && !a.respond.Keep {
+		return
+	}
 	if err := a.r.cfg.Store.SaveWebhookAnswer(ctx, a.id, b); err != nil {
 		a.r.log.Warn("keep webhook answer", "execution", a.id, "err", err)
 	}
-	if a.r.answered != nil && a.r.answered(wa) {
+	if delivered {
 		return
 	}
 	_, err = a.r.cfg.Redis.TxPipelined(ctx, func(p redis.Pipeliner) error {

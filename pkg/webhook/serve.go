@@ -275,9 +275,9 @@ func (rt *Runtime) run(ctx context.Context, call Call, h *hit, start startFunc) 
 	if err != nil {
 		return Answer{}, &Error{Kind: BadRequest, Message: strings.TrimPrefix(err.Error(), "webhook: "), cause: err}
 	}
+	var key string
 	if call.Kind == Production {
-		key, err := idempotencyKey(r)
-		if err != nil {
+		if key, err = idempotencyKey(r); err != nil {
 			return Answer{}, err
 		}
 		if key != "" {
@@ -295,7 +295,7 @@ func (rt *Runtime) run(ctx context.Context, call Call, h *hit, start startFunc) 
 		}
 		return respond.OnReceived(), nil
 	}
-	respond.Token = store.NewID()
+	respond.Token, respond.Keep = store.NewID(), key != ""
 	answer, release := rt.answers.expect(respond.Token)
 	defer release()
 	id, err := start(item, &respond)
