@@ -306,3 +306,25 @@ func TestIdempotencyKeyOnTheInProcessRunner(t *testing.T) {
 	require.JSONEq(t, `{"ok":true}`, r.body)
 	require.EqualValues(t, 1, effects.hits.Load())
 }
+
+func TestWaitingCallOutlivesADatabaseCut(t *testing.T) {
+	f := startBehindProxies(t, nil)
+	id := f.activate(t, hookThen("slow-db", "slow-db", `{"httpMethod":"POST","path":"slow-db","responseMode":"lastNode"}`,
+		"Code", "n8n-nodes-base.code", `{"jsCode":"const t = Date.now(); while (Date.now() - t < 1500) {} return [{json: {done: true}}];"}`))
+	answer := make(chan callResult, 1)
+	go func() { answer <- postHook(t, f.base+"webhook/slow-db") }()
+	waitFor(t, 10*time.Second, "the execution to run", func() bool {
+		ex := f.executionsOf(t, id)
+		return len(ex) == 1 && ex[0].Status == workflow.StatusRunning
+	})
+	// The api loses the database while the worker (which still reaches it) finishes the run.
+	f.pg.cut()
+	waitFor(t, 10*time.Second, "the execution to succeed", func() bool {
+		ex := f.executionsOf(t, id)
+		return len(ex) == 1 && ex[0].Status == workflow.StatusSuccess
+	})
+	r := <-answer
+	require.Equal(t, 200, r.status, r.body)
+	require.JSONEq(t, `{"done":true}`, r.body)
+	f.pg.restore()
+}
