@@ -182,7 +182,7 @@ var registry = []Setting{
 		field: func(c *Config) any { return &c.NodesEnable }},
 	{Env: "FLOWMILL_FILES_DIR", Flag: "files-dir", Default: "", Help: "The only folder file nodes may read and write (default files/ in the data folder, created with mode 0700); /proc, /sys, /dev and the rest of the data folder are never available.",
 		field: func(c *Config) any { return &c.FilesDir }},
-	{Env: "FLOWMILL_WEBHOOK_RESPONSE_TIMEOUT", Flag: "webhook-response-timeout", Default: "2m", Help: "Longest a webhook caller waits for the workflow's answer (response modes lastNode and responseNode); then 504.",
+	{Env: "FLOWMILL_WEBHOOK_RESPONSE_TIMEOUT", Flag: "webhook-response-timeout", Default: "2m", Help: "Longest a webhook caller waits for the workflow's answer (response modes lastNode and responseNode); then 504 while the run is known to be going on, else 503 with Retry-After.",
 		field: func(c *Config) any { return &c.WebhookResponseTimeout }},
 	{Env: "FLOWMILL_TEST_WEBHOOK_TIMEOUT", Flag: "test-webhook-timeout", Default: "2m", Help: "How long test webhooks wait for their one call after Execute Workflow.",
 		field: func(c *Config) any { return &c.TestWebhookTimeout }},
