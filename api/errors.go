@@ -3,10 +3,13 @@ package main
 import (
 	"errors"
 	"log/slog"
+	"net"
 	"net/http"
+	"strconv"
 
 	"github.com/gofiber/fiber/v3"
 
+	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/webhook"
 	"github.com/flowmill/flowmill/pkg/workflow"
@@ -41,7 +44,11 @@ func errorHandler(log *slog.Logger) fiber.ErrorHandler {
 			return werr
 		}
 		body := toErrorBody(err)
-		if body.Code >= 500 {
+		switch {
+		case body.Code == http.StatusServiceUnavailable:
+			c.Set(fiber.HeaderRetryAfter, retryAfter)
+			log.Warn("request failed: a backing service is unavailable", "method", c.Method(), "path", c.Path(), "err", err)
+		case body.Code >= 500:
 			log.Error("request failed", "method", c.Method(), "path", c.Path(), "err", err)
 		}
 		if public, _ := c.Locals(localsPublicAPI).(bool); public {
@@ -72,8 +79,25 @@ func toErrorBody(err error) errorBody {
 		return errorBody{Code: http.StatusNotFound, Message: "Not found"}
 	case errors.Is(err, store.ErrConflict):
 		return errorBody{Code: http.StatusConflict, Message: "Conflict"}
+	case errors.Is(err, execution.ErrNotQueued):
+		return errorBody{Code: http.StatusServiceUnavailable, Message: "The execution is stored but could not be queued; it will start shortly"}
+	case store.IsUnavailable(err):
+		return errorBody{Code: http.StatusServiceUnavailable, Message: "The database is unavailable; try again shortly"}
+	case isNetworkFailure(err):
+		return errorBody{Code: http.StatusServiceUnavailable, Message: "A service the server depends on is unavailable; try again shortly"}
 	}
 	return errorBody{Code: http.StatusInternalServerError, Message: "Internal server error"}
+}
+
+// retryAfter is the Retry-After (seconds) of every 503: outages the client cannot fix but
+// that pass.
+var retryAfter = strconv.Itoa(int(execution.RetryAfter.Seconds()))
+
+// isNetworkFailure reports whether err is a connection to a backing service (Redis, the
+// database) that failed or timed out.
+func isNetworkFailure(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne)
 }
 
 func statusOf(err error) int { return toErrorBody(err).Code }

@@ -91,7 +91,7 @@ func TestTwoSchedulersFireEachTickOnce(t *testing.T) {
 // through api B with the worker's answer; they keep answering after the api restarts; a worker
 // killed mid-request gives the caller a 5xx.
 func TestScaledWebhooksAnswerAcrossProcesses(t *testing.T) {
-	a, b, env, workers := scaledStack(t, 1, "FLOWMILL_EXECUTION_LEASE_TTL", "3s")
+	a, b, env, workers := scaledStack(t, 1, "FLOWMILL_EXECUTION_LEASE_TTL", "3s", "FLOWMILL_HEARTBEAT_INTERVAL", "1s")
 	respond := createVia(t, a, `{"name":"respond","nodes":[
 	 {"name":"Webhook","type":"n8n-nodes-base.webhook","typeVersion":1,"position":[0,0],"webhookId":"s1","parameters":{"path":"scaled","httpMethod":"POST","responseMode":"responseNode"}},
 	 {"name":"Respond","type":"n8n-nodes-base.respondToWebhook","typeVersion":1,"position":[200,0],"parameters":{"respondWith":"firstIncomingItem"}}],
@@ -118,7 +118,8 @@ func TestScaledWebhooksAnswerAcrossProcesses(t *testing.T) {
 	res, answer := call(t, "POST", restarted+"webhook/scaled", "application/json", strings.NewReader(`{"n":2}`))
 	require.Equal(t, 200, res.StatusCode, answer)
 
-	// A worker that dies mid-run: the caller gets a 5xx, not a hang.
+	// A worker that dies mid-run: once its lease and heartbeat have run out the caller gets 503
+	// with Retry-After (the execution is taken over; its outcome is not known yet), not a hang.
 	busy := createVia(t, a, `{"name":"busy hook","nodes":[
 	 {"name":"Webhook","type":"n8n-nodes-base.webhook","typeVersion":1,"position":[0,0],"webhookId":"s2","parameters":{"path":"busy","responseMode":"lastNode"}},
 	 {"name":"Loop","type":"n8n-nodes-base.code","typeVersion":1,"position":[200,0],"parameters":{"jsCode":"while (true) {}"}}],
@@ -141,7 +142,8 @@ func TestScaledWebhooksAnswerAcrossProcesses(t *testing.T) {
 	select {
 	case res := <-done:
 		require.NotNil(t, res)
-		require.Equal(t, 502, res.StatusCode)
+		require.Equal(t, 503, res.StatusCode)
+		require.Equal(t, "5", res.Header.Get("Retry-After"))
 	case <-time.After(15 * time.Second):
 		t.Fatal("the caller was left hanging")
 	}

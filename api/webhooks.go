@@ -94,7 +94,7 @@ var webhookErrorStatus = map[webhook.ErrorKind]int{
 	webhook.Forbidden:    http.StatusForbidden,
 	webhook.NoAuthData:   http.StatusInternalServerError,
 	webhook.NoAnswer:     http.StatusInternalServerError,
-	webhook.WorkerGone:   http.StatusBadGateway,
+	webhook.NotYet:       http.StatusServiceUnavailable,
 	webhook.Unavailable:  http.StatusServiceUnavailable,
 	webhook.Timeout:      http.StatusGatewayTimeout,
 }
@@ -113,6 +113,9 @@ func writeWebhookError(c fiber.Ctx, err error) (bool, error) {
 		c.Set(fiber.HeaderWWWAuthenticate, `Basic realm="Webhook"`)
 		return true, c.Status(status).SendString(we.Message)
 	case we.RunFailure():
+		if status == http.StatusServiceUnavailable {
+			c.Set(fiber.HeaderRetryAfter, retryAfter)
+		}
 		return true, writeAnswer(c, trigger.ErrorAnswer(status, we.Message))
 	}
 	return false, nil
@@ -162,7 +165,7 @@ func (s *server) deleteTestWebhook(c fiber.Ctx) error {
 func newWebhooks(s *server) (*webhook.Runtime, error) {
 	return webhook.New(webhook.Config{Store: s.in.Store, Redis: s.in.Redis, Queue: s.in.Queue, Publisher: s.in.Publisher,
 		Executions: s.executions, Nodes: s.nodeTypes, Evaluator: s.ev, Credentials: s.credentials, Log: s.log,
-		ResponseTimeout: s.cfg.WebhookResponseTimeout, TestWindow: s.cfg.TestWebhookTimeout})
+		ResponseTimeout: s.cfg.WebhookResponseTimeout, TestWindow: s.cfg.TestWebhookTimeout, IdempotencyTTL: s.cfg.IdempotencyTTL})
 }
 
 // runWebhooksHere lets production webhooks run on the runner of this process (the embedded

@@ -84,3 +84,12 @@ func LiveInstances(ctx context.Context, rdb redis.UniversalClient, role string) 
 	}
 	return out, nil
 }
+
+// Alive reports whether the heartbeat of role/instance has not expired.
+func Alive(ctx context.Context, rdb redis.UniversalClient, role, instance string) (bool, error) {
+	n, err := rdb.Exists(ctx, KeyHeartbeatPrefix+role+":"+instance).Result()
+	if err != nil {
+		return false, fmt.Errorf("read %s heartbeat: %w", role, err)
+	}
+	return n > 0, nil
+}

@@ -165,6 +165,15 @@ type Config struct {
 	WebhookResponseTimeout time.Duration
 	// TestWebhookTimeout is how long test webhooks wait for their one call. Default 2m.
 	TestWebhookTimeout time.Duration
+	// IdempotencyTTL is how long a production webhook call's Idempotency-Key is remembered
+	// (with the first call's answer): a repeat within it is answered from the first call.
+	// Default 24h.
+	IdempotencyTTL time.Duration
+	// HTTPIdempotency makes the HTTP Request node send a key stable per execution, node run and
+	// item in the header HTTPIdempotencyHeader, so a receiver can drop the repeat of a request a
+	// worker taking over the execution sends again. Default true, header Idempotency-Key.
+	HTTPIdempotency       bool
+	HTTPIdempotencyHeader string
 
 	// SMTPHost is the outgoing mail server for invitations and password resets; empty means
 	// e-mail is not set up (inviting and password reset are then unavailable).
@@ -186,6 +195,28 @@ type Config struct {
 	TrustedProxies string
 	// TrustedProxyNets is TrustedProxies parsed.
 	TrustedProxyNets []netip.Prefix
+}
+
+// HTTPIdempotencyKeyHeader is the header the HTTP Request node sends its idempotency key in,
+// "" when it sends none (FLOWMILL_HTTP_IDEMPOTENCY off).
+func (c *Config) HTTPIdempotencyKeyHeader() string {
+	if !c.HTTPIdempotency {
+		return ""
+	}
+	return c.HTTPIdempotencyHeader
+}
+
+// isHeaderName reports whether s is an HTTP header name (an RFC 9110 token).
+func isHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r > 0x7e || r <= 0x20 || strings.ContainsRune("\"(),/:;<=>?@[\\]{}", r) {
+			return false
+		}
+	}
+	return true
 }
 
 // SMTPSetUp reports whether outgoing e-mail is configured.
@@ -372,6 +403,9 @@ func (c *Config) finish() error {
 	if err := c.finishFilesDir(); err != nil {
 		errs = append(errs, err)
 	}
+	if c.HTTPIdempotency && !isHeaderName(c.HTTPIdempotencyHeader) {
+		errs = append(errs, fmt.Errorf("FLOWMILL_HTTP_IDEMPOTENCY_HEADER: %q is not a header name", c.HTTPIdempotencyHeader))
+	}
 	for _, name := range nodeList(c.NodesEnable) {
 		if !slices.Contains(OffByDefaultNodes, name) {
 			errs = append(errs, fmt.Errorf("FLOWMILL_NODES_ENABLE: %q is not an off-by-default node type (%s); other node types are on unless FLOWMILL_NODES_EXCLUDE names them",
@@ -453,6 +487,7 @@ func (c *Config) finish() error {
 		{"FLOWMILL_WAIT_POLL_INTERVAL", c.WaitPollInterval},
 		{"FLOWMILL_WEBHOOK_RESPONSE_TIMEOUT", c.WebhookResponseTimeout},
 		{"FLOWMILL_TEST_WEBHOOK_TIMEOUT", c.TestWebhookTimeout},
+		{"FLOWMILL_IDEMPOTENCY_TTL", c.IdempotencyTTL},
 	} {
 		if d.v <= 0 {
 			errs = append(errs, fmt.Errorf("%s: must be positive", d.name))

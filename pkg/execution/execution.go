@@ -98,7 +98,8 @@ func (s *Service) RunWebhooksOn(r *Runner) { s.here = r }
 
 // Create stores an execution (status queued) and queues it; the returned execution has its id.
 // The row is committed before the task is queued, so a worker always finds it; should Redis fail
-// in between, the execution stays in the database and the reconciler queues it later. A webhook
+// in between, the execution stays in the database, Create returns it with an error wrapping
+// ErrNotQueued, and the reconciler queues it later. A webhook
 // execution on a service set to RunWebhooksOn is instead stored already claimed by that runner
 // and run at once, when the runner has room (see Runner.createHere).
 func (s *Service) Create(ctx context.Context, n New) (*store.Execution, error) {
@@ -146,10 +147,19 @@ func (s *Service) Create(ctx context.Context, n New) (*store.Execution, error) {
 		n.Stored(e)
 	}
 	if err := s.cfg.Queue.EnqueueExecution(ctx, queue.QueueFor(e.Mode), queue.ExecutionRun{ExecutionID: e.ID}); err != nil {
-		return nil, err
+		return e, fmt.Errorf("execution %d: %w: %w", e.ID, ErrNotQueued, err)
 	}
 	return e, nil
 }
+
+// ErrNotQueued is Create's error when the execution was stored but could not be queued (Redis
+// unreachable): the execution is returned with it, and the reconciler queues it once Redis is
+// back, so it runs later. Callers must not create it again.
+var ErrNotQueued = errors.New("stored but not queued")
+
+// RetryAfter is what callers are told to wait (Retry-After) when an answer cannot be given now
+// because the database or Redis is unreachable, or an execution's outcome is not known yet.
+const RetryAfter = 5 * time.Second
 
 // ErrNotStoppable means the execution has already finished.
 var ErrNotStoppable = errors.New("execution is not running or waiting")

@@ -90,6 +90,9 @@ type PrunerConfig struct {
 	MaxCount int
 	// Interval is how often it prunes. Default 1h; never negative.
 	Interval time.Duration
+	// AnswerAge is the age past which kept webhook answers and idempotency keys are deleted
+	// (whether or not Enabled is set: they are not execution history). Default 24h.
+	AnswerAge time.Duration
 	// Log may be nil (discarded).
 	Log *slog.Logger
 }
@@ -97,6 +100,7 @@ type PrunerConfig struct {
 func (c PrunerConfig) withDefaults() PrunerConfig {
 	c.MaxAge = cmp.Or(c.MaxAge, 336*time.Hour)
 	c.Interval = cmp.Or(c.Interval, time.Hour)
+	c.AnswerAge = cmp.Or(c.AnswerAge, 24*time.Hour)
 	return c
 }
 
@@ -120,6 +124,9 @@ func NewPruner(cfg PrunerConfig) (*loop.Loop, error) {
 		return nil, err
 	}
 	return loop.New("pruner", cfg.Interval, func(ctx context.Context) error {
+		if _, err := cfg.Store.PruneWebhookAnswers(ctx, time.Now().Add(-cfg.AnswerAge)); err != nil {
+			return err
+		}
 		if !cfg.Enabled {
 			return nil
 		}

@@ -63,6 +63,11 @@ func (r *Runner) HandleTrigger(ctx context.Context, payload []byte) error {
 	}
 	_, err = r.svc.Create(ctx, New{Workflow: wf, Mode: workflow.ModeTrigger,
 		Start: StartData{StartNode: node.Name, Input: input}})
+	if errors.Is(err, ErrNotQueued) {
+		// Stored: the reconciler queues it. Failing the task would fire the trigger again.
+		r.log.Warn("trigger execution stored but not queued", "workflow", wf.ID, "err", err)
+		return nil
+	}
 	return err
 }
 

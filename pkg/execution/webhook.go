@@ -68,18 +68,30 @@ func (a *answerer) finished(ctx context.Context, res *engine.Result) {
 	}
 }
 
+// send hands the answer to the waiting call: in this process when it waits here, otherwise
+// kept in the database and published over Redis. The kept copy is what a call reads whose Redis
+// message was lost, and what a repeated call with the same Idempotency-Key gets (such calls'
+// answers are kept whichever way they go).
 func (a *answerer) send(ctx context.Context, ans trigger.Answer) {
 	a.answered = true
 	wa := WebhookAnswer{Token: a.respond.Token, ExecutionID: a.id, Answer: ans}
-	if a.r.answered != nil && a.r.answered(wa) {
-		return
-	}
 	b, err := json.Marshal(wa)
 	if err != nil {
 		a.r.log.Warn("encode webhook answer", "execution", a.id, "err", err)
 		return
 	}
 	ctx = context.WithoutCancel(ctx)
+	// An answer handed over in this process cannot be lost: it is kept only for repeats.
+	delivered := a.r.answered != nil && a.r.answered(wa)
+	if delivered && !a.respond.Keep {
+		return
+	}
+	if err := a.r.cfg.Store.SaveWebhookAnswer(ctx, a.id, b); err != nil {
+		a.r.log.Warn("keep webhook answer", "execution", a.id, "err", err)
+	}
+	if delivered {
+		return
+	}
 	_, err = a.r.cfg.Redis.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		p.Set(ctx, bus.KeyWebhookResponsePrefix+IDString(a.id), b, AnswerKeep)
 		return bus.WebhookAnswers.PublishIn(ctx, p, a.r.cfg.Redis, b)

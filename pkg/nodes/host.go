@@ -1,11 +1,14 @@
 package nodes
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"net/http"
+	"os"
 	"sync"
 
 	"github.com/flowmill/flowmill/pkg/egress"
-	"os"
 )
 
 // Host is what the instance lets nodes reach beyond their items: files on disk and the network.
@@ -18,6 +21,9 @@ type Host struct {
 	// their own transport options derive them from its policy (egress.PolicyOf). nil means the
 	// built-in refusals only (tests: processes always set it).
 	HTTP *http.Client
+	// IdempotencyHeader is the header the HTTP Request node sends a key in that is stable per
+	// execution, node run and item (see Execution.IdempotencyKey); "" sends none.
+	IdempotencyHeader string
 }
 
 // FileAccess resolves the path a file node was given to the file it may touch, or refuses it
@@ -42,3 +48,16 @@ func (ex *Execution) HTTPClient() *http.Client {
 
 // builtInHTTP is the client of runs given no Host: the built-in egress refusals, no settings.
 var builtInHTTP = sync.OnceValue(func() *http.Client { return egress.New(nil, nil).Client(egress.Options{}) })
+
+// IdempotencyKey is a key for the side effect this node run has for one item: the same for
+// the same execution, node, run and item, so a worker taking the execution over and running
+// the node again produces it again, and different for every other item, run or execution.
+// "" when the run belongs to no stored execution (an expression preview, a poll).
+func (ex *Execution) IdempotencyKey(itemIndex int) string {
+	id := ex.cfg.Expr.Execution.ID
+	if id == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(fmt.Sprintf("%s\x00%s\x00%d\x00%d", id, ex.cfg.Node.Name, ex.cfg.RunIndex, itemIndex)))
+	return hex.EncodeToString(sum[:])
+}

@@ -46,7 +46,7 @@ func New(in *infra.Infra) (*Scheduler, error) {
 	}
 	pruner, err := execution.NewPruner(execution.PrunerConfig{Store: in.Store, Enabled: cfg.PruneEnabled,
 		MaxAge: time.Duration(cfg.PruneMaxAge) * time.Hour, MaxCount: cfg.PruneMaxCount,
-		Interval: cfg.PruneInterval, Log: in.Log})
+		Interval: cfg.PruneInterval, AnswerAge: cfg.IdempotencyTTL, Log: in.Log})
 	if err != nil {
 		return nil, err
 	}

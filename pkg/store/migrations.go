@@ -229,4 +229,28 @@ CREATE INDEX executions_user ON executions (user_id, id);
 DROP INDEX executions_user;
 ALTER TABLE executions DROP COLUMN user_id;
 `},
+	// A webhook execution's answer is kept in the database as well as sent over Redis, so a
+	// caller whose Redis message was lost still gets it, and a repeated call with the same
+	// Idempotency-Key gets the first call's answer. Neither table refers to executions: an
+	// answer outlives an execution its settings do not keep; both expire after the idempotency
+	// retention window.
+	{name: "webhook_answers_idempotency", up: `
+CREATE TABLE webhook_answers (
+  execution_id bigint PRIMARY KEY,
+  answer text NOT NULL,
+  created_at {{ts}} NOT NULL
+);
+CREATE INDEX webhook_answers_created_at ON webhook_answers (created_at);
+CREATE TABLE idempotency_keys (
+  scope varchar(64) NOT NULL,
+  key varchar(255) NOT NULL,
+  execution_id bigint,
+  created_at {{ts}} NOT NULL,
+  PRIMARY KEY (scope, key)
+);
+CREATE INDEX idempotency_keys_created_at ON idempotency_keys (created_at);
+`, down: `
+DROP TABLE idempotency_keys;
+DROP TABLE webhook_answers;
+`},
 }

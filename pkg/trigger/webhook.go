@@ -57,6 +57,9 @@ type Response struct {
 	Headers            map[string]string `json:"headers,omitempty"`
 	// Token names the request waiting for the answer; the worker sends it back with the answer.
 	Token string `json:"token,omitempty"`
+	// Keep makes the worker keep the answer in the database even when it hands it to a call
+	// waiting in its own process: the call had an Idempotency-Key, whose repeats read it there.
+	Keep bool `json:"keep,omitempty"`
 }
 
 // Response modes.

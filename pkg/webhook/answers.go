@@ -90,11 +90,14 @@ func (a *answers) deliver(wa execution.WebhookAnswer) bool {
 	return ch != nil
 }
 
-// stored reads the copy of an answer kept in Redis, for a call that missed the message.
-func (a *answers) stored(ctx context.Context, id int64) (trigger.Answer, bool) {
-	b, err := a.rdb.Get(ctx, bus.KeyWebhookResponsePrefix+execution.IDString(id)).Bytes()
+// stored reads the answer of an execution kept in the database (or, failing that, the copy kept
+// in Redis), for a call that missed the message or repeats an earlier call.
+func (a *answers) stored(ctx context.Context, s *store.Store, id int64) (trigger.Answer, bool) {
+	b, err := s.GetWebhookAnswer(ctx, id)
 	if err != nil {
-		return trigger.Answer{}, false
+		if b, err = a.rdb.Get(ctx, bus.KeyWebhookResponsePrefix+execution.IDString(id)).Bytes(); err != nil {
+			return trigger.Answer{}, false
+		}
 	}
 	var wa execution.WebhookAnswer
 	if json.Unmarshal(b, &wa) != nil {
@@ -103,14 +106,20 @@ func (a *answers) stored(ctx context.Context, id int64) (trigger.Answer, bool) {
 	return wa.Answer, true
 }
 
-// await waits for a webhook execution's answer. Every second it looks at the execution itself,
-// so a run that ended without an answer reaching this replica, or whose worker died, gets an
-// answer too; the caller never waits past timeout.
-func (a *answers) await(ctx context.Context, s *store.Store, timeout time.Duration, id int64, answer <-chan trigger.Answer) (trigger.Answer, error) {
+// await waits for a webhook execution's answer: from answer (the message for this call), or
+// from the copy the worker keeps in the database, which it reads every check (a lost Redis
+// message is not a lost answer). A run that settled without answering gets NoAnswer. A database
+// or Redis outage does not end the wait, nor does a lease that ran out while its worker lives;
+// a worker known to be gone (see workerGone) ends it with NotYet: the outcome is not known, a
+// repeat (with the same Idempotency-Key) gets it. After timeout the caller gets Timeout when the
+// run is known to be going on, and NotYet when its fate is not known. answer may be nil (a
+// repeated call, which only reads the database).
+func (a *answers) await(ctx context.Context, s *store.Store, timeout, every time.Duration, id int64, answer <-chan trigger.Answer) (trigger.Answer, error) {
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
-	check := time.NewTicker(time.Second)
+	check := time.NewTicker(every)
 	defer check.Stop()
+	settledChecks := 0
 	for {
 		select {
 		case ans := <-answer:
@@ -118,27 +127,48 @@ func (a *answers) await(ctx context.Context, s *store.Store, timeout time.Durati
 		case <-ctx.Done():
 			return trigger.Answer{}, newError(Unavailable, "The server is shutting down")
 		case <-deadline.C:
-			return trigger.Answer{}, newError(Timeout, "The workflow (execution %d) did not answer within %s", id, timeout)
+			e, err := s.GetExecution(ctx, id)
+			if err == nil && e.Status == workflow.StatusRunning && e.LeaseExpiresAt != nil && e.LeaseExpiresAt.After(time.Now()) {
+				return trigger.Answer{}, newError(Timeout, "The workflow (execution %d) did not answer within %s", id, timeout)
+			}
+			return trigger.Answer{}, notYet(id)
 		case <-check.C:
+			if ans, ok := a.stored(ctx, s, id); ok {
+				return ans, nil
+			}
 			e, err := s.GetExecution(ctx, id)
 			settled := errors.Is(err, store.ErrNotFound) || err == nil && (slices.Contains(workflow.TerminalStatuses, e.Status) || e.Status == workflow.StatusWaiting)
-			if settled {
-				if ans, ok := a.stored(ctx, id); ok {
-					return ans, nil
+			if !settled {
+				settledChecks = 0
+				if err == nil && a.workerGone(ctx, e) {
+					return trigger.Answer{}, notYet(id)
 				}
-				select {
-				case ans := <-answer:
-					return ans, nil
-				case <-time.After(500 * time.Millisecond):
-				}
-				if ans, ok := a.stored(ctx, id); ok {
-					return ans, nil
-				}
-				return trigger.Answer{}, newError(NoAnswer, "The workflow (execution %d) ended without an answer", id)
+				continue
 			}
-			if err == nil && e.Status == workflow.StatusRunning && e.LeaseExpiresAt != nil && e.LeaseExpiresAt.Before(time.Now()) {
-				return trigger.Answer{}, newError(WorkerGone, "The worker running the workflow (execution %d) stopped before it answered", id)
+			// The worker keeps the answer just after the execution's end: give it a moment.
+			if settledChecks++; settledChecks*int(every/time.Millisecond) > settleGrace {
+				return trigger.Answer{}, newError(NoAnswer, "The workflow (execution %d) ended without an answer", id)
 			}
 		}
 	}
+}
+
+// workerGone reports whether the worker running e is known to be gone: its lease ran out (read
+// from the database just now, so the database is reachable) and its heartbeat has expired too. A
+// lease alone is not enough: a live worker cannot renew it while the database is unreachable.
+// Either way the execution is taken over and runs to its end; the caller is told to try again.
+func (a *answers) workerGone(ctx context.Context, e *store.Execution) bool {
+	if e.Status != workflow.StatusRunning || e.LeaseOwner == "" || e.LeaseExpiresAt == nil || e.LeaseExpiresAt.After(time.Now()) {
+		return false
+	}
+	alive, err := bus.Alive(ctx, a.rdb, bus.RoleWorker, e.LeaseOwner)
+	return err == nil && !alive
+}
+
+// settleGrace (ms) is how long a settled execution's answer may take to be kept.
+const settleGrace = 1000
+
+// notYet is the error of a call whose execution's outcome is not known yet.
+func notYet(id int64) *Error {
+	return newError(NotYet, "The workflow (execution %d) has not answered yet: it is stored and will run, or is running; try again shortly", id)
 }

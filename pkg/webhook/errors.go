@@ -31,8 +31,10 @@ const (
 	NoAuthData
 	// NoAnswer: the run ended without giving an answer.
 	NoAnswer
-	// WorkerGone: the worker running the workflow stopped before it answered.
-	WorkerGone
+	// NotYet: the execution's outcome is not known yet (not started because Redis is
+	// unreachable, its worker stopped and it waits for another, the database unreachable); a
+	// later call, with the same Idempotency-Key, gets the answer.
+	NotYet
 	// Unavailable: the server is shutting down.
 	Unavailable
 	// Timeout: the workflow did not answer within the response timeout.
@@ -62,7 +64,7 @@ func (e *Error) AuthFailure() bool {
 // RunFailure reports whether the error is a run that gave no answer, which is answered like a
 // workflow's answer (any origin may read it).
 func (e *Error) RunFailure() bool {
-	return e.Kind == NoAnswer || e.Kind == WorkerGone || e.Kind == Unavailable || e.Kind == Timeout
+	return e.Kind == NoAnswer || e.Kind == NotYet || e.Kind == Unavailable || e.Kind == Timeout
 }
 
 func newError(kind ErrorKind, format string, args ...any) *Error {

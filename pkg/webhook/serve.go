@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/flowmill/flowmill/pkg/credential"
 	"github.com/flowmill/flowmill/pkg/engine"
@@ -101,9 +103,12 @@ func (rt *Runtime) serveProduction(ctx context.Context, call Call) (Answer, erro
 	if err != nil {
 		return Answer{}, err
 	}
-	return rt.run(ctx, call.Request, h, func(item workflow.Item, respond *trigger.Response) (int64, error) {
+	return rt.run(ctx, call, h, func(item workflow.Item, respond *trigger.Response) (int64, error) {
 		e, err := rt.cfg.Executions.Create(ctx, execution.New{Workflow: h.wf, Snapshot: h.snapshot, Mode: workflow.ModeWebhook,
 			Start: execution.StartData{StartNode: h.hook.Node, Input: []workflow.Item{item}, Respond: respond}})
+		if errors.Is(err, execution.ErrNotQueued) {
+			return e.ID, err
+		}
 		if err != nil {
 			return 0, err
 		}
@@ -128,7 +133,7 @@ func (rt *Runtime) serveTest(ctx context.Context, call Call) (Answer, error) {
 		return Answer{}, err
 	}
 	h := &hit{hook: *hook, wf: wf, params: params, userID: reg.UserID}
-	return rt.run(ctx, call.Request, h, func(item workflow.Item, respond *trigger.Response) (int64, error) {
+	return rt.run(ctx, call, h, func(item workflow.Item, respond *trigger.Response) (int64, error) {
 		e, err := rt.cfg.Executions.Create(ctx, execution.New{Workflow: wf, Mode: workflow.ModeManual, SessionID: reg.SessionID, UserID: reg.UserID,
 			Start: execution.StartData{StartNode: hook.Node, Input: []workflow.Item{item}, DestinationNode: reg.Destination, Respond: respond},
 			Stored: func(e *store.Execution) {
@@ -141,6 +146,9 @@ func (rt *Runtime) serveTest(ctx context.Context, call Call) (Answer, error) {
 					rt.cfg.Log.Warn("push testWebhookReceived", "err", err)
 				}
 			}})
+		if errors.Is(err, execution.ErrNotQueued) {
+			return e.ID, err
+		}
 		if err != nil {
 			return 0, err
 		}
@@ -193,7 +201,7 @@ func (rt *Runtime) serveWaiting(ctx context.Context, call Call) (Answer, error) 
 		_ = json.Unmarshal(d.StartData, &start)
 	}
 	h := &hit{hook: *hook, wf: wf, params: map[string]string{}, userID: e.UserID}
-	return rt.run(ctx, call.Request, h, func(item workflow.Item, respond *trigger.Response) (int64, error) {
+	return rt.run(ctx, call, h, func(item workflow.Item, respond *trigger.Response) (int64, error) {
 		state.ExecutionData.NodeExecutionStack[0].Data.Main = [][]workflow.Item{{item}}
 		data, err := json.Marshal(&state)
 		if err != nil {
@@ -211,7 +219,10 @@ func (rt *Runtime) serveWaiting(ctx context.Context, call Call) (Answer, error) 
 		if !ok {
 			return 0, newError(Conflict, "The execution %q is running already.", raw)
 		}
-		return id, rt.cfg.Queue.EnqueueExecution(ctx, queue.QueueFor(e.Mode), queue.ExecutionRun{ExecutionID: id})
+		if err := rt.cfg.Queue.EnqueueExecution(ctx, queue.QueueFor(e.Mode), queue.ExecutionRun{ExecutionID: id}); err != nil {
+			return id, fmt.Errorf("execution %d: %w: %w", id, execution.ErrNotQueued, err)
+		}
+		return id, nil
 	})
 }
 
@@ -240,8 +251,11 @@ func (rt *Runtime) resumeWebhook(wf *workflow.Workflow, nodeName, method, suffix
 }
 
 // run checks who is calling, reads the request into the webhook node's item, has start begin
-// the execution and answers as the webhook's response mode says.
-func (rt *Runtime) run(ctx context.Context, r *http.Request, h *hit, start startFunc) (Answer, error) {
+// the execution and answers as the webhook's response mode says. A production call with an
+// Idempotency-Key runs once per key (see idempotent). An execution stored but not queued
+// (Redis unreachable) runs once the reconciler queues it: the caller is answered as usual.
+func (rt *Runtime) run(ctx context.Context, call Call, h *hit, start startFunc) (Answer, error) {
+	r := call.Request
 	node, _ := h.wf.Node(h.hook.Node)
 	if h.hook.IgnoreBots && trigger.IsBot(r.Header.Get("User-Agent")) {
 		return Answer{}, &Error{Kind: Forbidden, Message: msgAuthWrong}
@@ -261,21 +275,50 @@ func (rt *Runtime) run(ctx context.Context, r *http.Request, h *hit, start start
 	if err != nil {
 		return Answer{}, &Error{Kind: BadRequest, Message: strings.TrimPrefix(err.Error(), "webhook: "), cause: err}
 	}
+	var key string
+	if call.Kind == Production {
+		if key, err = idempotencyKey(r); err != nil {
+			return Answer{}, err
+		}
+		if key != "" {
+			once, replayed, err := rt.idempotent(ctx, h, key, start)
+			if err != nil || replayed != nil {
+				return deref(replayed), err
+			}
+			start = once
+		}
+	}
 	respond := h.hook.Response
 	if !respond.WaitsForRun() {
-		if _, err := start(item, nil); err != nil {
+		if _, err := start(item, nil); err != nil && !rt.notQueued(err) {
 			return Answer{}, err
 		}
 		return respond.OnReceived(), nil
 	}
-	respond.Token = store.NewID()
+	respond.Token, respond.Keep = store.NewID(), key != ""
 	answer, release := rt.answers.expect(respond.Token)
 	defer release()
 	id, err := start(item, &respond)
-	if err != nil {
+	if err != nil && !rt.notQueued(err) {
 		return Answer{}, err
 	}
-	return rt.answers.await(ctx, rt.cfg.Store, rt.cfg.ResponseTimeout, id, answer)
+	return rt.answers.await(ctx, rt.cfg.Store, rt.cfg.ResponseTimeout, time.Second, id, answer)
+}
+
+// notQueued reports (and logs) an execution stored but not queued: it runs later.
+func (rt *Runtime) notQueued(err error) bool {
+	if !errors.Is(err, execution.ErrNotQueued) {
+		return false
+	}
+	rt.cfg.Log.Warn("webhook execution stored but not queued; the reconciler queues it", "err", err)
+	return true
+}
+
+func deref(a *Answer) Answer {
+	if a == nil {
+		return Answer{}
+	}
+	return *a
 }
 
 // runCredentials are the credentials the webhook's run may use: those of the user it acts for.

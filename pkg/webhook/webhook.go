@@ -47,6 +47,9 @@ type Config struct {
 	ResponseTimeout time.Duration
 	// TestWindow is how long test webhooks wait for their one call. Default 2m.
 	TestWindow time.Duration
+	// IdempotencyTTL is how long an Idempotency-Key of a production call is remembered: a
+	// repeat within it gets the first call's answer instead of running again. Default 24h.
+	IdempotencyTTL time.Duration
 }
 
 // withDefaults fills in the defaults and checks the rest.
@@ -54,12 +57,13 @@ func (c Config) withDefaults() (Config, error) {
 	c.Log = cmp.Or(c.Log, slog.Default())
 	c.ResponseTimeout = cmp.Or(c.ResponseTimeout, 2*time.Minute)
 	c.TestWindow = cmp.Or(c.TestWindow, 2*time.Minute)
+	c.IdempotencyTTL = cmp.Or(c.IdempotencyTTL, 24*time.Hour)
 	switch {
 	case c.Store == nil, c.Redis == nil, c.Queue == nil, c.Publisher == nil, c.Executions == nil,
 		c.Nodes == nil, c.Evaluator == nil, c.Credentials == nil:
 		return c, errors.New("webhook: store, Redis, queue, publisher, executions, node registry, evaluator and credentials are required")
-	case c.ResponseTimeout < 0, c.TestWindow < 0:
-		return c, errors.New("webhook: the response timeout and the test window cannot be negative")
+	case c.ResponseTimeout < 0, c.TestWindow < 0, c.IdempotencyTTL < 0:
+		return c, errors.New("webhook: the response timeout, the test window and the idempotency retention cannot be negative")
 	}
 	return c, nil
 }

@@ -102,6 +102,12 @@ func doItem(ctx context.Context, ex *nodes.Execution, auth *authData, responseFo
 	if err := auth.apply(req); err != nil {
 		return nil, err
 	}
+	// A key the node's own headers set wins.
+	if name := ex.Host().IdempotencyHeader; name != "" && !req.headers.hasFold(name) {
+		if key := ex.IdempotencyKey(i); key != "" {
+			req.headers.set(name, key)
+		}
+	}
 	return send(ctx, ex.HTTPClient(), req, auth)
 }
 

@@ -49,6 +49,9 @@ type Node struct {
 	// folder (Host.Files); the zero value refuses every path and has the built-in egress
 	// refusals.
 	Host nodes.Host
+	// ExecutionID and RunIndex place the run in an execution (empty: none), as the engine does.
+	ExecutionID string
+	RunIndex    int
 }
 
 // Run executes typ once on the inputs and returns its outputs.
@@ -84,6 +87,8 @@ func Run(t testing.TB, typ nodes.Type, n Node, inputs ...[]workflow.Item) ([][]w
 		Context:     n.NodeContext,
 		Flow:        n.Flow,
 		Host:        n.Host,
+		RunIndex:    n.RunIndex,
+		Expr:        expr.Context{Execution: expr.ExecutionInfo{ID: n.ExecutionID, Mode: mode}},
 	})
 	return typ.Node.Execute(ctx, ex)
 }

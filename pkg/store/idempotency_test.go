@@ -1,0 +1,95 @@
+package store_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/store/storetest"
+)
+
+func TestIdempotencyKeyIsClaimedOnce(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		const n = 10
+		var wins sync.WaitGroup
+		firsts := make(chan bool, n)
+		for range n {
+			wins.Add(1)
+			go func() {
+				defer wins.Done()
+				first, _, err := s.ClaimIdempotencyKey(ctx, "scope", "k", time.Now().Add(-time.Hour))
+				require.NoError(t, err)
+				firsts <- first
+			}()
+		}
+		wins.Wait()
+		close(firsts)
+		won := 0
+		for f := range firsts {
+			if f {
+				won++
+			}
+		}
+		require.Equal(t, 1, won)
+
+		// Held: the repeat sees the execution once it is recorded.
+		require.NoError(t, s.SetIdempotencyExecution(ctx, "scope", "k", 42))
+		first, held, err := s.ClaimIdempotencyKey(ctx, "scope", "k", time.Now().Add(-time.Hour))
+		require.NoError(t, err)
+		require.False(t, first)
+		require.EqualValues(t, 42, *held.ExecutionID)
+
+		// Another scope is another key; an expired key is claimed afresh.
+		first, _, err = s.ClaimIdempotencyKey(ctx, "other", "k", time.Now().Add(-time.Hour))
+		require.NoError(t, err)
+		require.True(t, first)
+		first, held, err = s.ClaimIdempotencyKey(ctx, "scope", "k", time.Now().Add(time.Minute))
+		require.NoError(t, err)
+		require.True(t, first)
+		require.Nil(t, held.ExecutionID)
+
+		// A key whose first call stored nothing is given back.
+		require.NoError(t, s.ReleaseIdempotencyKey(ctx, "scope", "k"))
+		_, err = s.GetIdempotencyKey(ctx, "scope", "k")
+		require.ErrorIs(t, err, store.ErrNotFound)
+	})
+}
+
+func TestWebhookAnswerKeepsTheFirstAndIsPruned(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		_, err := s.GetWebhookAnswer(ctx, 7)
+		require.ErrorIs(t, err, store.ErrNotFound)
+		require.NoError(t, s.SaveWebhookAnswer(ctx, 7, []byte(`{"a":1}`)))
+		require.NoError(t, s.SaveWebhookAnswer(ctx, 7, []byte(`{"a":2}`)))
+		b, err := s.GetWebhookAnswer(ctx, 7)
+		require.NoError(t, err)
+		require.JSONEq(t, `{"a":1}`, string(b))
+
+		_, _, err = s.ClaimIdempotencyKey(ctx, "scope", "k", time.Now())
+		require.NoError(t, err)
+		n, err := s.PruneWebhookAnswers(ctx, time.Now().Add(-time.Hour))
+		require.NoError(t, err)
+		require.Zero(t, n)
+		n, err = s.PruneWebhookAnswers(ctx, time.Now().Add(time.Minute))
+		require.NoError(t, err)
+		require.EqualValues(t, 2, n)
+		_, err = s.GetWebhookAnswer(ctx, 7)
+		require.ErrorIs(t, err, store.ErrNotFound)
+	})
+}
+
+func TestIsUnavailable(t *testing.T) {
+	s, err := store.Open(context.Background(), store.Options{DatabaseURL: "postgres://postgres@127.0.0.1:1/none?sslmode=disable&connect_timeout=2"})
+	require.Error(t, err)
+	require.Nil(t, s)
+	require.True(t, store.IsUnavailable(err), "%v", err)
+	require.True(t, store.IsUnavailable(context.DeadlineExceeded))
+	require.False(t, store.IsUnavailable(store.ErrNotFound))
+	require.False(t, store.IsUnavailable(nil))
+}
