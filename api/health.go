@@ -15,8 +15,13 @@ func (s *server) healthz(c fiber.Ctx) error {
 }
 
 // readiness says whether this api can do its work: the database is reachable and migrated,
-// Redis answers, and at least one worker has reported within its heartbeat window.
+// Redis answers, and at least one worker has reported within its heartbeat window. From
+// SIGTERM on it answers 503 "draining", so load balancers take the replica out first.
 func (s *server) readiness(c fiber.Ctx) error {
+	if s.draining.Load() {
+		return c.Status(fiber.StatusServiceUnavailable).JSON(fiber.Map{"status": "draining",
+			"checks": fiber.Map{"shutdown": "the process is stopping"}})
+	}
 	ctx, cancel := context.WithTimeout(c.Context(), 2*time.Second)
 	defer cancel()
 	checks := fiber.Map{}

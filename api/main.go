@@ -95,6 +95,11 @@ func run(args []string) error {
 			return err
 		}
 	case <-ctx.Done():
+		// A second signal during the drain ends it at once.
+		again, stopAgain := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stopAgain()
+		log.Info("draining: readiness answers 503, requests are still served", "drain", cfg.ShutdownDrain)
+		srv.drain(again, cfg.ShutdownDrain)
 		log.Info("shutting down", "timeout", cfg.ShutdownTimeout)
 		if err := srv.shutdown(cfg.ShutdownTimeout); err != nil {
 			log.Warn("http shutdown", "err", err)

@@ -62,7 +62,8 @@ type proc struct {
 func startProc(t *testing.T, name string, env map[string]string) *proc {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(binaries(t), name))
-	cmd.Env = append(os.Environ(), "FLOWMILL_LOG_LEVEL=warn")
+	// No load balancer routes around test processes: no readiness drain unless a test sets one.
+	cmd.Env = append(os.Environ(), "FLOWMILL_LOG_LEVEL=warn", "FLOWMILL_SHUTDOWN_DRAIN=0s")
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}

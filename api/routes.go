@@ -129,7 +129,7 @@ func (s *server) mount() {
 	for _, r := range s.routes() {
 		handlers := []any{s.guard(r.access)}
 		if carriesJSON(r.path) {
-			handlers = append(handlers, boundedNesting)
+			handlers = append(handlers, boundedNesting, wellFormedText)
 		}
 		s.app.Add([]string{r.method}, base+r.path, s.sameOrigin(r), append(handlers, r.handler)...)
 	}

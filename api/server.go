@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
@@ -60,6 +61,8 @@ type server struct {
 	clock func() time.Time
 	// background runs work that outlives its request (mails sent after the answer).
 	background sync.WaitGroup
+	// draining is set on SIGTERM: readiness answers 503 while requests are still served.
+	draining atomic.Bool
 }
 
 // newServer builds the Fiber app with every route; dist is the built web app.
@@ -125,6 +128,21 @@ func (s *server) start(ctx context.Context, ln net.Listener) (<-chan error, erro
 		done <- s.app.Listener(ln, fiber.ListenConfig{DisableStartupMessage: true})
 	}()
 	return done, nil
+}
+
+// drain reports not ready from now on and keeps serving for d, so load balancers stop sending
+// before the listener closes; it returns early when ctx ends (a second signal).
+func (s *server) drain(ctx context.Context, d time.Duration) {
+	s.draining.Store(true)
+	if d <= 0 {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
 }
 
 // shutdown stops intake: push streams close first (they would otherwise hold the server open),

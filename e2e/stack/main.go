@@ -95,6 +95,8 @@ func run() error {
 		// The specs serve workflow files for "Import from URL" on this machine, which the strict
 		// egress profile refuses by default.
 		"FLOWMILL_EGRESS_ALLOW=127.0.0.1/32",
+		// No load balancer routes around these apis: they stop without a readiness drain.
+		"FLOWMILL_SHUTDOWN_DRAIN=0s",
 	)
 	env = append(env, extraEnv...)
 	var procs []*exec.Cmd

@@ -65,6 +65,12 @@ type Config struct {
 	QueuePollInterval time.Duration
 	// ShutdownTimeout bounds a graceful stop. Default 30s.
 	ShutdownTimeout time.Duration
+	// ShutdownDrain is how long an api keeps serving after SIGTERM while its readiness answers
+	// 503, so a load balancer stops sending before the listener closes. Default 5s with an
+	// external Redis (replicas behind a balancer); 0 in the embedded default, a single process
+	// that nothing routes around, where Ctrl-C should stop at once.
+	ShutdownDrain time.Duration
+	shutdownDrain string
 	// MaxBodySize is the largest request body the api accepts, in MiB. Default 16.
 	MaxBodySize int
 	// Timezone is the instance's default IANA time zone. Default America/New_York.
@@ -472,6 +478,16 @@ func (c *Config) finish() error {
 		if c.Embedded() {
 			c.QueuePollInterval = 10 * time.Millisecond
 		}
+	}
+	switch d, err := time.ParseDuration(c.shutdownDrain); {
+	case c.shutdownDrain == "" && c.Embedded():
+		c.ShutdownDrain = 0
+	case c.shutdownDrain == "":
+		c.ShutdownDrain = 5 * time.Second
+	case err != nil || d < 0:
+		errs = append(errs, fmt.Errorf("FLOWMILL_SHUTDOWN_DRAIN: %q is not a duration of 0 or more (5s, 500ms)", c.shutdownDrain))
+	default:
+		c.ShutdownDrain = d
 	}
 	for _, d := range []struct {
 		name string

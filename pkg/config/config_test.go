@@ -87,6 +87,20 @@ func TestScaledMode(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, c.Embedded())
 	require.False(t, c.SQLite())
+	require.Equal(t, 5*time.Second, c.ShutdownDrain, "replicas behind a balancer drain by default")
+}
+
+func TestShutdownDrain(t *testing.T) {
+	c, err := Load(nil, env(map[string]string{"FLOWMILL_DATA_DIR": t.TempDir()}))
+	require.NoError(t, err)
+	require.Zero(t, c.ShutdownDrain, "the embedded default stops at once")
+	c, err = Load([]string{"--shutdown-drain=0s"}, env(map[string]string{
+		"FLOWMILL_DATABASE_URL": "postgres://u:p@127.0.0.1:5432/db", "FLOWMILL_REDIS_URL": "redis://127.0.0.1:6379/0"}))
+	require.NoError(t, err)
+	require.Zero(t, c.ShutdownDrain, "0 is kept in scaled mode")
+	c, err = Load(nil, env(map[string]string{"FLOWMILL_DATA_DIR": t.TempDir(), "FLOWMILL_SHUTDOWN_DRAIN": "1500ms"}))
+	require.NoError(t, err)
+	require.Equal(t, 1500*time.Millisecond, c.ShutdownDrain)
 }
 
 func TestValidationMessages(t *testing.T) {
@@ -104,6 +118,7 @@ func TestValidationMessages(t *testing.T) {
 		{env: map[string]string{"FLOWMILL_WORKER_CONCURRENCY": "0"}, want: "FLOWMILL_WORKER_CONCURRENCY: 0 is outside 1–1000"},
 		{env: map[string]string{"FLOWMILL_TIMEZONE": "Mars/Olympus"}, want: `unknown time zone "Mars/Olympus"`},
 		{env: map[string]string{"FLOWMILL_SHUTDOWN_TIMEOUT": "soon"}, want: "is not a duration"},
+		{env: map[string]string{"FLOWMILL_SHUTDOWN_DRAIN": "-1s"}, want: `FLOWMILL_SHUTDOWN_DRAIN: "-1s" is not a duration of 0 or more`},
 		{env: map[string]string{"FLOWMILL_ENCRYPTION_KEY": "short"}, want: "at least 16 characters"},
 		{env: map[string]string{"FLOWMILL_EGRESS_ALLOW": "10.0.0.0/8, 10.0.0.300"},
 			want: `FLOWMILL_EGRESS_ALLOW: "10.0.0.300" is not an IP address or CIDR network (such as 10.0.0.0/8, 192.168.1.5 or fd00::/8)`},

@@ -116,6 +116,8 @@ var registry = []Setting{
 		field: func(c *Config) any { return &c.QueuePollInterval }},
 	{Env: "FLOWMILL_SHUTDOWN_TIMEOUT", Flag: "shutdown-timeout", Default: "30s", Help: "Longest a graceful stop may take.",
 		field: func(c *Config) any { return &c.ShutdownTimeout }},
+	{Env: "FLOWMILL_SHUTDOWN_DRAIN", Flag: "shutdown-drain", Default: "", Help: "How long an api keeps serving after SIGTERM while its readiness check answers 503, so load balancers stop sending first; empty means 5s with an external Redis and 0 in the embedded default.",
+		field: func(c *Config) any { return &c.shutdownDrain }},
 	{Env: "FLOWMILL_MAX_BODY_SIZE", Flag: "max-body-size", Default: "16", Help: "Largest request body the api accepts, in MiB (1–1024).",
 		field: func(c *Config) any { return &c.MaxBodySize }},
 	{Env: "FLOWMILL_TIMEZONE", Flag: "timezone", Default: "America/New_York", Help: "Default time zone of workflows (IANA name).",

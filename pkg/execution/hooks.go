@@ -60,8 +60,13 @@ func (h *hooks) NodeExecuteBefore(ctx context.Context, ev engine.NodeEvent) {
 // worker taking over would continue from. After the last node there is nothing to continue: the
 // result written when the run ends is the checkpoint. See needsCheckpoint for the nodes whose
 // checkpoint is left to a later one.
+//
+// A node that ended because the run was interrupted (the worker stopping, a stop request, the
+// time limit) is not checkpointed: on a hand-back the previous checkpoint is where the next
+// worker goes on, so the node runs once more instead of leaving an "interrupted" record beside
+// the real one; a stop or a timeout writes its result when the run ends.
 func (h *hooks) NodeExecuteAfter(ctx context.Context, ev engine.NodeEvent, task *workflow.TaskData, state *engine.State) error {
-	if !h.needsCheckpoint(ev, task, state) {
+	if ctx.Err() != nil || !h.needsCheckpoint(ev, task, state) {
 		h.send(ctx, push.TypeNodeExecuteAfter, push.NodeExecuteAfter{ExecutionID: h.id, NodeName: ev.Node, Data: task})
 		return nil
 	}

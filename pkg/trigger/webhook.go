@@ -70,7 +70,10 @@ const (
 )
 
 // Webhooks lists the webhooks of the workflow's enabled nodes whose types the registry knows,
-// with their expressions resolved against each node's parameters, in node order.
+// with their expressions resolved against each node's parameters, in node order. The resume
+// webhooks of Wait nodes are left out, as n8n leaves them out when it activates: they are not
+// production or test webhooks, and their expressions read options that only exist in the
+// webhook resume mode; NodeWebhooks resolves them for an execution that waits.
 func Webhooks(wf *workflow.Workflow, reg *nodes.Registry, ev *expr.Evaluator) ([]Webhook, error) {
 	var out []Webhook
 	for i := range wf.Nodes {
@@ -82,7 +85,7 @@ func Webhooks(wf *workflow.Workflow, reg *nodes.Registry, ev *expr.Evaluator) ([
 		if !ok || len(t.Description.Webhooks) == 0 {
 			continue
 		}
-		hooks, err := NodeWebhooks(wf, n, t, ev)
+		hooks, err := nodeWebhooks(wf, n, t, ev, false)
 		if err != nil {
 			return nil, err
 		}
@@ -91,8 +94,12 @@ func Webhooks(wf *workflow.Workflow, reg *nodes.Registry, ev *expr.Evaluator) ([
 	return out, nil
 }
 
-// NodeWebhooks resolves the webhooks one node registers.
+// NodeWebhooks resolves the webhooks one node registers, its resume webhooks included.
 func NodeWebhooks(wf *workflow.Workflow, n *workflow.Node, t *nodes.Type, ev *expr.Evaluator) ([]Webhook, error) {
+	return nodeWebhooks(wf, n, t, ev, true)
+}
+
+func nodeWebhooks(wf *workflow.Workflow, n *workflow.Node, t *nodes.Type, ev *expr.Evaluator, withRestart bool) ([]Webhook, error) {
 	params, err := workflow.ResolveParameters(t.Description.Properties, n.Parameters, n.TypeVersion)
 	if err != nil {
 		return nil, fmt.Errorf("node %q: %w", n.Name, err)
@@ -101,6 +108,9 @@ func NodeWebhooks(wf *workflow.Workflow, n *workflow.Node, t *nodes.Type, ev *ex
 		Workflow: expr.WorkflowInfo{ID: wf.ID, Name: wf.Name, Active: wf.Active}, Timezone: wf.Settings.Timezone()}
 	var out []Webhook
 	for _, d := range t.Description.Webhooks {
+		if !withRestart && nodes.RestartsWebhook(d) {
+			continue
+		}
 		get := func(key string) (any, error) {
 			v, err := ev.Evaluate(d[key], c)
 			if err != nil {

@@ -12,9 +12,11 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/flowmill/flowmill/pkg/nesting"
 	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/wellformed"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
@@ -93,6 +95,9 @@ func RequestItem(r *http.Request, params map[string]string, o Options, maxBody i
 			if err := nesting.JSON(raw); err != nil {
 				return item, fmt.Errorf("webhook: body is not accepted: %w", err)
 			}
+			if err := wellformed.UTF8JSON(raw); err != nil {
+				return item, fmt.Errorf("webhook: body is not accepted: %w", err)
+			}
 			var v any
 			if err := json.Unmarshal(raw, &v); err != nil {
 				return item, fmt.Errorf("webhook: body is not valid JSON: %w", err)
@@ -111,6 +116,11 @@ func RequestItem(r *http.Request, params map[string]string, o Options, maxBody i
 		values, err := url.ParseQuery(string(raw))
 		if err != nil {
 			return item, fmt.Errorf("webhook: form body: %w", err)
+		}
+		for k, vs := range values {
+			if !utf8.ValidString(k + strings.Join(vs, "")) {
+				return item, fmt.Errorf("webhook: body is not accepted: the form field %q is %w", k, wellformed.ErrNotUTF8)
+			}
 		}
 		item.JSON["body"] = formMap(values, false)
 	}
