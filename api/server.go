@@ -73,7 +73,7 @@ func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
 		cfg: cfg, in: in, log: in.Log, web: web,
 		hub:       push.NewHub(in.Redis, 0, in.Log),
 		nodeTypes: in.Nodes,
-		nodeHost:  nodes.Host{Files: in.Files, HTTP: cfg.Egress().Client(egress.Options{})},
+		nodeHost:  nodes.Host{Files: in.Files, HTTP: cfg.Egress().Client(egress.Options{}), Workflows: cfg.WorkflowLimits()},
 
 		workflowURLClient: newWorkflowURLClient(cfg.Egress()),
 	}

@@ -2,10 +2,11 @@ package nodes
 
 import (
 	"net/http"
+	"os"
 	"sync"
 
 	"github.com/flowmill/flowmill/pkg/egress"
-	"os"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // Host is what the instance lets nodes reach beyond their items: files on disk and the network.
@@ -18,6 +19,9 @@ type Host struct {
 	// their own transport options derive them from its policy (egress.PolicyOf). nil means the
 	// built-in refusals only (tests: processes always set it).
 	HTTP *http.Client
+	// Workflows bounds the workflows a node reads to run (Execute Workflow); the zero value has
+	// the default limits.
+	Workflows workflow.Limits
 }
 
 // FileAccess resolves the path a file node was given to the file it may touch, or refuses it
