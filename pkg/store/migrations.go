@@ -229,4 +229,16 @@ CREATE INDEX executions_user ON executions (user_id, id);
 DROP INDEX executions_user;
 ALTER TABLE executions DROP COLUMN user_id;
 `},
+	// A checkpoint appends the node runs since the previous one (see checkpoints.go) instead of
+	// rewriting all run data.
+	{name: "execution_checkpoints", up: `
+CREATE TABLE execution_checkpoints (
+  seq {{id}},
+  execution_id bigint NOT NULL REFERENCES executions (id) ON DELETE CASCADE,
+  data {{json}} NOT NULL
+);
+CREATE INDEX execution_checkpoints_execution ON execution_checkpoints (execution_id, seq);
+`, down: `
+DROP TABLE execution_checkpoints;
+`},
 }
