@@ -15,8 +15,10 @@ import (
 // the node runs since the previous checkpoint and the state without its run data (the queue,
 // waiting inputs, context), so a checkpoint costs what the last nodes produced instead of a copy
 // of all run data (a chain of n nodes followed by an editor wrote n²/2 node runs). The store
-// reads base and deltas back as one state (see store.CheckpointDelta).
-func (h *hooks) checkpoint(ctx context.Context, state *engine.State) error {
+// reads base and deltas back as one state (see store.CheckpointDelta). A delta after an
+// effect-free node need not wait for the disk: repeating that node after a database crash is
+// harmless, and the next checkpoint that waits makes it durable too.
+func (h *hooks) checkpoint(ctx context.Context, state *engine.State, durable bool) error {
 	var (
 		ok  bool
 		err error
@@ -32,7 +34,7 @@ func (h *hooks) checkpoint(ctx context.Context, state *engine.State) error {
 		if b, err = encodeDelta(state, h.saved); err != nil {
 			return fmt.Errorf("encode checkpoint: %w", err)
 		}
-		ok, err = h.r.cfg.Store.AppendExecutionCheckpoint(ctx, h.e.ID, h.r.cfg.WorkerID, b)
+		ok, err = h.r.cfg.Store.AppendExecutionCheckpoint(ctx, h.e.ID, h.r.cfg.WorkerID, b, durable)
 	}
 	if err != nil {
 		return err
@@ -81,17 +83,21 @@ func encodeDelta(state *engine.State, saved int) ([]byte, error) {
 // effect-free node (nodes.Type.EffectFree) of a run no editor follows: the next checkpoint, or the final result, covers
 // it. A run an editor follows is checkpointed after every node, so what the editor is told has
 // happened is what a worker taking over continues from.
-func (h *hooks) needsCheckpoint(ev engine.NodeEvent, task *workflow.TaskData, state *engine.State) bool {
+// durable tells whether that checkpoint must reach the disk before the run goes on: all but
+// those after an effect-free node.
+func (h *hooks) needsCheckpoint(ev engine.NodeEvent, task *workflow.TaskData, state *engine.State) (needed, durable bool) {
 	if len(state.ExecutionData.NodeExecutionStack) == 0 && state.ExecutionData.Waiting.Len() == 0 && task.Error == nil {
+		return false, false
+	}
+	effectFree := task.Error == nil && h.effectFree(ev.Node)
+	return h.e.SessionID != "" || !effectFree, !effectFree
+}
+
+func (h *hooks) effectFree(name string) bool {
+	node, ok := h.wf.Node(name)
+	if !ok {
 		return false
 	}
-	if h.e.SessionID != "" || task.Error != nil {
-		return true
-	}
-	node, ok := h.wf.Node(ev.Node)
-	if !ok {
-		return true
-	}
 	t, ok := h.r.base.Registry.Get(node.Type, node.TypeVersion)
-	return !ok || !t.EffectFree
+	return ok && t.EffectFree
 }

@@ -64,11 +64,12 @@ func (h *hooks) NodeExecuteBefore(ctx context.Context, ev engine.NodeEvent) {
 // result written when the run ends is the checkpoint. See needsCheckpoint for the nodes whose
 // checkpoint is left to a later one.
 func (h *hooks) NodeExecuteAfter(ctx context.Context, ev engine.NodeEvent, task *workflow.TaskData, state *engine.State) error {
-	if !h.needsCheckpoint(ev, task, state) {
+	needed, durable := h.needsCheckpoint(ev, task, state)
+	if !needed {
 		h.send(ctx, push.TypeNodeExecuteAfter, push.NodeExecuteAfter{ExecutionID: h.id, NodeName: ev.Node, Data: task})
 		return nil
 	}
-	if err := h.checkpoint(context.WithoutCancel(ctx), state); err != nil {
+	if err := h.checkpoint(context.WithoutCancel(ctx), state, durable); err != nil {
 		return err
 	}
 	h.send(ctx, push.TypeNodeExecuteAfter, push.NodeExecuteAfter{ExecutionID: h.id, NodeName: ev.Node, Data: task})

@@ -69,11 +69,11 @@ func TestCheckpointDeltasReadAsOneState(t *testing.T) {
 		require.NoError(t, err)
 		require.True(t, ok)
 		for n := 2; n <= 5; n++ {
-			ok, err := s.AppendExecutionCheckpoint(ctx, e.ID, "w1", delta(t, n))
+			ok, err := s.AppendExecutionCheckpoint(ctx, e.ID, "w1", delta(t, n), n%2 == 0)
 			require.NoError(t, err)
 			require.True(t, ok)
 		}
-		ok, err = s.AppendExecutionCheckpoint(ctx, e.ID, "w2", delta(t, 6))
+		ok, err = s.AppendExecutionCheckpoint(ctx, e.ID, "w2", delta(t, 6), false)
 		require.NoError(t, err)
 		require.False(t, ok, "only the lease holder appends")
 
@@ -91,10 +91,10 @@ func TestCheckpointDeltasReadAsOneState(t *testing.T) {
 		ok, err = s.SaveExecutionState(ctx, e.ID, "w2", store.JSON(jsonOf(t, chainState(6))))
 		require.NoError(t, err)
 		require.True(t, ok)
-		ok, err = s.AppendExecutionCheckpoint(ctx, e.ID, "w2", delta(t, 3))
+		ok, err = s.AppendExecutionCheckpoint(ctx, e.ID, "w2", delta(t, 3), true)
 		require.NoError(t, err)
 		require.True(t, ok)
-		ok, err = s.AppendExecutionCheckpoint(ctx, e.ID, "w2", delta(t, 7))
+		ok, err = s.AppendExecutionCheckpoint(ctx, e.ID, "w2", delta(t, 7), false)
 		require.NoError(t, err)
 		require.True(t, ok)
 		d, err = s.GetExecutionData(ctx, e.ID)
