@@ -12,7 +12,7 @@ WEB_SOURCES := $(shell find webapp/src webapp/public -type f 2>/dev/null) webapp
 	webapp/tsconfig.json webapp/tsconfig.app.json webapp/package.json
 GO_SOURCES := $(shell find api worker scheduler pkg e2e/stack webapp/embed.go -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
-.PHONY: run build web test test-go test-web test-e2e compat bench bench-push bench-queue bench-webhook bench-editor bench-ndv bench-idle chaos chaos-short docs clean
+.PHONY: run build web test test-go test-web test-e2e compat bench bench-push bench-queue bench-webhook bench-editor bench-ndv bench-idle bench-chain chaos chaos-short docs clean
 
 run: bin/api
 	./bin/api
@@ -112,6 +112,11 @@ chaos: build
 
 chaos-short: build
 	$(GO) run ./bench/chaos -bin bin -short
+
+# A chain of 10,000 No Operation nodes through a worker on the test Postgres and Redis, followed
+# by an editor and as a trigger run: time, checkpoint bytes written, final row size, RSS growth.
+bench-chain:
+	$(GO) test -count=1 -run '^$$' -bench 'BenchmarkChainCheckpoints|BenchmarkChain10k' -benchtime 1x -timeout 30m ./pkg/execution/ ./pkg/engine/
 
 docs:
 	$(GO) test ./pkg/config -run TestREADMEListsEverySetting -update

@@ -65,6 +65,7 @@ func toErrorBody(err error) errorBody {
 		ae *apiError
 		fe *fiber.Error
 		we *webhook.Error
+		le *workflow.LimitError
 	)
 	switch {
 	case errors.As(err, &ae):
@@ -73,6 +74,11 @@ func toErrorBody(err error) errorBody {
 		return errorBody{Code: webhookErrorStatus[we.Kind], Message: we.Message, Hint: we.Hint}
 	case errors.As(err, &fe):
 		return errorBody{Code: fe.Code, Message: fiberMessage(fe)}
+	case errors.As(err, &le):
+		if le.Size {
+			return errorBody{Code: http.StatusRequestEntityTooLarge, Message: le.Error()}
+		}
+		return errorBody{Code: http.StatusBadRequest, Message: le.Error()}
 	case errors.Is(err, workflow.ErrInvalid):
 		return errorBody{Code: http.StatusUnprocessableEntity, Message: err.Error()}
 	case errors.Is(err, store.ErrNotFound):

@@ -89,7 +89,7 @@ func (s *server) postWorkflowRun(c fiber.Ctx) error {
 	if len(req.WorkflowData) == 0 || string(req.WorkflowData) == "null" {
 		return badRequest("workflowData is missing")
 	}
-	wf, err := workflow.Parse(req.WorkflowData)
+	wf, err := s.cfg.WorkflowLimits().Parse(req.WorkflowData)
 	if err != nil {
 		return err
 	}

@@ -77,7 +77,7 @@ func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
 		hub:       push.NewHub(in.Redis, 0, in.Log),
 		nodeTypes: in.Nodes,
 		nodeHost: nodes.Host{Files: in.Files, HTTP: cfg.Egress().Client(egress.Options{}),
-			IdempotencyHeader: cfg.HTTPIdempotencyKeyHeader()},
+			IdempotencyHeader: cfg.HTTPIdempotencyKeyHeader(), Workflows: cfg.WorkflowLimits()},
 
 		workflowURLClient: newWorkflowURLClient(cfg.Egress()),
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/flowmill/flowmill/pkg/store"
-	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // defaultWorkflowName is the name GET /rest/workflows/new starts from.
@@ -253,16 +252,16 @@ func (s *server) applyWorkflowRequest(req workflowRequest, w *store.Workflow) er
 			w.Tags[i] = store.Tag{ID: id}
 		}
 	}
-	return validateDocument(w)
+	return s.validateDocument(w)
 }
 
-// validateDocument runs the stored form of w through the workflow parser.
-func validateDocument(w *store.Workflow) error {
+// validateDocument runs the stored form of w through the workflow parser and its limits.
+func (s *server) validateDocument(w *store.Workflow) error {
 	b, err := w.EditorDocument()
 	if err != nil {
 		return err
 	}
-	_, err = workflow.Parse(b)
+	_, err = s.cfg.WorkflowLimits().Parse(b)
 	return err
 }
 

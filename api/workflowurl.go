@@ -15,6 +15,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/flowmill/flowmill/pkg/egress"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // Limits of importing a workflow from a URL (documented in README.md, "Limits").
@@ -80,6 +81,9 @@ func (s *server) getWorkflowFromURL(c fiber.Ctx) error {
 	if json.Unmarshal(body, &doc) != nil || !startsWith(doc["nodes"], '[') || !startsWith(doc["connections"], '{') {
 		return badRequest(`The file is not a workflow: it needs "nodes" (a list) and "connections" (an object)`)
 	}
+	if err := checkWorkflowFileLimits(s.cfg.WorkflowLimits(), body, doc["nodes"]); err != nil {
+		return err
+	}
 	return respond(c, json.RawMessage(body))
 }
 
@@ -142,4 +146,17 @@ func fileTooLarge() error {
 // startsWith reports whether a raw JSON value is of the kind its first byte c opens.
 func startsWith(raw json.RawMessage, c byte) bool {
 	return len(raw) > 0 && raw[0] == c
+}
+
+// checkWorkflowFileLimits applies the workflow limits to a file the editor is to import: its
+// size and its number of nodes; the rest is checked when it is saved.
+func checkWorkflowFileLimits(l workflow.Limits, body, nodes json.RawMessage) error {
+	if err := l.CheckSize(body); err != nil {
+		return err
+	}
+	var list []json.RawMessage
+	if err := json.Unmarshal(nodes, &list); err != nil {
+		return badRequest(`The file is not a workflow: "nodes" must be a list`)
+	}
+	return l.CheckNodes(&workflow.Workflow{Nodes: make([]workflow.Node, len(list))})
 }

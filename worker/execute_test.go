@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -152,4 +153,24 @@ func TestExecuteEnvHidesFlowmillSettings(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal(out.Data.ResultData.RunData["Set"][0], &run))
 	require.Equal(t, map[string]any{"key": "hidden", "greeting": "hi"}, run.Data.Main[0][0].JSON)
+}
+
+// A workflow file over the workflow limits is unreadable input: exit 2, nothing runs.
+func TestExecuteRefusesWorkflowsOverTheLimits(t *testing.T) {
+	t.Setenv("FLOWMILL_WORKFLOW_MAX_NODES", "1")
+	code, out, stderr := execute(t, "--file", write(t, "wf.json", twoNodes))
+	require.Equal(t, 2, code)
+	require.Empty(t, out.NodeExecutionOrder)
+	require.Contains(t, stderr, "more than the limit of 1 nodes per workflow (FLOWMILL_WORKFLOW_MAX_NODES)")
+
+	t.Setenv("FLOWMILL_WORKFLOW_MAX_NODES", "2")
+	t.Setenv("FLOWMILL_WORKFLOW_MAX_SIZE", "1")
+	big := strings.Replace(twoNodes, `"parameters": {}`, `"parameters": {"note": "`+strings.Repeat("x", 1<<20)+`"}`, 1)
+	code, _, stderr = execute(t, "--file", write(t, "big.json", big))
+	require.Equal(t, 2, code)
+	require.Contains(t, stderr, "FLOWMILL_WORKFLOW_MAX_SIZE")
+
+	code, out, _ = execute(t, "--file", write(t, "wf.json", twoNodes))
+	require.Equal(t, 0, code)
+	require.True(t, out.Finished)
 }

@@ -18,6 +18,7 @@ import (
 	"unicode"
 
 	"github.com/flowmill/flowmill/pkg/egress"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // Config is the resolved configuration of a process. Field docs give defaults and units.
@@ -73,6 +74,11 @@ type Config struct {
 	shutdownDrain string
 	// MaxBodySize is the largest request body the api accepts, in MiB. Default 16.
 	MaxBodySize int
+	// WorkflowMaxNodes is the most nodes one workflow may have, wherever it enters (saved,
+	// imported, run unsaved, sub-workflow, command line). Default 2000 (1–1,000,000).
+	WorkflowMaxNodes int
+	// WorkflowMaxSize is the largest workflow document, in MiB of JSON. Default 4 (1–1024).
+	WorkflowMaxSize int
 	// Timezone is the instance's default IANA time zone. Default America/New_York.
 	Timezone string
 	// HeartbeatInterval is how often workers and schedulers report to Redis. Default 5s.
@@ -249,6 +255,12 @@ func (c *Config) Egress() *egress.Policy {
 		return egress.New(nil, nil)
 	}
 	return c.egress
+}
+
+// WorkflowLimits returns FLOWMILL_WORKFLOW_MAX_NODES and FLOWMILL_WORKFLOW_MAX_SIZE as limits;
+// a Config not made by Load gets the defaults.
+func (c *Config) WorkflowLimits() workflow.Limits {
+	return workflow.Limits{MaxNodes: c.WorkflowMaxNodes, MaxBytes: c.WorkflowMaxSize << 20}
 }
 
 // ExcludedNodes returns the node type names of NodesExclude; empty when none are excluded.
@@ -469,6 +481,12 @@ func (c *Config) finish() error {
 	}
 	if c.MaxBodySize < 1 || c.MaxBodySize > 1024 {
 		errs = append(errs, fmt.Errorf("FLOWMILL_MAX_BODY_SIZE: %d MiB is outside 1–1024", c.MaxBodySize))
+	}
+	if c.WorkflowMaxNodes < 1 || c.WorkflowMaxNodes > 1_000_000 {
+		errs = append(errs, fmt.Errorf("FLOWMILL_WORKFLOW_MAX_NODES: %d is outside 1–1000000", c.WorkflowMaxNodes))
+	}
+	if c.WorkflowMaxSize < 1 || c.WorkflowMaxSize > 1024 {
+		errs = append(errs, fmt.Errorf("FLOWMILL_WORKFLOW_MAX_SIZE: %d MiB is outside 1–1024", c.WorkflowMaxSize))
 	}
 	if _, err := time.LoadLocation(c.Timezone); err != nil {
 		errs = append(errs, fmt.Errorf("FLOWMILL_TIMEZONE: unknown time zone %q", c.Timezone))

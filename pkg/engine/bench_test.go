@@ -75,3 +75,26 @@ func benchmarkChain(b *testing.B, mode, js string) {
 	}
 	b.ReportMetric(float64(10000*b.N)/b.Elapsed().Seconds(), "items/s")
 }
+
+// BenchmarkChain10k runs Start and 9,999 No Operation nodes in a line: the cost of a long
+// workflow must grow with its length, not with its square.
+func BenchmarkChain10k(b *testing.B) {
+	const n = 10000
+	var nodes []string
+	conns := []conn{}
+	nodes = append(nodes, `{"name": "N0", "type": "n8n-nodes-base.start", "typeVersion": 1, "parameters": {}}`)
+	for i := 1; i < n; i++ {
+		nodes = append(nodes, fmt.Sprintf(`{"name": "N%d", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "parameters": {}}`, i))
+		conns = append(conns, conn{fmt.Sprintf("N%d", i-1), 0, fmt.Sprintf("N%d", i), 0})
+	}
+	w := wf(b, "["+strings.Join(nodes, ",")+"]", conns...)
+	e := newEngine(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := e.Run(context.Background(), engine.Request{Workflow: w})
+		if err != nil || !res.Finished || len(res.State.NodeExecutionOrder) != n {
+			b.Fatalf("run failed: %v", err)
+		}
+	}
+}

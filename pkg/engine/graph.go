@@ -16,7 +16,6 @@ type graph struct {
 	byDest   map[string]workflow.NodeConnections
 	parents  map[string][]string
 	highest  map[highestKey][]string
-	outputs  map[string]map[string]int
 	fed      map[highestKey]bool
 }
 
@@ -33,7 +32,6 @@ func newGraph(wf *workflow.Workflow) *graph {
 		byDest:   wf.Connections.ByDestination(),
 		parents:  map[string][]string{},
 		highest:  map[highestKey][]string{},
-		outputs:  map[string]map[string]int{},
 		fed:      map[highestKey]bool{},
 	}
 	for i := range wf.Nodes {
@@ -193,36 +191,71 @@ func incomingConnectionIsEmpty(runData workflow.RunData, conns []workflow.Connec
 	return true
 }
 
-// parentOutputs maps every ancestor of a node to the output through which the node is reached
-// (n8n's getNodeConnectionIndexes), for expressions such as $node[name].json. One depth-first
-// walk in input order records the first connection seen from each ancestor, which is what a
-// separate search per ancestor finds.
-func (g *graph) parentOutputs(node string) map[string]int {
-	if m, ok := g.outputs[node]; ok {
-		return m
+// parentOutputLookup answers, for the ancestors of a node, the output through which the node
+// is reached (n8n's getNodeConnectionIndexes), for expressions such as $node[name].json. Each
+// name is looked up once per node run, by the depth-first walk in input order that records the
+// first connection seen from each ancestor, stopped as soon as the name is seen: a node run
+// whose expressions name its parent costs one step, not a walk of all its ancestors (which made
+// a long chain quadratic).
+func (g *graph) parentOutputLookup(node string) func(string) (int, bool) {
+	memo := map[string]int{}
+	return func(name string) (int, bool) {
+		if o, ok := memo[name]; ok {
+			return o, o >= 0
+		}
+		o, ok := g.parentOutput(node, name)
+		if !ok {
+			o = -1
+		}
+		memo[name] = o
+		return o, ok
 	}
-	m := map[string]int{}
+}
+
+func (g *graph) parentOutput(node, ancestor string) (int, bool) {
+	if node == ancestor || g.nodes[ancestor] == nil {
+		return 0, false
+	}
 	checked := map[string]bool{}
-	var walk func(n string)
-	walk = func(n string) {
+	// An explicit stack in the order the recursive walk visits: a node's connections are
+	// checked in order, and the walk descends into each before checking the next.
+	type frame struct {
+		node  string
+		input int
+		conn  int
+	}
+	var frames []frame
+	enter := func(n string) bool {
 		main, ok := g.inputs(n)
-		if !ok || checked[n] {
-			return
+		if !ok || checked[n] || len(main) == 0 {
+			checked[n] = checked[n] || ok
+			return false
 		}
 		checked[n] = true
-		for _, conns := range main {
-			for _, c := range conns {
-				if _, seen := m[c.Node]; !seen && g.nodes[c.Node] != nil {
-					m[c.Node] = c.Index
-				}
-				if !checked[c.Node] {
-					walk(c.Node)
-				}
-			}
+		frames = append(frames, frame{node: n})
+		return true
+	}
+	enter(node)
+	for len(frames) > 0 {
+		f := &frames[len(frames)-1]
+		main, _ := g.inputs(f.node)
+		if f.input >= len(main) {
+			frames = frames[:len(frames)-1]
+			continue
+		}
+		if f.conn >= len(main[f.input]) {
+			f.input++
+			f.conn = 0
+			continue
+		}
+		c := main[f.input][f.conn]
+		f.conn++
+		if c.Node == ancestor {
+			return c.Index, true
+		}
+		if !checked[c.Node] {
+			enter(c.Node)
 		}
 	}
-	walk(node)
-	delete(m, node)
-	g.outputs[node] = m
-	return m
+	return 0, false
 }

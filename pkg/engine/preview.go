@@ -52,7 +52,7 @@ func (e *Engine) PreviewContext(req PreviewRequest) (*expr.Context, error) {
 	c := r.exprBase
 	c.Execution.ResumeURL = PlaceholderFilledAtExecutionTime
 	c.RunData = runData
-	c.ParentOutputs = r.g.parentOutputs(node.Name)
+	c.ParentOutput = r.g.parentOutputLookup(node.Name)
 	c.NodeName = node.Name
 	c.NodeType = node.Type
 	c.NodeParameters = node.Parameters

@@ -63,7 +63,7 @@ var ErrBadInput = errors.New("bad input")
 // engine's corpus tests. A document or input that cannot be read is an error matching
 // ErrBadInput; a workflow that cannot start gives a failed report.
 func (e *Engine) ExecuteDocument(ctx context.Context, doc []byte, mode workflow.Mode, input []workflow.Item) (Report, error) {
-	wf, err := workflow.Parse(doc)
+	wf, err := e.opts.Host.Workflows.Parse(doc)
 	if err != nil {
 		return Report{}, fmt.Errorf("%w: %w", ErrBadInput, err)
 	}

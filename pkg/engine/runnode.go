@@ -81,7 +81,7 @@ func (r *run) callNode(ctx context.Context, t *nodes.Type, node *workflow.Node, 
 	if item.Source != nil {
 		exprCtx.Source = item.Source.Main
 	}
-	exprCtx.ParentOutputs = r.g.parentOutputs(node.Name)
+	exprCtx.ParentOutput = r.g.parentOutputLookup(node.Name)
 	contextData := r.state.ExecutionData.ContextData
 	if contextData == nil {
 		contextData = map[string]any{}

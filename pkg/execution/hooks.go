@@ -2,7 +2,6 @@ package execution
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -24,6 +23,10 @@ type hooks struct {
 	answer *answerer
 	// stopAsked is set when someone asked to stop the run: that caller waits for its end.
 	stopAsked bool
+	// based is set once this run wrote a full checkpoint; saved is how many node runs
+	// (state.NodeExecutionOrder) the checkpoint holds. See checkpoint.
+	based bool
+	saved int
 }
 
 func (r *Runner) hooks(e *store.Execution, wf *workflow.Workflow) *hooks {
@@ -66,20 +69,13 @@ func (h *hooks) NodeExecuteBefore(ctx context.Context, ev engine.NodeEvent) {
 // worker goes on, so the node runs once more instead of leaving an "interrupted" record beside
 // the real one; a stop or a timeout writes its result when the run ends.
 func (h *hooks) NodeExecuteAfter(ctx context.Context, ev engine.NodeEvent, task *workflow.TaskData, state *engine.State) error {
-	if ctx.Err() != nil || !h.needsCheckpoint(ev, task, state) {
+	needed, durable := h.needsCheckpoint(ev, task, state)
+	if ctx.Err() != nil || !needed {
 		h.send(ctx, push.TypeNodeExecuteAfter, push.NodeExecuteAfter{ExecutionID: h.id, NodeName: ev.Node, Data: task})
 		return nil
 	}
-	b, err := json.Marshal(state)
-	if err != nil {
-		return fmt.Errorf("encode checkpoint: %w", err)
-	}
-	ok, err := h.r.cfg.Store.SaveExecutionState(context.WithoutCancel(ctx), h.e.ID, h.r.cfg.WorkerID, b)
-	if err != nil {
+	if err := h.checkpoint(context.WithoutCancel(ctx), state, durable); err != nil {
 		return err
-	}
-	if !ok {
-		return errLeaseLost
 	}
 	h.send(ctx, push.TypeNodeExecuteAfter, push.NodeExecuteAfter{ExecutionID: h.id, NodeName: ev.Node, Data: task})
 	return nil

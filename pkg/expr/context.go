@@ -30,11 +30,13 @@ type Context struct {
 	// and to tell a node that does not exist from one that has not run yet. When nil, a node
 	// absent from RunData counts as not run yet and other nodes' parameters are undefined.
 	Nodes map[string]NodeInfo
-	// ParentOutputs maps every ancestor of the current node to the output index through which
-	// the current node is reached (n8n's getNodeConnectionIndexes), for $node[name].json (which
-	// reads that output, for instance the false branch of an IF) and for the "no path back"
-	// check of $(name).item. When nil, output 0 is read and nothing is checked.
-	ParentOutputs map[string]int
+	// ParentOutput answers, for an ancestor of the current node, the output index through which
+	// the current node is reached (n8n's getNodeConnectionIndexes), and false for a node that is
+	// no ancestor; for $node[name].json (which reads that output, for instance the false branch
+	// of an IF) and for the "no path back" check of $(name).item. It is a function so that a
+	// node run in a long workflow does not pay for a map of all its ancestors. When nil, output
+	// 0 is read and nothing is checked.
+	ParentOutput func(name string) (output int, ok bool)
 	// NodeContext holds each node's context data by node name (n8n's
 	// contextData["node:<name>"]), for $node[name].context, $(name).context and
 	// $input.context; SplitInBatches keeps noItemsLeft there.
@@ -61,4 +63,12 @@ type ExecutionInfo struct {
 	ID        string
 	Mode      workflow.Mode
 	ResumeURL string
+}
+
+// ParentOutputsOf is a Context.ParentOutput that looks names up in a map.
+func ParentOutputsOf(m map[string]int) func(string) (int, bool) {
+	return func(name string) (int, bool) {
+		o, ok := m[name]
+		return o, ok
+	}
 }

@@ -62,7 +62,7 @@ func fixtureContext() *Context {
 			"Current": {Type: "n8n-nodes-base.set"},
 			"Orphan":  {Type: "n8n-nodes-base.noOp"},
 		},
-		ParentOutputs: map[string]int{"IF": 1, "Set": 0, "Start": 0},
-		NodeContext:   map[string]map[string]any{"IF": {"noItemsLeft": true}},
+		ParentOutput: ParentOutputsOf(map[string]int{"IF": 1, "Set": 0, "Start": 0}),
+		NodeContext:  map[string]map[string]any{"IF": {"noItemsLeft": true}},
 	}
 }

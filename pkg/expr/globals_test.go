@@ -159,12 +159,12 @@ func TestNilContext(t *testing.T) {
 	require.Equal(t, "undefined object 1", got)
 }
 
-// Without Context.Nodes and ParentOutputs, unknown nodes count as unexecuted and output 0 is read.
+// Without Context.Nodes and ParentOutput, unknown nodes count as unexecuted and output 0 is read.
 func TestGlobalsWithoutWorkflowInfo(t *testing.T) {
 	t.Parallel()
 	e := newTestEvaluator(t)
 	c := fixtureContext()
-	c.Nodes, c.ParentOutputs = nil, nil
+	c.Nodes, c.ParentOutput = nil, nil
 	got, err := e.Evaluate(`={{ $node["IF"].json.name }}`, c)
 	require.NoError(t, err)
 	require.Equal(t, "a", got)

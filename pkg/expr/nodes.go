@@ -54,8 +54,8 @@ func (s *scope) nodeOutput(name string, output, run int) ([]workflow.Item, int, 
 	}
 	if output < 0 {
 		output = 0
-		if c.ParentOutputs != nil {
-			o, ok := c.ParentOutputs[name]
+		if c.ParentOutput != nil {
+			o, ok := c.ParentOutput(name)
 			if !ok {
 				return nil, 0, 0, newDataError("", "The node %q is not connected with node %q so no data can get returned from it.", c.NodeName, name)
 			}

@@ -39,8 +39,8 @@ func (s *scope) pairedItem(dest string, index int) (itemAt, error) {
 	if len(c.Source) == 0 {
 		return itemAt{}, newDataError("Apologies, this is an internal error: the node's source data is missing", msgCantGetData)
 	}
-	if c.ParentOutputs != nil {
-		if _, ok := c.ParentOutputs[dest]; !ok {
+	if c.ParentOutput != nil {
+		if _, ok := c.ParentOutput(dest); !ok {
 			return itemAt{}, errNoPath(dest)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/flowmill/flowmill/pkg/egress"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // Host is what the instance lets nodes reach beyond their items: files on disk and the network.
@@ -24,6 +25,9 @@ type Host struct {
 	// IdempotencyHeader is the header the HTTP Request node sends a key in that is stable per
 	// execution, node run and item (see Execution.IdempotencyKey); "" sends none.
 	IdempotencyHeader string
+	// Workflows bounds the workflows a node reads to run (Execute Workflow); the zero value has
+	// the default limits.
+	Workflows workflow.Limits
 }
 
 // FileAccess resolves the path a file node was given to the file it may touch, or refuses it

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -60,6 +61,14 @@ func (s *Store) GetExecutionData(ctx context.Context, id int64) (*ExecutionData,
 	var d ExecutionData
 	if err := s.DB.WithContext(ctx).Where("execution_id = ?", id).Take(&d).Error; err != nil {
 		return nil, notFound(err, fmt.Sprintf("execution data %d", id))
+	}
+	// A running (or interrupted) execution's checkpoint may have deltas: read it whole.
+	deltas, err := s.checkpointDeltas(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if d.Data, err = ApplyCheckpointDeltas(d.Data, deltas); err != nil {
+		return nil, fmt.Errorf("execution data %d: %w", id, err)
 	}
 	return &d, nil
 }
@@ -178,6 +187,7 @@ func (s *Store) ClaimExecution(ctx context.Context, id int64, owner string, ttl 
 		WorkflowData JSON
 		StartData    JSON
 		Data         JSON
+		Checkpoints  JSON
 		Resumed      bool
 	}
 	// started_at keeps its first value: one that differs from this claim's time was set before.
@@ -190,7 +200,8 @@ func (s *Store) ClaimExecution(ctx context.Context, id int64, owner string, ttl 
 		UPDATE executions SET status = ?, lease_owner = ?, lease_expires_at = ?, started_at = COALESCE(started_at, ?)
 		WHERE id = ? AND status IN ? AND (lease_expires_at IS NULL OR lease_expires_at < ? OR lease_owner = ?)
 		RETURNING *)
-		SELECT c.*, d.workflow_data, d.start_data, d.data, c.started_at IS DISTINCT FROM ? AS resumed
+		SELECT c.*, d.workflow_data, d.start_data, d.data, c.started_at IS DISTINCT FROM ? AS resumed,
+		(SELECT json_agg(k.data ORDER BY k.seq) FROM execution_checkpoints k WHERE k.execution_id = c.id) AS checkpoints
 		FROM c JOIN execution_data d ON d.execution_id = c.id CROSS JOIN async`,
 		workflow.StatusRunning, owner, now.Add(ttl), now, id, workflow.PendingStatuses, now, owner, now).Scan(&rows).Error
 	if err != nil {
@@ -200,6 +211,19 @@ func (s *Store) ClaimExecution(ctx context.Context, id int64, owner string, ttl 
 		return nil, fmt.Errorf("lease execution %d: %w", id, ErrNotClaimable)
 	}
 	r := rows[0]
+	if len(r.Checkpoints) > 0 {
+		var raw []json.RawMessage
+		if err := json.Unmarshal(r.Checkpoints, &raw); err != nil {
+			return nil, fmt.Errorf("lease execution %d: checkpoints: %w", id, err)
+		}
+		deltas := make([]JSON, len(raw))
+		for i, d := range raw {
+			deltas[i] = JSON(d)
+		}
+		if r.Data, err = ApplyCheckpointDeltas(r.Data, deltas); err != nil {
+			return nil, fmt.Errorf("lease execution %d: %w", id, err)
+		}
+	}
 	return &Claim{Execution: &r.Execution, Resumed: r.Resumed,
 		Data: &ExecutionData{ExecutionID: r.ID, WorkflowData: r.WorkflowData, StartData: r.StartData, Data: r.Data}}, nil
 }

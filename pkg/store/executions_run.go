@@ -14,15 +14,29 @@ import (
 // guarded by the run's lease (see ClaimExecution in executions.go for how a run gets it).
 
 // SaveExecutionState writes the run data and resumable state of a running execution, as long as
-// owner still holds its lease; false means the lease was lost and the caller must stop. It runs
-// after every node, so it is one statement.
+// owner still holds its lease; false means the lease was lost and the caller must stop. It is the
+// base of the checkpoint and replaces its deltas (see checkpoints.go): one statement on
+// Postgres, one transaction on SQLite.
 func (s *Store) SaveExecutionState(ctx context.Context, id int64, owner string, data JSON) (bool, error) {
 	var n int64
+	if s.Dialect == Postgres {
+		err := s.DB.WithContext(ctx).Raw(`WITH upd AS (UPDATE execution_data SET data = ? WHERE execution_id = ? AND EXISTS
+		(SELECT 1 FROM executions WHERE id = ? AND status = ? AND lease_owner = ?) RETURNING execution_id),
+		del AS (DELETE FROM execution_checkpoints WHERE execution_id IN (SELECT execution_id FROM upd))
+		SELECT count(*) FROM upd`, data, id, id, workflow.StatusRunning, owner).Scan(&n).Error
+		if err != nil {
+			return false, fmt.Errorf("checkpoint execution %d: %w", id, err)
+		}
+		return n == 1, nil
+	}
 	err := s.writeOne(ctx, func(tx *gorm.DB) error {
 		res := tx.Exec(`UPDATE execution_data SET data = ? WHERE execution_id = ? AND EXISTS
 		(SELECT 1 FROM executions WHERE id = ? AND status = ? AND lease_owner = ?)`, data, id, id, workflow.StatusRunning, owner)
 		n = res.RowsAffected
-		return res.Error
+		if res.Error != nil || n == 0 {
+			return res.Error
+		}
+		return tx.Exec(`DELETE FROM execution_checkpoints WHERE execution_id = ?`, id).Error
 	})
 	if err != nil {
 		return false, fmt.Errorf("checkpoint execution %d: %w", id, err)
@@ -47,7 +61,8 @@ func (s *Store) FinishExecution(ctx context.Context, id int64, owner string, sta
 			UPDATE executions SET status = ?, lease_owner = '', lease_expires_at = NULL, wait_till = ?,
 				stopped_at = COALESCE(?, stopped_at), finished = CASE WHEN ? THEN ? ELSE finished END
 			WHERE id = ? AND status = ? AND lease_owner = ? RETURNING id),
-		upd AS (UPDATE execution_data SET data = ? WHERE execution_id IN (SELECT id FROM fin) RETURNING execution_id)
+		upd AS (UPDATE execution_data SET data = ? WHERE execution_id IN (SELECT id FROM fin) RETURNING execution_id),
+		del AS (DELETE FROM execution_checkpoints WHERE execution_id IN (SELECT id FROM fin))
 		SELECT count(*) FROM fin`, status, waitTill, stoppedAt, stoppedAt != nil, finished,
 			id, workflow.StatusRunning, owner, data).Scan(&n).Error
 		if err != nil {
@@ -71,6 +86,9 @@ func (s *Store) FinishExecution(ctx context.Context, id int64, owner string, sta
 			return nil
 		}
 		ok = true
+		if err := tx.Exec(`DELETE FROM execution_checkpoints WHERE execution_id = ?`, id).Error; err != nil {
+			return err
+		}
 		return tx.Model(&ExecutionData{}).Where("execution_id = ?", id).Update("data", data).Error
 	})
 	if err != nil {

@@ -253,4 +253,16 @@ CREATE INDEX idempotency_keys_created_at ON idempotency_keys (created_at);
 DROP TABLE idempotency_keys;
 DROP TABLE webhook_answers;
 `},
+	// A checkpoint appends the node runs since the previous one (see checkpoints.go) instead of
+	// rewriting all run data.
+	{name: "execution_checkpoints", up: `
+CREATE TABLE execution_checkpoints (
+  seq {{id}},
+  execution_id bigint NOT NULL REFERENCES executions (id) ON DELETE CASCADE,
+  data {{json}} NOT NULL
+);
+CREATE INDEX execution_checkpoints_execution ON execution_checkpoints (execution_id, seq);
+`, down: `
+DROP TABLE execution_checkpoints;
+`},
 }

@@ -49,7 +49,7 @@ func RunnerConfig(in *infra.Infra, id string) execution.RunnerConfig {
 		Store: in.Store, Redis: in.Redis, Queue: in.Queue, Publisher: in.Publisher, Metrics: in.Metrics,
 		Nodes: in.Nodes, Eval: in.Eval, Log: in.Log, Env: config.NodeEnvironment(),
 		Host: nodes.Host{Files: in.Files, HTTP: cfg.Egress().Client(egress.Options{}),
-			IdempotencyHeader: cfg.HTTPIdempotencyKeyHeader()},
+			IdempotencyHeader: cfg.HTTPIdempotencyKeyHeader(), Workflows: cfg.WorkflowLimits()},
 		WorkerID:        id,
 		EncryptionKey:   cfg.EncryptionKey,
 		LeaseTTL:        cfg.ExecutionLeaseTTL,

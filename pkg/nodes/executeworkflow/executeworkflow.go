@@ -66,6 +66,10 @@ func load(ctx context.Context, ex *nodes.Execution) (*workflow.Workflow, error) 
 		if err != nil {
 			return nil, &nodes.Error{Message: err.Error(), ItemIndex: -1, Parameter: "workflowId", Cause: err}
 		}
+		// A workflow stored before the node limit was lowered is still held to it.
+		if err := ex.Host().Workflows.CheckNodes(wf); err != nil {
+			return nil, &nodes.Error{Message: "The workflow to execute is not valid: " + err.Error(), ItemIndex: -1, Cause: err}
+		}
 		return wf, nil
 	case "localFile":
 		path, err := ex.ParamString("workflowPath", 0)
@@ -100,7 +104,7 @@ func load(ctx context.Context, ex *nodes.Execution) (*workflow.Workflow, error) 
 	default:
 		return nil, nodes.Errorf(-1, "The source '%s' is not known", source)
 	}
-	wf, err := workflow.Parse(doc)
+	wf, err := ex.Host().Workflows.Parse(doc)
 	if err != nil {
 		return nil, &nodes.Error{Message: "The workflow to execute is not valid: " + err.Error(), ItemIndex: -1, Cause: err}
 	}

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -121,4 +122,33 @@ func TestURLSourceAppliesEgressPolicy(t *testing.T) {
 		require.Equal(t, tc.want, nodetest.NodeError(t, err).Message)
 		require.Empty(t, ran)
 	}
+}
+
+// A sub-workflow over the workflow limits is refused before it runs, whatever its source.
+func TestSubWorkflowLimits(t *testing.T) {
+	t.Parallel()
+	two := `{"name": "Two", "nodes": [{"name": "A", "type": "n8n-nodes-base.start", "typeVersion": 1, "parameters": {}},
+		{"name": "B", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "parameters": {}}], "connections": {}}`
+	host := nodes.Host{Workflows: workflow.Limits{MaxNodes: 1, MaxBytes: 300}}
+	for _, tc := range []struct {
+		name   string
+		params m
+		want   string
+	}{
+		{"parameter, too many nodes", m{"source": "parameter", "workflowJson": two}, "limit of 1 nodes per workflow (FLOWMILL_WORKFLOW_MAX_NODES)"},
+		{"parameter, too large", m{"source": "parameter", "workflowJson": child + strings.Repeat(" ", 300)}, "FLOWMILL_WORKFLOW_MAX_SIZE"},
+		{"database, too many nodes", m{"workflowId": "2"}, "FLOWMILL_WORKFLOW_MAX_NODES"},
+	} {
+		var ran []string
+		_, err := nodetest.Run(t, executeworkflow.Type(), nodetest.Node{Host: host, Parameters: tc.params,
+			Flow: nodes.FlowConfig{Workflows: store{"2": two}, RunWorkflow: echo(&ran)}}, nodetest.Items(m{}))
+		require.ErrorContains(t, err, tc.want, tc.name)
+		require.ErrorIs(t, err, workflow.ErrTooLarge, tc.name)
+		require.Empty(t, ran, tc.name)
+	}
+	var ran []string
+	_, err := nodetest.Run(t, executeworkflow.Type(), nodetest.Node{Host: host, Parameters: m{"source": "parameter", "workflowJson": child},
+		Flow: nodes.FlowConfig{RunWorkflow: echo(&ran)}}, nodetest.Items(m{}))
+	require.NoError(t, err)
+	require.Equal(t, []string{"Child"}, ran)
 }
