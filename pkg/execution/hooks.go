@@ -24,6 +24,8 @@ type hooks struct {
 	answer *answerer
 	// stopAsked is set when someone asked to stop the run: that caller waits for its end.
 	stopAsked bool
+	// lease keeps the run's claim and hears which node it starts; nil for none.
+	lease *lease
 }
 
 func (r *Runner) hooks(e *store.Execution, wf *workflow.Workflow) *hooks {
@@ -53,6 +55,9 @@ func (h *hooks) started(ctx context.Context) {
 }
 
 func (h *hooks) NodeExecuteBefore(ctx context.Context, ev engine.NodeEvent) {
+	if h.lease != nil && !h.effectFree(ev.Node) {
+		h.lease.started(ev.Node)
+	}
 	h.send(ctx, push.TypeNodeExecuteBefore, push.NodeExecuteBefore{ExecutionID: h.id, NodeName: ev.Node})
 }
 
@@ -69,7 +74,7 @@ func (h *hooks) NodeExecuteAfter(ctx context.Context, ev engine.NodeEvent, task 
 	if err != nil {
 		return fmt.Errorf("encode checkpoint: %w", err)
 	}
-	ok, err := h.r.cfg.Store.SaveExecutionState(context.WithoutCancel(ctx), h.e.ID, h.r.cfg.WorkerID, b)
+	ok, err := h.r.cfg.Store.SaveExecutionState(context.WithoutCancel(ctx), h.e.ID, h.e.LeaseOwner, b)
 	if err != nil {
 		return err
 	}
