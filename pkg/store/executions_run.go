@@ -46,17 +46,19 @@ func (s *Store) FinishExecution(ctx context.Context, id int64, owner string, sta
 	finished := status == workflow.StatusSuccess
 	original := retriedBy(status, retryOf)
 	if s.Dialect == Postgres {
-		// One statement, one round trip: the data and the original's link are written only when
-		// the status changed.
+		// One statement, one round trip (two for a retry that succeeded): the data and the
+		// original's link are written only when the status changed.
 		var n int64
-		err := s.DB.WithContext(ctx).Raw(`WITH fin AS (
+		err := s.lockingOriginal(ctx, original, func(tx *gorm.DB) error {
+			return tx.Raw(`WITH fin AS (
 			UPDATE executions SET status = ?, lease_owner = '', lease_expires_at = NULL, wait_till = ?,
 				stopped_at = COALESCE(?, stopped_at), finished = CASE WHEN ? THEN ? ELSE finished END
 			WHERE id = ? AND status = ? AND lease_owner = ? RETURNING id),
 		upd AS (UPDATE execution_data SET data = ? WHERE execution_id IN (SELECT id FROM fin) RETURNING execution_id),
 		orig AS (UPDATE executions SET retry_success_id = ? WHERE id = ? AND EXISTS (SELECT 1 FROM fin) RETURNING id)
 		SELECT count(*) FROM fin`, status, waitTill, stoppedAt, stoppedAt != nil, finished,
-			id, workflow.StatusRunning, owner, data, id, original).Scan(&n).Error
+				id, workflow.StatusRunning, owner, data, id, original).Scan(&n).Error
+		})
 		if err != nil {
 			return false, fmt.Errorf("finish execution %d: %w", id, err)
 		}
@@ -89,6 +91,22 @@ func (s *Store) FinishExecution(ctx context.Context, id int64, owner string, sta
 	return ok, nil
 }
 
+// lockingOriginal runs fn (a Postgres statement that finishes a retry of original) after
+// locking the original's row, when there is one, in one transaction. CreateRetry locks that row
+// before it inserts: taking it first here too keeps the two from waiting on each other (the
+// insert waits for the retry's row, the finish for the original's).
+func (s *Store) lockingOriginal(ctx context.Context, original int64, fn func(tx *gorm.DB) error) error {
+	if original == 0 {
+		return fn(s.DB.WithContext(ctx))
+	}
+	return s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Exec(`SELECT id FROM executions WHERE id = ? FOR UPDATE`, original).Error; err != nil {
+			return err
+		}
+		return fn(tx)
+	})
+}
+
 // retriedBy is the original execution a run with status and retryOf succeeded for; 0 when none.
 func retriedBy(status workflow.Status, retryOf *int64) int64 {
 	if retryOf == nil || status != workflow.StatusSuccess {
@@ -116,9 +134,11 @@ func (s *Store) DropExecution(ctx context.Context, id int64, owner string, statu
 	original := retriedBy(status, retryOf)
 	var n int64
 	if s.Dialect == Postgres && original != 0 {
-		err := s.DB.WithContext(ctx).Raw(`WITH del AS (`+drop+` RETURNING id),
-		orig AS (UPDATE executions SET retry_success_id = ? WHERE id = ? AND EXISTS (SELECT 1 FROM del) RETURNING id)
-		SELECT count(*) FROM del`, id, workflow.StatusRunning, owner, id, original).Scan(&n).Error
+		err := s.lockingOriginal(ctx, original, func(tx *gorm.DB) error {
+			return tx.Raw(`WITH del AS (`+drop+` RETURNING id),
+			orig AS (UPDATE executions SET retry_success_id = ? WHERE id = ? AND EXISTS (SELECT 1 FROM del) RETURNING id)
+			SELECT count(*) FROM del`, id, workflow.StatusRunning, owner, id, original).Scan(&n).Error
+		})
 		if err != nil {
 			return false, fmt.Errorf("drop execution %d: %w", id, err)
 		}
