@@ -61,32 +61,65 @@ func (c *Client) runOptions(queue string, p ExecutionRun) []asynq.Option {
 const ExecutionRunRetries = 25
 
 // RequeueExecution queues an execution again after its worker was lost, unless a task for it
-// exists (pending, scheduled, waiting to be retried or being processed: that task runs it, and
-// a second one would be a second chain of runs). A task left behind by a dead worker (archived,
-// or completed but retained) is replaced. It reports whether it queued one.
+// is alive: pending, scheduled, waiting to be retried, or being processed by a live worker. That
+// task runs it, and a second one would be a second chain of runs. A task left behind (archived,
+// or completed but retained) is replaced. A task still marked active on a worker that has died
+// (asynq notices only after a minute or more) gets one recovery task, whose id is also derived
+// from the execution. It reports whether it queued a task.
 func (c *Client) RequeueExecution(ctx context.Context, queue string, p ExecutionRun) (bool, error) {
-	err := c.enqueue(ctx, KindExecutionRun, p, c.runOptions(queue, p)...)
-	if !errors.Is(err, ErrDuplicate) {
-		return err == nil, err
+	state, err := c.place(ctx, queue, p, p.TaskID())
+	if err != nil || state != asynq.TaskStateActive {
+		return state == 0 && err == nil, err
 	}
-	info, err := c.inspector.GetTaskInfo(queue, p.TaskID())
+	live, err := c.processedByLiveWorker(queue, p.TaskID())
+	if err != nil || live {
+		return false, err
+	}
+	state, err = c.place(ctx, queue, p, p.TaskID()+":recovered")
+	return state == 0 && err == nil, err
+}
+
+// place enqueues p under id, replacing an archived or completed task of that id; it answers 0
+// when it queued one, else the state of the task that stays.
+func (c *Client) place(ctx context.Context, queue string, p ExecutionRun, id string) (asynq.TaskState, error) {
+	opts := append(c.runOptions(queue, p), asynq.TaskID(id))
+	err := c.enqueue(ctx, KindExecutionRun, p, opts...)
+	if !errors.Is(err, ErrDuplicate) {
+		return 0, err
+	}
+	info, err := c.inspector.GetTaskInfo(queue, id)
 	if errors.Is(err, asynq.ErrTaskNotFound) {
-		// Gone since the enqueue (finished meanwhile), or queued on the other queue.
-		return false, nil
+		return asynq.TaskStateCompleted, nil // gone since the enqueue: it finished meanwhile
 	}
 	if err != nil {
-		return false, fmt.Errorf("inspect task %s: %w", p.TaskID(), err)
+		return 0, fmt.Errorf("inspect task %s: %w", id, err)
 	}
-	switch info.State {
-	case asynq.TaskStateArchived, asynq.TaskStateCompleted:
-		if err := c.inspector.DeleteTask(queue, p.TaskID()); err != nil && !errors.Is(err, asynq.ErrTaskNotFound) {
-			return false, fmt.Errorf("remove stale task %s: %w", p.TaskID(), err)
+	if info.State != asynq.TaskStateArchived && info.State != asynq.TaskStateCompleted {
+		return info.State, nil
+	}
+	if err := c.inspector.DeleteTask(queue, id); err != nil && !errors.Is(err, asynq.ErrTaskNotFound) {
+		return 0, fmt.Errorf("remove stale task %s: %w", id, err)
+	}
+	err = c.enqueue(ctx, KindExecutionRun, p, opts...)
+	if errors.Is(err, ErrDuplicate) {
+		return asynq.TaskStatePending, nil // queued by someone else meanwhile
+	}
+	return 0, err
+}
+
+// processedByLiveWorker tells whether a task server that is alive (its heartbeat, written every
+// 5 s, has not run out) lists task id among the tasks it is processing.
+func (c *Client) processedByLiveWorker(queue, id string) (bool, error) {
+	servers, err := c.inspector.Servers()
+	if err != nil {
+		return false, fmt.Errorf("list task servers: %w", err)
+	}
+	for _, s := range servers {
+		for _, w := range s.ActiveWorkers {
+			if w.TaskID == id && w.Queue == queue {
+				return true, nil
+			}
 		}
-		err := c.enqueue(ctx, KindExecutionRun, p, c.runOptions(queue, p)...)
-		if errors.Is(err, ErrDuplicate) {
-			return false, nil // queued by someone else meanwhile
-		}
-		return err == nil, err
 	}
 	return false, nil
 }

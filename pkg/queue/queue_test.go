@@ -111,6 +111,7 @@ func TestQueueForMode(t *testing.T) {
 	require.Equal(t, queue.QueueDefault, queue.QueueFor("retry"))
 }
 
+// TestRequeueLeavesAnActiveTaskAlone: the task of a live worker is left to it.
 func TestRequeueLeavesAnActiveTaskAlone(t *testing.T) {
 	rdb, _ := queuetest.Redis(t)
 	ctx := context.Background()
@@ -134,8 +135,20 @@ func TestRequeueLeavesAnActiveTaskAlone(t *testing.T) {
 	require.Equal(t, asynq.TaskStateActive, info.State)
 	require.Greater(t, info.Timeout, 24*time.Hour, "asynq never cuts a run short with its 30-minute default")
 
-	// asynq hands a dead worker's task back itself (its lease expires): a second task would be a
-	// second chain of runs of the same execution.
+	// Once the live worker's heartbeat lists the task, a second task would be a second chain of
+	// runs of the same execution.
+	require.Eventually(t, func() bool {
+		servers, err := asynq.NewInspectorFromRedisClient(rdb).Servers()
+		require.NoError(t, err)
+		for _, s := range servers {
+			for _, w := range s.ActiveWorkers {
+				if w.TaskID == p.TaskID() {
+					return true
+				}
+			}
+		}
+		return false
+	}, 15*time.Second, 50*time.Millisecond)
 	queued, err := c.RequeueExecution(ctx, queue.QueueDefault, p)
 	require.NoError(t, err)
 	require.False(t, queued)
