@@ -172,8 +172,8 @@ type Claim struct {
 }
 
 // ClaimExecution is AcquireLease plus the execution's data, in one round trip on Postgres: the
-// first thing a worker does with every execution. owner is the run's claim token (NewClaimToken),
-// which every later write of the run presents.
+// first thing a worker does with every execution. owner is the run's claim token
+// (random per claim, see package execution), which every later write of the run presents.
 func (s *Store) ClaimExecution(ctx context.Context, id int64, owner string, ttl time.Duration) (*Claim, error) {
 	if s.Dialect != Postgres {
 		e, err := s.AcquireLease(ctx, id, owner, ttl)
