@@ -337,7 +337,8 @@ type retryRequest struct {
 
 // postRetryExecution runs a failed execution again from the node that failed, with the stored
 // workflow or (loadWorkflow) the workflow as saved now, and answers whether the retry finished
-// successfully.
+// successfully (409 while another retry of it runs). The answer is read from the committed
+// state: a retry and the original's link to it are written together.
 func (s *server) postRetryExecution(c fiber.Ctx) error {
 	id, err := pathID(c)
 	if err != nil {
@@ -355,6 +356,9 @@ func (s *server) postRetryExecution(c fiber.Ctx) error {
 	retry, err := s.executions.Retry(c.Context(), id, req.LoadWorkflow)
 	if err != nil {
 		var re *execution.RetryError
+		if errors.As(err, &re) && re.Conflict {
+			return &apiError{Status: fiber.StatusConflict, Message: re.Error(), cause: err}
+		}
 		if errors.As(err, &re) {
 			return badRequest(re.Error())
 		}

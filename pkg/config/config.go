@@ -95,6 +95,10 @@ type Config struct {
 	// renewal (renewed every third of it); a dead worker's executions move on after it. Default 30s.
 	ExecutionLeaseTTL time.Duration
 
+	// ExecutionMaxTakeovers is how many times an execution may be taken over from a worker that
+	// died running it; the next time it ends crashed instead of killing another worker. Default 3.
+	ExecutionMaxTakeovers int
+
 	// ExecutionsTimeout is the default execution timeout in seconds; -1 is off. Default -1.
 	ExecutionsTimeout int
 	// ExecutionsTimeoutMax caps the per-workflow timeout, in seconds. Default 3600.
@@ -527,6 +531,9 @@ func (c *Config) finish() error {
 			errs = append(errs, fmt.Errorf("%s: must be positive", d.name))
 		}
 	}
+	if c.ExecutionMaxTakeovers < 1 || c.ExecutionMaxTakeovers > 100 {
+		errs = append(errs, errors.New("FLOWMILL_EXECUTION_MAX_TAKEOVERS: 1–100"))
+	}
 	if c.ExecutionsTimeout < -1 || c.ExecutionsTimeout == 0 {
 		errs = append(errs, errors.New("FLOWMILL_EXECUTIONS_TIMEOUT: -1 (off) or a positive number of seconds"))
 	}
@@ -654,4 +661,15 @@ func (c *Config) ScriptLimits() (timeout time.Duration, memoryBytes int64) {
 		memoryBytes = int64(c.ScriptMemoryLimit) << 20
 	}
 	return timeout, memoryBytes
+}
+
+// ExecutionTaskTimeout is the time limit asynq puts on a task that runs an execution: the
+// longest an execution may run plus a margin for its start and its end, or 0 (none) when
+// executions without a timeout may run for ever (FLOWMILL_EXECUTIONS_TIMEOUT off). A live run
+// is never handed to another worker by asynq; a dead one is, through its lease.
+func (c *Config) ExecutionTaskTimeout() time.Duration {
+	if c.ExecutionsTimeout <= 0 {
+		return 0
+	}
+	return time.Duration(c.ExecutionsTimeoutMax)*time.Second + c.ShutdownTimeout + 2*c.ExecutionLeaseTTL + time.Minute
 }

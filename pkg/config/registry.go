@@ -136,6 +136,8 @@ var registry = []Setting{
 		field: func(c *Config) any { return &c.ConcurrencyProductionLimit }},
 	{Env: "FLOWMILL_EXECUTION_LEASE_TTL", Flag: "execution-lease-ttl", Default: "30s", Help: "How long a worker's claim on a running execution lasts without renewal; a dead worker's executions are taken over after it.",
 		field: func(c *Config) any { return &c.ExecutionLeaseTTL }},
+	{Env: "FLOWMILL_EXECUTION_MAX_TAKEOVERS", Flag: "execution-max-takeovers", Default: "3", Help: "How many times an execution may be taken over from a worker that died running it (1–100); the next time it ends crashed, naming the node it was in.",
+		field: func(c *Config) any { return &c.ExecutionMaxTakeovers }},
 	{Env: "FLOWMILL_EXECUTIONS_TIMEOUT", Flag: "executions-timeout", Default: "-1", Help: "Default execution timeout in seconds; -1 is off.",
 		field: func(c *Config) any { return &c.ExecutionsTimeout }},
 	{Env: "FLOWMILL_EXECUTIONS_TIMEOUT_MAX", Flag: "executions-timeout-max", Default: "3600", Help: "Largest execution timeout a workflow may set, in seconds.",

@@ -28,13 +28,13 @@ func (h *hooks) checkpoint(ctx context.Context, state *engine.State, durable boo
 		if b, err = json.Marshal(state); err != nil {
 			return fmt.Errorf("encode checkpoint: %w", err)
 		}
-		ok, err = h.r.cfg.Store.SaveExecutionState(ctx, h.e.ID, h.r.cfg.WorkerID, b)
+		ok, err = h.r.cfg.Store.SaveExecutionState(ctx, h.e.ID, h.e.LeaseOwner, b)
 	} else {
 		var b []byte
 		if b, err = encodeDelta(state, h.saved); err != nil {
 			return fmt.Errorf("encode checkpoint: %w", err)
 		}
-		ok, err = h.r.cfg.Store.AppendExecutionCheckpoint(ctx, h.e.ID, h.r.cfg.WorkerID, b, durable)
+		ok, err = h.r.cfg.Store.AppendExecutionCheckpoint(ctx, h.e.ID, h.e.LeaseOwner, b, durable)
 	}
 	if err != nil {
 		return err
@@ -93,6 +93,10 @@ func (h *hooks) needsCheckpoint(ev engine.NodeEvent, task *workflow.TaskData, st
 	return h.e.SessionID != "" || !effectFree, !effectFree
 }
 
+// effectFree tells whether the node named name only computes items (nodes.Type.EffectFree):
+// its checkpoint may be left to a later one and its start is not recorded on the lease, which
+// spares writes on long chains of such nodes (a poison pill in one is named by the checkpoint
+// before it).
 func (h *hooks) effectFree(name string) bool {
 	node, ok := h.wf.Node(name)
 	if !ok {

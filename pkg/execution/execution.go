@@ -140,7 +140,12 @@ func (s *Service) Create(ctx context.Context, n New) (*store.Execution, error) {
 			return e, nil
 		}
 	}
-	if err := s.cfg.Store.CreateExecution(ctx, e, data); err != nil {
+	if e.RetryOf != nil {
+		err = s.cfg.Store.CreateRetry(ctx, e, data)
+	} else {
+		err = s.cfg.Store.CreateExecution(ctx, e, data)
+	}
+	if err != nil {
 		return nil, err
 	}
 	if n.Stored != nil {

@@ -11,7 +11,8 @@ import (
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
-// finish records the outcome, tells the editor and any waiting api, saves changed static data,
+// finish records the outcome (with a retry's success on the original, in the same
+// transaction), tells the editor and any waiting api, saves changed static data,
 // starts the error workflow of a failed run, and drops executions the save settings say not to
 // keep.
 func (r *Runner) finish(ctx context.Context, e *store.Execution, wf *workflow.Workflow, res *engine.Result, h *hooks) error {
@@ -25,12 +26,12 @@ func (r *Runner) finish(ctx context.Context, e *store.Execution, wf *workflow.Wo
 		if err != nil {
 			return fmt.Errorf("encode result: %w", err)
 		}
-		if ok, err = r.cfg.Store.FinishExecution(ctx, e.ID, r.cfg.WorkerID, status, res.WaitTill, data); err != nil {
+		if ok, err = r.cfg.Store.FinishExecution(ctx, e.ID, e.LeaseOwner, status, res.WaitTill, data, e.RetryOf); err != nil {
 			return err
 		}
 	} else {
 		var err error
-		if ok, err = r.cfg.Store.DropExecution(ctx, e.ID, r.cfg.WorkerID); err != nil {
+		if ok, err = r.cfg.Store.DropExecution(ctx, e.ID, e.LeaseOwner, status, e.RetryOf); err != nil {
 			return err
 		}
 	}
@@ -48,11 +49,6 @@ func (r *Runner) finish(ctx context.Context, e *store.Execution, wf *workflow.Wo
 	h.finished(ctx, res, status)
 	if status != workflow.StatusWaiting {
 		r.cfg.Metrics.ExecutionsTotal.WithLabelValues(string(e.Mode), string(status)).Inc()
-	}
-	if e.RetryOf != nil && status == workflow.StatusSuccess {
-		if err := r.cfg.Store.SetRetrySuccess(ctx, *e.RetryOf, e.ID); err != nil {
-			r.log.Warn("record retry success", "execution", e.ID, "err", err)
-		}
 	}
 	if status == workflow.StatusError {
 		r.startErrorWorkflow(ctx, e, wf, res)

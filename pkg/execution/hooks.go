@@ -27,6 +27,8 @@ type hooks struct {
 	// (state.NodeExecutionOrder) the checkpoint holds. See checkpoint.
 	based bool
 	saved int
+	// lease keeps the run's claim and hears which node it starts; nil for none.
+	lease *lease
 }
 
 func (r *Runner) hooks(e *store.Execution, wf *workflow.Workflow) *hooks {
@@ -56,6 +58,9 @@ func (h *hooks) started(ctx context.Context) {
 }
 
 func (h *hooks) NodeExecuteBefore(ctx context.Context, ev engine.NodeEvent) {
+	if h.lease != nil && !h.effectFree(ev.Node) {
+		h.lease.started(ev.Node)
+	}
 	h.send(ctx, push.TypeNodeExecuteBefore, push.NodeExecuteBefore{ExecutionID: h.id, NodeName: ev.Node})
 }
 

@@ -105,7 +105,7 @@ func (r *Runner) createHere(ctx context.Context, e *store.Execution, d *store.Ex
 	}
 	now := time.Now().UTC()
 	expires := now.Add(r.cfg.LeaseTTL)
-	e.Status, e.LeaseOwner, e.LeaseExpiresAt, e.StartedAt = workflow.StatusRunning, r.cfg.WorkerID, &expires, &now
+	e.Status, e.LeaseOwner, e.LeaseExpiresAt, e.StartedAt = workflow.StatusRunning, r.newClaimToken(), &expires, &now
 	if err := r.cfg.Store.CreateExecution(ctx, e, d); err != nil {
 		done()
 		return true, err
@@ -118,7 +118,7 @@ func (r *Runner) createHere(ctx context.Context, e *store.Execution, d *store.Ex
 		runCtx, cancel, end := r.tracked(r.here.ctx, e.ID)
 		defer end()
 		// A stop asked between storing the execution and tracking it left only its mark.
-		if err := r.run(r.here.ctx, runCtx, cancel, e, d, true); err != nil {
+		if err := r.run(r.here.ctx, runCtx, cancel, e, d, true, ""); err != nil {
 			r.log.Warn("run execution", "execution", e.ID, "err", err)
 		}
 	}()

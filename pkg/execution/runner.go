@@ -70,6 +70,9 @@ type RunnerConfig struct {
 	Saving Saving
 	// Timeouts are the instance's default and maximum execution time limits.
 	Timeouts Timeouts
+	// MaxTakeovers is how many times an execution may be taken over from a worker that died
+	// running it; the claim that would take it over once more ends it crashed instead. Default 3.
+	MaxTakeovers int
 }
 
 // withDefaults fills the settings left zero.
@@ -78,6 +81,7 @@ func (c RunnerConfig) withDefaults() RunnerConfig {
 	c.Concurrency = cmp.Or(c.Concurrency, 10)
 	c.ShutdownTimeout = cmp.Or(c.ShutdownTimeout, 30*time.Second)
 	c.Timezone = cmp.Or(c.Timezone, "America/New_York")
+	c.MaxTakeovers = cmp.Or(c.MaxTakeovers, 3)
 	if c.Log == nil {
 		c.Log = slog.New(slog.DiscardHandler)
 	}
@@ -97,6 +101,8 @@ func (c RunnerConfig) validate() error {
 		return errors.New("execution runner: LeaseTTL and ShutdownTimeout must not be negative")
 	case c.Concurrency < 0:
 		return errors.New("execution runner: Concurrency must not be negative")
+	case c.MaxTakeovers < 0:
+		return errors.New("execution runner: MaxTakeovers must not be negative")
 	}
 	if _, err := time.LoadLocation(c.Timezone); err != nil {
 		return fmt.Errorf("execution runner: Timezone: %w", err)
@@ -221,8 +227,9 @@ func (r *Runner) tracked(parent context.Context, id int64) (ctx context.Context,
 	}
 }
 
-// Handle is the execution:run task handler. It is idempotent: an execution someone else holds,
-// or one that already ended, is left alone.
+// Handle is the execution:run task handler. It is idempotent: an execution some run holds
+// (this process's included), or one that already ended, is left alone. Waiting for a slot or
+// for the database hands the task back to the queue under its own id (queue.Defer).
 func (r *Runner) Handle(ctx context.Context, payload []byte) error {
 	var p queue.ExecutionRun
 	if err := queue.Decode(queue.KindExecutionRun, payload, &p); err != nil {
@@ -233,27 +240,30 @@ func (r *Runner) Handle(ctx context.Context, payload []byte) error {
 		return err
 	}
 	defer release()
+	token := r.newClaimToken()
+	holder := ""
 	if r.slots != nil {
-		limited, mode, err := r.countsAgainstLimit(ctx, p.ExecutionID)
+		limited, err := r.countsAgainstLimit(ctx, p.ExecutionID)
 		if err != nil {
 			return err
 		}
 		if limited {
-			ok, err := r.slots.Acquire(ctx, p.ExecutionID)
+			ok, err := r.slots.Acquire(ctx, token)
 			if err != nil {
 				return err
 			}
 			if !ok {
-				return r.cfg.Queue.DeferExecution(ctx, queue.QueueFor(mode), p, SlotRetryDelay)
+				return queue.Defer(SlotRetryDelay, "every production slot is taken")
 			}
-			defer func() { _ = r.slots.Release(context.WithoutCancel(ctx), p.ExecutionID) }()
+			holder = token
+			defer func() { _ = r.slots.Release(context.WithoutCancel(ctx), token) }()
 		}
 	}
 	// Listening for a stop before claiming means a stop asked once the execution runs reaches
 	// this run; one asked before found it pending and canceled it in the database.
 	runCtx, cancel, end := r.tracked(ctx, p.ExecutionID)
 	defer end()
-	c, err := r.cfg.Store.ClaimExecution(ctx, p.ExecutionID, r.cfg.WorkerID, r.cfg.LeaseTTL)
+	c, err := r.cfg.Store.ClaimExecution(ctx, p.ExecutionID, token, r.cfg.LeaseTTL)
 	if errors.Is(err, store.ErrNotClaimable) {
 		return nil
 	}
@@ -261,13 +271,13 @@ func (r *Runner) Handle(ctx context.Context, payload []byte) error {
 		// A passing database failure (such as a full connection table) must not strand the
 		// execution until the reconciler's next pass: try again shortly.
 		r.log.Warn("claim execution; trying again", "execution", p.ExecutionID, "err", err)
-		if deferErr := r.cfg.Queue.DeferExecution(ctx, queue.NameFrom(ctx), p, ClaimRetryDelay); deferErr != nil {
-			return errors.Join(err, deferErr)
-		}
-		return nil
+		return queue.Defer(ClaimRetryDelay, "the claim failed: "+err.Error())
+	}
+	if c.Execution.Takeovers >= r.cfg.MaxTakeovers {
+		return r.crashPoisonPill(ctx, c.Execution, c.Data)
 	}
 	// An execution that had started before may have been asked to stop while nobody ran it.
-	return r.run(ctx, runCtx, cancel, c.Execution, c.Data, c.Resumed)
+	return r.run(ctx, runCtx, cancel, c.Execution, c.Data, c.Resumed, holder)
 }
 
 // SlotRetryDelay is how long an execution over the production concurrency limit waits in the
@@ -280,20 +290,21 @@ const ClaimRetryDelay = 200 * time.Millisecond
 
 // countsAgainstLimit tells whether an execution needs a production slot: every pending one but
 // manual runs.
-func (r *Runner) countsAgainstLimit(ctx context.Context, id int64) (bool, workflow.Mode, error) {
+func (r *Runner) countsAgainstLimit(ctx context.Context, id int64) (bool, error) {
 	e, err := r.cfg.Store.GetExecution(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return false, "", nil
+		return false, nil
 	}
 	if err != nil {
-		return false, "", err
+		return false, err
 	}
-	return e.Mode != workflow.ModeManual && slices.Contains(workflow.PendingStatuses, e.Status), e.Mode, nil
+	return e.Mode != workflow.ModeManual && slices.Contains(workflow.PendingStatuses, e.Status), nil
 }
 
-// run executes a claimed execution under runCtx, which cancel ends and which is already tracked
-// for stop requests; checkStop says to look for a stop request that was only left as a mark.
-func (r *Runner) run(taskCtx, runCtx context.Context, cancel context.CancelCauseFunc, e *store.Execution, d *store.ExecutionData, checkStop bool) error {
+// run executes a claimed execution (e.LeaseOwner is the claim token) under runCtx, which cancel
+// ends and which is already tracked for stop requests; checkStop says to look for a stop request
+// that was only left as a mark; slot is the production slot holder to keep renewing, if any.
+func (r *Runner) run(taskCtx, runCtx context.Context, cancel context.CancelCauseFunc, e *store.Execution, d *store.ExecutionData, checkStop bool, slot string) error {
 	id := e.ID
 	wf, err := r.snapshots.parse(d.WorkflowData)
 	if err != nil {
@@ -309,10 +320,11 @@ func (r *Runner) run(taskCtx, runCtx context.Context, cancel context.CancelCause
 		runCtx, stop = context.WithTimeout(runCtx, limit)
 		defer stop()
 	}
-	stopLease := r.keepLease(runCtx, id, cancel)
-	defer stopLease()
+	lease := r.keepLease(runCtx, e, cancel, slot)
+	defer lease.end()
 
 	hooks := r.hooks(e, wf)
+	hooks.lease = lease
 	hooks.answer = r.answererFor(id, d.StartData)
 	hooks.started(taskCtx)
 	res, err := r.execute(runCtx, e, d, wf, hooks)
@@ -326,7 +338,7 @@ func (r *Runner) run(taskCtx, runCtx context.Context, cancel context.CancelCause
 	case taskCtx.Err() != nil:
 		// The worker is shutting down: hand the execution back; its last checkpoint lets the
 		// next worker continue without re-running finished nodes.
-		if err := r.cfg.Store.ReleaseLease(context.WithoutCancel(taskCtx), id, r.cfg.WorkerID); err != nil {
+		if err := r.cfg.Store.ReleaseLease(context.WithoutCancel(taskCtx), id, e.LeaseOwner); err != nil {
 			r.log.Warn("release lease", "execution", id, "err", err)
 		}
 		return taskCtx.Err()
@@ -397,33 +409,6 @@ func (r *Runner) engineWith(h *hooks) (*engine.Engine, error) {
 func (r *Runner) actingFor(userID string) (nodes.CredentialsFunc, nodes.WorkflowLoader, engine.SubWorkflowRecorder) {
 	return credential.ForUserID(r.cfg.Store, r.cipher, userID), storeLoader{s: r.cfg.Store, userID: userID},
 		subWorkflowsFor{s: r.subs, userID: userID}
-}
-
-// keepLease renews the lease every third of its life; losing it cancels the run.
-func (r *Runner) keepLease(ctx context.Context, id int64, cancel context.CancelCauseFunc) func() {
-	stop := make(chan struct{})
-	go func() {
-		t := time.NewTicker(r.cfg.LeaseTTL / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				ok, err := r.cfg.Store.RenewLease(ctx, id, r.cfg.WorkerID, r.cfg.LeaseTTL)
-				if err == nil && !ok {
-					cancel(errLeaseLost)
-					return
-				}
-				if r.slots != nil {
-					_, _ = r.slots.Acquire(ctx, id) // renews the hold
-				}
-			}
-		}
-	}()
-	return func() { close(stop) }
 }
 
 // setRunError replaces the run's error, keeping the node it happened in.

@@ -3,7 +3,6 @@ package execution
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -39,11 +38,13 @@ if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[4]) then
 end
 return 0`)
 
-// Acquire takes (or renews) a slot for holder; false means every slot is taken.
-func (s *semaphore) Acquire(ctx context.Context, holder int64) (bool, error) {
+// Acquire takes (or renews) a slot for holder, a run's claim token (never an execution id, so a
+// second task of one execution does not share the first one's slot and then give it back);
+// false means every slot is taken.
+func (s *semaphore) Acquire(ctx context.Context, holder string) (bool, error) {
 	now := time.Now()
 	ok, err := acquireScript.Run(ctx, s.rdb, []string{s.key},
-		now.UnixMilli(), now.Add(s.ttl).UnixMilli(), strconv.FormatInt(holder, 10), s.limit).Int()
+		now.UnixMilli(), now.Add(s.ttl).UnixMilli(), holder, s.limit).Int()
 	if err != nil {
 		return false, fmt.Errorf("concurrency slot: %w", err)
 	}
@@ -51,6 +52,6 @@ func (s *semaphore) Acquire(ctx context.Context, holder int64) (bool, error) {
 }
 
 // Release gives holder's slot back.
-func (s *semaphore) Release(ctx context.Context, holder int64) error {
-	return s.rdb.ZRem(ctx, s.key, strconv.FormatInt(holder, 10)).Err()
+func (s *semaphore) Release(ctx context.Context, holder string) error {
+	return s.rdb.ZRem(ctx, s.key, holder).Err()
 }

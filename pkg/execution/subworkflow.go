@@ -23,10 +23,10 @@ type subWorkflows struct {
 }
 
 type subRun struct {
-	e         *store.Execution
-	wf        *workflow.Workflow
-	h         *hooks
-	stopLease func()
+	e     *store.Execution
+	wf    *workflow.Workflow
+	h     *hooks
+	lease *lease
 }
 
 // subWorkflowsFor records the sub-workflow runs of a run that acts for userID.
@@ -57,7 +57,7 @@ func (s *subWorkflows) start(ctx context.Context, wf *workflow.Workflow, parentU
 	now := time.Now().UTC()
 	expires := now.Add(r.cfg.LeaseTTL)
 	e := &store.Execution{Status: workflow.StatusRunning, Mode: workflow.ModeIntegrated, WorkflowName: wf.Name, UserID: parentUser,
-		LeaseOwner: r.cfg.WorkerID, LeaseExpiresAt: &expires, StartedAt: &now}
+		LeaseOwner: r.newClaimToken(), LeaseExpiresAt: &expires, StartedAt: &now}
 	if wf.ID != "" {
 		u, _, err := (storeLoader{s: r.cfg.Store, userID: parentUser}).userAndDocument(ctx, wf.ID)
 		switch {
@@ -75,7 +75,7 @@ func (s *subWorkflows) start(ctx context.Context, wf *workflow.Workflow, parentU
 		return engine.SubRun{}, err
 	}
 	id := IDString(e.ID)
-	run := &subRun{e: e, wf: wf, h: r.hooks(e, wf), stopLease: r.keepLease(ctx, e.ID, func(error) {})}
+	run := &subRun{e: e, wf: wf, h: r.hooks(e, wf), lease: r.keepLease(ctx, e, func(error) {}, "")}
 	s.mu.Lock()
 	s.active[id] = run
 	s.mu.Unlock()
@@ -92,7 +92,7 @@ func (s *subWorkflows) finish(ctx context.Context, id string, res *engine.Result
 	if run == nil {
 		return
 	}
-	run.stopLease()
+	run.lease.end()
 	var err error
 	if res == nil {
 		if runErr == nil {

@@ -85,7 +85,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*Infra, er
 		in.Close()
 		return nil, err
 	}
-	in.Queue = queue.NewClient(in.Redis)
+	in.Queue = queue.NewClientWith(in.Redis, queue.ClientConfig{ExecutionTimeout: cfg.ExecutionTaskTimeout()})
 	in.Publisher = push.NewPublisher(in.Redis)
 	in.Metrics.RegisterQueueDepth(in.Queue)
 	return in, nil

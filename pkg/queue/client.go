@@ -18,38 +18,110 @@ var ErrDuplicate = errors.New("task already queued")
 type Client struct {
 	asynq     *asynq.Client
 	inspector *asynq.Inspector
+	// runTimeout is asynq's time limit of an execution:run task.
+	runTimeout time.Duration
 }
 
-// NewClient builds a client on rdb; Close does not close rdb.
-func NewClient(rdb redis.UniversalClient) *Client {
-	return &Client{asynq: asynq.NewClientFromRedisClient(rdb), inspector: asynq.NewInspectorFromRedisClient(rdb)}
+// ClientConfig adjusts a Client; the zero value suits a process that enqueues no executions.
+type ClientConfig struct {
+	// ExecutionTimeout is how long asynq lets an execution:run task run before it gives the
+	// task to another worker: the longest an execution may run plus a margin. 0 means no limit
+	// (NoExecutionTimeout): the execution lease, renewed while the run lives, is what hands a
+	// dead worker's execution on, not asynq.
+	ExecutionTimeout time.Duration
 }
 
-// RequeueExecution queues an execution again after its worker was lost. A task left behind by
-// a dead worker (archived, or completed but retained) is replaced. One still marked active
-// belongs to a worker that stopped renewing its lease, which asynq notices only much later, so
-// a second task with its own id is queued; the database lease lets only one of them run it. A
-// pending task is left alone.
-func (c *Client) RequeueExecution(ctx context.Context, queue string, p ExecutionRun) error {
-	err := c.enqueue(ctx, KindExecutionRun, p, asynq.TaskID(p.TaskID()), asynq.Queue(queue), asynq.MaxRetry(0))
+// NoExecutionTimeout is the task timeout of executions that may run for ever: asynq has no
+// "none" (a zero timeout means its 30-minute default), so a century stands for it.
+const NoExecutionTimeout = 100 * 365 * 24 * time.Hour
+
+// NewClient builds a client on rdb with tasks that may run for ever; Close does not close rdb.
+func NewClient(rdb redis.UniversalClient) *Client { return NewClientWith(rdb, ClientConfig{}) }
+
+// NewClientWith builds a client on rdb adjusted by cfg; Close does not close rdb.
+func NewClientWith(rdb redis.UniversalClient, cfg ClientConfig) *Client {
+	timeout := cfg.ExecutionTimeout
+	if timeout <= 0 {
+		timeout = NoExecutionTimeout
+	}
+	return &Client{asynq: asynq.NewClientFromRedisClient(rdb), inspector: asynq.NewInspectorFromRedisClient(rdb),
+		runTimeout: timeout}
+}
+
+// runOptions are the options of every execution:run task: its one stable id, and retries that
+// hand a task whose worker died (or that is deferred) back to the queue under that same id.
+func (c *Client) runOptions(queue string, p ExecutionRun) []asynq.Option {
+	return []asynq.Option{asynq.TaskID(p.TaskID()), asynq.Queue(queue), asynq.MaxRetry(ExecutionRunRetries),
+		asynq.Timeout(c.runTimeout)}
+}
+
+// ExecutionRunRetries is how often asynq hands an execution:run task back after its worker
+// died or its handler failed; deferrals (Defer) do not count. Past it the task is archived and
+// the reconciler queues the execution afresh.
+const ExecutionRunRetries = 25
+
+// RequeueExecution queues an execution again after its worker was lost, unless a task for it
+// is alive: pending, scheduled, waiting to be retried, or being processed by a live worker. That
+// task runs it, and a second one would be a second chain of runs. A task left behind (archived,
+// or completed but retained) is replaced. A task still marked active on a worker that has died
+// (asynq notices only after a minute or more) gets one recovery task, whose id is also derived
+// from the execution. It reports whether it queued a task.
+func (c *Client) RequeueExecution(ctx context.Context, queue string, p ExecutionRun) (bool, error) {
+	state, err := c.place(ctx, queue, p, p.TaskID())
+	if err != nil || state != asynq.TaskStateActive {
+		return state == 0 && err == nil, err
+	}
+	live, err := c.processedByLiveWorker(queue, p.TaskID())
+	if err != nil || live {
+		return false, err
+	}
+	state, err = c.place(ctx, queue, p, p.TaskID()+":recovered")
+	return state == 0 && err == nil, err
+}
+
+// place enqueues p under id, replacing an archived or completed task of that id; it answers 0
+// when it queued one, else the state of the task that stays.
+func (c *Client) place(ctx context.Context, queue string, p ExecutionRun, id string) (asynq.TaskState, error) {
+	opts := append(c.runOptions(queue, p), asynq.TaskID(id))
+	err := c.enqueue(ctx, KindExecutionRun, p, opts...)
 	if !errors.Is(err, ErrDuplicate) {
-		return err
+		return 0, err
 	}
-	info, err := c.inspector.GetTaskInfo(queue, p.TaskID())
+	info, err := c.inspector.GetTaskInfo(queue, id)
+	if errors.Is(err, asynq.ErrTaskNotFound) {
+		return asynq.TaskStateCompleted, nil // gone since the enqueue: it finished meanwhile
+	}
 	if err != nil {
-		return fmt.Errorf("inspect task %s: %w", p.TaskID(), err)
+		return 0, fmt.Errorf("inspect task %s: %w", id, err)
 	}
-	switch info.State {
-	case asynq.TaskStateArchived, asynq.TaskStateCompleted:
-		if err := c.inspector.DeleteTask(queue, p.TaskID()); err != nil {
-			return fmt.Errorf("remove stale task %s: %w", p.TaskID(), err)
+	if info.State != asynq.TaskStateArchived && info.State != asynq.TaskStateCompleted {
+		return info.State, nil
+	}
+	if err := c.inspector.DeleteTask(queue, id); err != nil && !errors.Is(err, asynq.ErrTaskNotFound) {
+		return 0, fmt.Errorf("remove stale task %s: %w", id, err)
+	}
+	err = c.enqueue(ctx, KindExecutionRun, p, opts...)
+	if errors.Is(err, ErrDuplicate) {
+		return asynq.TaskStatePending, nil // queued by someone else meanwhile
+	}
+	return 0, err
+}
+
+// processedByLiveWorker tells whether a task server that is alive (its heartbeat, written every
+// 5 s, has not run out) lists task id among the tasks it is processing.
+func (c *Client) processedByLiveWorker(queue, id string) (bool, error) {
+	servers, err := c.inspector.Servers()
+	if err != nil {
+		return false, fmt.Errorf("list task servers: %w", err)
+	}
+	for _, s := range servers {
+		for _, w := range s.ActiveWorkers {
+			if w.TaskID == id && w.Queue == queue {
+				return true, nil
+			}
 		}
-		return c.EnqueueExecution(ctx, queue, p)
-	case asynq.TaskStateActive:
-		id := fmt.Sprintf("%s:recovered:%d", p.TaskID(), time.Now().UnixNano())
-		return c.enqueue(ctx, KindExecutionRun, p, asynq.TaskID(id), asynq.Queue(queue), asynq.MaxRetry(0))
 	}
-	return nil
+	return false, nil
 }
 
 // PingResult returns the result a worker wrote for ping id, or ok=false while it has none.
@@ -87,7 +159,7 @@ func (c *Client) QueueSizes() (map[string]int, error) {
 // EnqueueExecution queues an execution on queue. A duplicate (already queued) is not an error:
 // the execution will run once either way.
 func (c *Client) EnqueueExecution(ctx context.Context, queue string, p ExecutionRun) error {
-	err := c.enqueue(ctx, KindExecutionRun, p, asynq.TaskID(p.TaskID()), asynq.Queue(queue), asynq.MaxRetry(0))
+	err := c.enqueue(ctx, KindExecutionRun, p, c.runOptions(queue, p)...)
 	if errors.Is(err, ErrDuplicate) {
 		return nil
 	}
@@ -115,9 +187,17 @@ func (c *Client) enqueue(ctx context.Context, kind string, payload any, opts ...
 	return nil
 }
 
-// DeferExecution queues an execution again to be tried after delay, under a fresh task id (the
-// current task is finishing).
-func (c *Client) DeferExecution(ctx context.Context, queue string, p ExecutionRun, delay time.Duration) error {
-	id := fmt.Sprintf("%s:deferred:%d", p.TaskID(), time.Now().UnixNano())
-	return c.enqueue(ctx, KindExecutionRun, p, asynq.TaskID(id), asynq.Queue(queue), asynq.MaxRetry(0), asynq.ProcessIn(delay))
+// DeferError, returned by an execution:run handler, hands the task back to its queue to be
+// tried again after Delay under the same task id (asynq's retry, not counted as a failure), so
+// a waiting execution never has two tasks.
+type DeferError struct {
+	Delay  time.Duration
+	Reason string
+}
+
+func (e *DeferError) Error() string { return "deferred: " + e.Reason }
+
+// Defer is the error a handler returns to be tried again after delay.
+func Defer(delay time.Duration, reason string) error {
+	return &DeferError{Delay: delay, Reason: reason}
 }

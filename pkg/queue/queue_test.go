@@ -2,6 +2,7 @@ package queue_test
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -87,13 +88,17 @@ func TestRequeueReplacesArchivedTask(t *testing.T) {
 	ins := asynq.NewInspectorFromRedisClient(rdb)
 	require.NoError(t, ins.ArchiveTask(queue.QueueDefault, p.TaskID()))
 
-	require.NoError(t, c.RequeueExecution(ctx, queue.QueueDefault, p))
+	queued, err := c.RequeueExecution(ctx, queue.QueueDefault, p)
+	require.NoError(t, err)
+	require.True(t, queued)
 	info, err := ins.GetTaskInfo(queue.QueueDefault, p.TaskID())
 	require.NoError(t, err)
 	require.Equal(t, asynq.TaskStatePending, info.State)
 
 	// A pending task is left alone.
-	require.NoError(t, c.RequeueExecution(ctx, queue.QueueDefault, p))
+	queued, err = c.RequeueExecution(ctx, queue.QueueDefault, p)
+	require.NoError(t, err)
+	require.False(t, queued)
 	sizes, err := c.QueueSizes()
 	require.NoError(t, err)
 	require.Equal(t, 1, sizes[queue.QueueDefault])
@@ -106,7 +111,8 @@ func TestQueueForMode(t *testing.T) {
 	require.Equal(t, queue.QueueDefault, queue.QueueFor("retry"))
 }
 
-func TestRequeueAddsATaskWhenTheOldOneIsStuckActive(t *testing.T) {
+// TestRequeueLeavesAnActiveTaskAlone: the task of a live worker is left to it.
+func TestRequeueLeavesAnActiveTaskAlone(t *testing.T) {
 	rdb, _ := queuetest.Redis(t)
 	ctx := context.Background()
 	release := make(chan struct{})
@@ -127,9 +133,57 @@ func TestRequeueAddsATaskWhenTheOldOneIsStuckActive(t *testing.T) {
 	info, err := asynq.NewInspectorFromRedisClient(rdb).GetTaskInfo(queue.QueueDefault, p.TaskID())
 	require.NoError(t, err)
 	require.Equal(t, asynq.TaskStateActive, info.State)
+	require.Greater(t, info.Timeout, 24*time.Hour, "asynq never cuts a run short with its 30-minute default")
 
-	require.NoError(t, c.RequeueExecution(ctx, queue.QueueDefault, p))
+	// Once the live worker's heartbeat lists the task, a second task would be a second chain of
+	// runs of the same execution.
+	require.Eventually(t, func() bool {
+		servers, err := asynq.NewInspectorFromRedisClient(rdb).Servers()
+		require.NoError(t, err)
+		for _, s := range servers {
+			for _, w := range s.ActiveWorkers {
+				if w.TaskID == p.TaskID() {
+					return true
+				}
+			}
+		}
+		return false
+	}, 15*time.Second, 50*time.Millisecond)
+	queued, err := c.RequeueExecution(ctx, queue.QueueDefault, p)
+	require.NoError(t, err)
+	require.False(t, queued)
 	sizes, err := c.QueueSizes()
 	require.NoError(t, err)
-	require.Equal(t, 1, sizes[queue.QueueDefault], "a second task waits behind the stuck one")
+	require.Equal(t, 0, sizes[queue.QueueDefault])
+}
+
+// TestDeferKeepsTheTaskID: a handler that defers its task gets it back under the same id, and no
+// other task of the execution exists meanwhile.
+func TestDeferKeepsTheTaskID(t *testing.T) {
+	rdb, _ := queuetest.Redis(t)
+	ctx := context.Background()
+	ids := make(chan string, 10)
+	var calls atomic.Int32
+	srv := queue.NewServer(rdb, queue.ServerConfig{Concurrency: 2})
+	srv.HandleTask(queue.KindExecutionRun, func(ctx context.Context, task *asynq.Task) error {
+		id, _ := asynq.GetTaskID(ctx)
+		ids <- id
+		if calls.Add(1) < 3 {
+			return queue.Defer(10*time.Millisecond, "test")
+		}
+		return nil
+	})
+	require.NoError(t, srv.Start())
+	defer srv.Stop()
+	c := queue.NewClientWith(rdb, queue.ClientConfig{ExecutionTimeout: time.Hour})
+	p := queue.ExecutionRun{ExecutionID: 12}
+	require.NoError(t, c.EnqueueExecution(ctx, queue.QueueDefault, p))
+	for range 3 {
+		select {
+		case id := <-ids:
+			require.Equal(t, p.TaskID(), id)
+		case <-time.After(15 * time.Second):
+			t.Fatal("the deferred task did not come back")
+		}
+	}
 }

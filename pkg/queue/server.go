@@ -2,6 +2,7 @@ package queue
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -42,6 +43,8 @@ func NewServer(rdb redis.UniversalClient, cfg ServerConfig) *Server {
 		DelayedTaskCheckInterval: time.Second,
 		ShutdownTimeout:          durOr(cfg.ShutdownTimeout, 30*time.Second),
 		Queues:                   Queues,
+		RetryDelayFunc:           retryDelay,
+		IsFailure:                func(err error) bool { var d *DeferError; return !errors.As(err, &d) },
 		Logger:                   asynqLogger{cfg.Logger.With("component", "queue")},
 		LogLevel:                 asynq.WarnLevel,
 	})
@@ -76,6 +79,16 @@ func (s *Server) Start() error {
 // Stop stops taking tasks, waits up to ShutdownTimeout for running ones and hands the rest back
 // to the queue. Safe to call twice.
 func (s *Server) Stop() { s.stopOnce.Do(s.srv.Shutdown) }
+
+// retryDelay is how long a task handed back waits: what a deferral asks for, else a second per
+// earlier retry up to ten (handlers are idempotent, so a quick retry is safe).
+func retryDelay(n int, err error, _ *asynq.Task) time.Duration {
+	var d *DeferError
+	if errors.As(err, &d) {
+		return d.Delay
+	}
+	return time.Duration(min(n+1, 10)) * time.Second
+}
 
 func cfgOr(v, def int) int {
 	if v > 0 {

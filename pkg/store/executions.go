@@ -96,22 +96,25 @@ func (s *Store) TransitionExecution(ctx context.Context, id int64, to workflow.S
 	return res.RowsAffected == 1, nil
 }
 
-// ErrNotClaimable means another worker holds a live lease on the execution, or it is not pending.
+// ErrNotClaimable means a run holds a live lease on the execution, or it is not pending.
 var ErrNotClaimable = errors.New("execution is not claimable")
 
-// AcquireLease claims a pending execution for owner until now+ttl, marks it running and returns
-// it, or ErrNotClaimable. A worker renewing its own lease also succeeds.
+// AcquireLease claims a pending execution for the run with claim token owner until now+ttl,
+// marks it running and returns it, or ErrNotClaimable while any run (this process's included)
+// holds a live lease on it. A claim of an execution left running under an expired lease (its
+// worker died) counts a takeover.
 func (s *Store) AcquireLease(ctx context.Context, id int64, owner string, ttl time.Duration) (*Execution, error) {
 	now := time.Now().UTC()
 	var claimed []Execution
 	res := s.DB.WithContext(ctx).Model(&claimed).Clauses(clause.Returning{}).
 		Where("id = ? AND status IN ?", id, workflow.PendingStatuses).
-		Where("lease_expires_at IS NULL OR lease_expires_at < ? OR lease_owner = ?", now, owner).
+		Where("lease_expires_at IS NULL OR lease_expires_at < ?", now).
 		Updates(map[string]any{
 			"status":           workflow.StatusRunning,
 			"lease_owner":      owner,
 			"lease_expires_at": now.Add(ttl),
 			"started_at":       gorm.Expr("COALESCE(started_at, ?)", now),
+			"takeovers":        gorm.Expr(takeoverCount, workflow.StatusRunning),
 		})
 	if res.Error != nil {
 		return nil, fmt.Errorf("lease execution %d: %w", id, res.Error)
@@ -122,11 +125,21 @@ func (s *Store) AcquireLease(ctx context.Context, id int64, owner string, ttl ti
 	return &claimed[0], nil
 }
 
-// RenewLease extends owner's lease on a running execution; false means the lease was lost.
-func (s *Store) RenewLease(ctx context.Context, id int64, owner string, ttl time.Duration) (bool, error) {
+// takeoverCount is the takeovers of a claimed row: one more when it was running under someone
+// else's lease (a released lease, given back on a graceful stop, has no owner and is no
+// takeover).
+const takeoverCount = "takeovers + CASE WHEN status = ? AND lease_owner <> '' THEN 1 ELSE 0 END"
+
+// RenewLease extends owner's lease on a running execution and records node as the node it is
+// in (empty keeps the one recorded); false means the lease was lost.
+func (s *Store) RenewLease(ctx context.Context, id int64, owner string, ttl time.Duration, node string) (bool, error) {
+	updates := map[string]any{"lease_expires_at": time.Now().UTC().Add(ttl)}
+	if node != "" {
+		updates["running_node"] = node
+	}
 	res := s.DB.WithContext(ctx).Model(&Execution{}).
 		Where("id = ? AND status = ? AND lease_owner = ?", id, workflow.StatusRunning, owner).
-		Update("lease_expires_at", time.Now().UTC().Add(ttl))
+		Updates(updates)
 	if res.Error != nil {
 		return false, fmt.Errorf("renew lease of execution %d: %w", id, res.Error)
 	}
@@ -168,7 +181,8 @@ type Claim struct {
 }
 
 // ClaimExecution is AcquireLease plus the execution's data, in one round trip on Postgres: the
-// first thing a worker does with every execution.
+// first thing a worker does with every execution. owner is the run's claim token
+// (random per claim, see package execution), which every later write of the run presents.
 func (s *Store) ClaimExecution(ctx context.Context, id int64, owner string, ttl time.Duration) (*Claim, error) {
 	if s.Dialect != Postgres {
 		e, err := s.AcquireLease(ctx, id, owner, ttl)
@@ -197,13 +211,14 @@ func (s *Store) ClaimExecution(ctx context.Context, id int64, owner string, ttl 
 	// execution to be run again from its last checkpoint, as when a worker dies before its first.
 	err := s.DB.WithContext(ctx).Raw(`WITH async AS (SELECT set_config('synchronous_commit', 'off', true)),
 		c AS (
-		UPDATE executions SET status = ?, lease_owner = ?, lease_expires_at = ?, started_at = COALESCE(started_at, ?)
-		WHERE id = ? AND status IN ? AND (lease_expires_at IS NULL OR lease_expires_at < ? OR lease_owner = ?)
+		UPDATE executions SET status = ?, lease_owner = ?, lease_expires_at = ?, started_at = COALESCE(started_at, ?),
+			takeovers = `+takeoverCount+`
+		WHERE id = ? AND status IN ? AND (lease_expires_at IS NULL OR lease_expires_at < ?)
 		RETURNING *)
 		SELECT c.*, d.workflow_data, d.start_data, d.data, c.started_at IS DISTINCT FROM ? AS resumed,
 		(SELECT json_agg(k.data ORDER BY k.seq) FROM execution_checkpoints k WHERE k.execution_id = c.id) AS checkpoints
 		FROM c JOIN execution_data d ON d.execution_id = c.id CROSS JOIN async`,
-		workflow.StatusRunning, owner, now.Add(ttl), now, id, workflow.PendingStatuses, now, owner, now).Scan(&rows).Error
+		workflow.StatusRunning, owner, now.Add(ttl), now, workflow.StatusRunning, id, workflow.PendingStatuses, now, now).Scan(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("lease execution %d: %w", id, err)
 	}

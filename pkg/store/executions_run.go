@@ -2,10 +2,12 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -46,25 +48,32 @@ func (s *Store) SaveExecutionState(ctx context.Context, id int64, owner string, 
 
 // FinishExecution records the outcome of a run by owner: the final status (or waiting with
 // waitTill), and the data. It changes nothing unless the execution is still running under
-// owner's lease, so a canceled or taken-over execution keeps the status it has.
-func (s *Store) FinishExecution(ctx context.Context, id int64, owner string, status workflow.Status, waitTill *time.Time, data JSON) (bool, error) {
+// owner's lease, so a canceled or taken-over execution keeps the status it has. A retry that
+// succeeded (retryOf set, status success) is recorded on the original in the same transaction,
+// so nobody ever sees the one without the other.
+func (s *Store) FinishExecution(ctx context.Context, id int64, owner string, status workflow.Status, waitTill *time.Time, data JSON, retryOf *int64) (bool, error) {
 	now := time.Now().UTC()
 	var stoppedAt *time.Time
 	if status != workflow.StatusWaiting {
 		stoppedAt = &now
 	}
 	finished := status == workflow.StatusSuccess
+	original := retriedBy(status, retryOf)
 	if s.Dialect == Postgres {
-		// One statement, one round trip: the data is written only when the status changed.
+		// One statement, one round trip (two for a retry that succeeded): the data and the
+		// original's link are written only when the status changed.
 		var n int64
-		err := s.DB.WithContext(ctx).Raw(`WITH fin AS (
+		err := s.lockingOriginal(ctx, original, func(tx *gorm.DB) error {
+			return tx.Raw(`WITH fin AS (
 			UPDATE executions SET status = ?, lease_owner = '', lease_expires_at = NULL, wait_till = ?,
 				stopped_at = COALESCE(?, stopped_at), finished = CASE WHEN ? THEN ? ELSE finished END
 			WHERE id = ? AND status = ? AND lease_owner = ? RETURNING id),
 		upd AS (UPDATE execution_data SET data = ? WHERE execution_id IN (SELECT id FROM fin) RETURNING execution_id),
-		del AS (DELETE FROM execution_checkpoints WHERE execution_id IN (SELECT id FROM fin))
+		del AS (DELETE FROM execution_checkpoints WHERE execution_id IN (SELECT id FROM fin)),
+		orig AS (UPDATE executions SET retry_success_id = ? WHERE id = ? AND EXISTS (SELECT 1 FROM fin) RETURNING id)
 		SELECT count(*) FROM fin`, status, waitTill, stoppedAt, stoppedAt != nil, finished,
-			id, workflow.StatusRunning, owner, data).Scan(&n).Error
+				id, workflow.StatusRunning, owner, data, id, original).Scan(&n).Error
+		})
 		if err != nil {
 			return false, fmt.Errorf("finish execution %d: %w", id, err)
 		}
@@ -89,7 +98,10 @@ func (s *Store) FinishExecution(ctx context.Context, id int64, owner string, sta
 		if err := tx.Exec(`DELETE FROM execution_checkpoints WHERE execution_id = ?`, id).Error; err != nil {
 			return err
 		}
-		return tx.Model(&ExecutionData{}).Where("execution_id = ?", id).Update("data", data).Error
+		if err := tx.Model(&ExecutionData{}).Where("execution_id = ?", id).Update("data", data).Error; err != nil {
+			return err
+		}
+		return setRetrySuccess(tx, original, id)
 	})
 	if err != nil {
 		return false, fmt.Errorf("finish execution %d: %w", id, err)
@@ -97,17 +109,66 @@ func (s *Store) FinishExecution(ctx context.Context, id int64, owner string, sta
 	return ok, nil
 }
 
+// lockingOriginal runs fn (a Postgres statement that finishes a retry of original) after
+// locking the original's row, when there is one, in one transaction. CreateRetry locks that row
+// before it inserts: taking it first here too keeps the two from waiting on each other (the
+// insert waits for the retry's row, the finish for the original's).
+func (s *Store) lockingOriginal(ctx context.Context, original int64, fn func(tx *gorm.DB) error) error {
+	if original == 0 {
+		return fn(s.DB.WithContext(ctx))
+	}
+	return s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		if err := tx.Exec(`SELECT id FROM executions WHERE id = ? FOR UPDATE`, original).Error; err != nil {
+			return err
+		}
+		return fn(tx)
+	})
+}
+
+// retriedBy is the original execution a run with status and retryOf succeeded for; 0 when none.
+func retriedBy(status workflow.Status, retryOf *int64) int64 {
+	if retryOf == nil || status != workflow.StatusSuccess {
+		return 0
+	}
+	return *retryOf
+}
+
+// setRetrySuccess links the original execution (none when 0) to the retry that succeeded.
+func setRetrySuccess(tx *gorm.DB, original, retry int64) error {
+	if original == 0 {
+		return nil
+	}
+	return tx.Model(&Execution{}).Where("id = ?", original).Update("retry_success_id", retry).Error
+}
+
 // DropExecution removes a run that owner finished and that is not to be kept, with its data,
 // in one statement instead of recording the outcome first. Like FinishExecution it changes
-// nothing unless the execution is still running under owner's lease, and reports whether it did.
-func (s *Store) DropExecution(ctx context.Context, id int64, owner string) (bool, error) {
+// nothing unless the execution is still running under owner's lease, reports whether it did,
+// and records a retry's success on the original (retryOf, when status is success) in the same
+// transaction.
+func (s *Store) DropExecution(ctx context.Context, id int64, owner string, status workflow.Status, retryOf *int64) (bool, error) {
 	// execution_data goes with its execution (ON DELETE CASCADE).
 	const drop = `DELETE FROM executions WHERE id = ? AND status = ? AND lease_owner = ?`
+	original := retriedBy(status, retryOf)
 	var n int64
+	if s.Dialect == Postgres && original != 0 {
+		err := s.lockingOriginal(ctx, original, func(tx *gorm.DB) error {
+			return tx.Raw(`WITH del AS (`+drop+` RETURNING id),
+			orig AS (UPDATE executions SET retry_success_id = ? WHERE id = ? AND EXISTS (SELECT 1 FROM del) RETURNING id)
+			SELECT count(*) FROM del`, id, workflow.StatusRunning, owner, id, original).Scan(&n).Error
+		})
+		if err != nil {
+			return false, fmt.Errorf("drop execution %d: %w", id, err)
+		}
+		return n == 1, nil
+	}
 	err := s.writeOne(ctx, func(tx *gorm.DB) error {
 		res := tx.Exec(drop, id, workflow.StatusRunning, owner)
 		n = res.RowsAffected
-		return res.Error
+		if res.Error != nil || n != 1 {
+			return res.Error
+		}
+		return setRetrySuccess(tx, original, id)
 	})
 	if err != nil {
 		return false, fmt.Errorf("drop execution %d: %w", id, err)
@@ -124,7 +185,50 @@ func (s *Store) writeOne(ctx context.Context, fn func(tx *gorm.DB) error) error 
 	return s.group.write(ctx, fn)
 }
 
-// SetRetrySuccess records on the original execution that retry succeeded.
-func (s *Store) SetRetrySuccess(ctx context.Context, original, retry int64) error {
-	return s.DB.WithContext(ctx).Model(&Execution{}).Where("id = ?", original).Update("retry_success_id", retry).Error
+// ErrRetried means the execution was already retried successfully.
+var ErrRetried = errors.New("execution already retried successfully")
+
+// ErrRetryPending means a retry of the execution is still queued or running.
+var ErrRetryPending = errors.New("a retry of the execution is still running")
+
+// CreateRetry stores e, a retry of execution *e.RetryOf, with its data as CreateExecution does,
+// unless the original was retried successfully meanwhile (ErrRetried) or another retry of it is
+// still pending (ErrRetryPending, from the unique index on pending retries). The original's row
+// is locked for the transaction, so a retry that finishes meanwhile is seen.
+func (s *Store) CreateRetry(ctx context.Context, e *Execution, data *ExecutionData) error {
+	if e.RetryOf == nil {
+		return errors.New("create retry: RetryOf is required")
+	}
+	if e.CreatedAt.IsZero() {
+		e.CreatedAt = time.Now().UTC()
+	}
+	write := func(tx *gorm.DB) error {
+		e.ID = 0
+		var orig Execution
+		q := tx.Select("id", "retry_success_id").Where("id = ?", *e.RetryOf)
+		if s.Dialect == Postgres {
+			q = q.Clauses(clause.Locking{Strength: "UPDATE"})
+		}
+		if err := q.Take(&orig).Error; err != nil {
+			return notFound(err, fmt.Sprintf("execution %d", *e.RetryOf))
+		}
+		if orig.RetrySuccessID != nil {
+			return ErrRetried
+		}
+		if err := tx.Create(e).Error; err != nil {
+			if errors.Is(err, gorm.ErrDuplicatedKey) {
+				return ErrRetryPending
+			}
+			return fmt.Errorf("create execution: %w", err)
+		}
+		data.ExecutionID = e.ID
+		if err := tx.Create(data).Error; err != nil {
+			return fmt.Errorf("create execution data: %w", err)
+		}
+		return nil
+	}
+	if s.Dialect == Postgres {
+		return s.DB.WithContext(ctx).Transaction(write)
+	}
+	return s.group.write(ctx, write)
 }

@@ -265,4 +265,17 @@ CREATE INDEX execution_checkpoints_execution ON execution_checkpoints (execution
 `, down: `
 DROP TABLE execution_checkpoints;
 `},
+	// A claim counts the takeovers of an execution whose worker died, so a run that keeps killing
+	// its worker ends crashed; running_node names the node it was in. At most one retry of an
+	// execution is pending at a time.
+	{name: "execution_takeovers", up: `
+ALTER TABLE executions ADD COLUMN takeovers integer NOT NULL DEFAULT 0;
+ALTER TABLE executions ADD COLUMN running_node varchar(255) NOT NULL DEFAULT '';
+CREATE UNIQUE INDEX executions_one_pending_retry ON executions (retry_of)
+  WHERE retry_of IS NOT NULL AND status IN ('new', 'queued', 'running');
+`, down: `
+DROP INDEX executions_one_pending_retry;
+ALTER TABLE executions DROP COLUMN running_node;
+ALTER TABLE executions DROP COLUMN takeovers;
+`},
 }

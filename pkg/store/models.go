@@ -95,13 +95,21 @@ type Execution struct {
 	// UserID is the user the run acts for: the owner of the saved workflow, or whoever started a
 	// manual run of an unsaved one. Its credentials and the workflows it may run as sub-workflows
 	// are that user's; empty means none.
-	UserID         string
+	UserID string
+	// LeaseOwner is the claim token of the run holding the execution (random per claim, so two
+	// runs in one process never share it); empty when nobody holds it.
 	LeaseOwner     string
 	LeaseExpiresAt *time.Time
-	CreatedAt      time.Time
-	StartedAt      *time.Time
-	StoppedAt      *time.Time
-	WaitTill       *time.Time
+	// Takeovers counts the claims that found the execution running under an expired lease: a
+	// worker died while running it.
+	Takeovers int
+	// RunningNode is the node the run was last known to be in, for the message of a run that
+	// keeps killing its worker.
+	RunningNode string
+	CreatedAt   time.Time
+	StartedAt   *time.Time
+	StoppedAt   *time.Time
+	WaitTill    *time.Time
 }
 
 // ExecutionData holds the workflow snapshot, how the run was asked to start, and the run data

@@ -133,10 +133,12 @@ func TestLeases(t *testing.T) {
 		require.Equal(t, "sess", claimed.SessionID)
 		_, err = s.AcquireLease(ctx, e.ID, "w2", time.Minute)
 		require.ErrorIs(t, err, store.ErrNotClaimable, "a live lease belongs to w1")
-		ok, err := s.RenewLease(ctx, e.ID, "w1", time.Minute)
+		_, err = s.AcquireLease(ctx, e.ID, "w1", time.Minute)
+		require.ErrorIs(t, err, store.ErrNotClaimable, "a claim token never claims twice")
+		ok, err := s.RenewLease(ctx, e.ID, "w1", time.Minute, "")
 		require.NoError(t, err)
 		require.True(t, ok)
-		ok, err = s.RenewLease(ctx, e.ID, "w2", time.Minute)
+		ok, err = s.RenewLease(ctx, e.ID, "w2", time.Minute, "")
 		require.NoError(t, err)
 		require.False(t, ok)
 
@@ -146,11 +148,12 @@ func TestLeases(t *testing.T) {
 		require.NotNil(t, got.StartedAt)
 
 		// An expired lease can be taken over.
-		ok, err = s.RenewLease(ctx, e.ID, "w1", -time.Second)
+		ok, err = s.RenewLease(ctx, e.ID, "w1", -time.Second, "")
 		require.NoError(t, err)
 		require.True(t, ok)
-		_, err = s.AcquireLease(ctx, e.ID, "w2", time.Minute)
+		taken, err := s.AcquireLease(ctx, e.ID, "w2", time.Minute)
 		require.NoError(t, err)
+		require.Equal(t, 1, taken.Takeovers, "taking over an expired lease counts")
 
 		// A released lease can be taken at once; a finished execution cannot be leased.
 		require.NoError(t, s.ReleaseLease(ctx, e.ID, "w2"))
@@ -221,10 +224,10 @@ func TestFinishExecutionOnlyUnderTheLease(t *testing.T) {
 		e := newExecution(t, s)
 		_, err := s.AcquireLease(ctx, e.ID, "w1", time.Minute)
 		require.NoError(t, err)
-		ok, err := s.FinishExecution(ctx, e.ID, "w2", workflow.StatusSuccess, nil, store.JSON(`{"by":"w2"}`))
+		ok, err := s.FinishExecution(ctx, e.ID, "w2", workflow.StatusSuccess, nil, store.JSON(`{"by":"w2"}`), nil)
 		require.NoError(t, err)
 		require.False(t, ok, "another worker's result is dropped")
-		ok, err = s.FinishExecution(ctx, e.ID, "w1", workflow.StatusSuccess, nil, store.JSON(`{"by":"w1"}`))
+		ok, err = s.FinishExecution(ctx, e.ID, "w1", workflow.StatusSuccess, nil, store.JSON(`{"by":"w1"}`), nil)
 		require.NoError(t, err)
 		require.True(t, ok)
 		got, err := s.GetExecution(ctx, e.ID)
@@ -242,7 +245,7 @@ func TestFinishExecutionOnlyUnderTheLease(t *testing.T) {
 		_, err = s.AcquireLease(ctx, w.ID, "w1", time.Minute)
 		require.NoError(t, err)
 		till := time.Now().Add(time.Hour).UTC()
-		ok, err = s.FinishExecution(ctx, w.ID, "w1", workflow.StatusWaiting, &till, store.JSON(`{}`))
+		ok, err = s.FinishExecution(ctx, w.ID, "w1", workflow.StatusWaiting, &till, store.JSON(`{}`), nil)
 		require.NoError(t, err)
 		require.True(t, ok)
 		got, err = s.GetExecution(ctx, w.ID)
@@ -282,6 +285,7 @@ func TestClaimExecutionReturnsItsData(t *testing.T) {
 		require.NoError(t, err)
 		require.True(t, again.Resumed)
 		require.Equal(t, got.StartedAt.UnixMicro(), again.Execution.StartedAt.UnixMicro())
+		require.Zero(t, again.Execution.Takeovers, "a released lease is no takeover")
 	})
 }
 

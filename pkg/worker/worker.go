@@ -61,6 +61,7 @@ func RunnerConfig(in *infra.Infra, id string) execution.RunnerConfig {
 		Saving:          execution.Saving{OnSuccess: cfg.SaveDataOnSuccess, OnError: cfg.SaveDataOnError, Manual: cfg.SaveManualExecutions},
 		Timeouts: execution.Timeouts{Default: time.Duration(cfg.ExecutionsTimeout) * time.Second,
 			Max: time.Duration(cfg.ExecutionsTimeoutMax) * time.Second},
+		MaxTakeovers: cfg.ExecutionMaxTakeovers,
 	}
 }
 
