@@ -326,14 +326,14 @@ func run(ctx context.Context, c config, out io.Writer) (failed bool, err error) 
 func createWorkflow(ctx context.Context, base, sinkURL string) (string, error) {
 	jar, _ := cookiejar.New(nil)
 	client := &http.Client{Jar: jar, Timeout: 30 * time.Second}
-	if _, err := rest(ctx, client, base, http.MethodGet, "rest/login", ""); err != nil {
+	if _, err := benchstack.REST(ctx, client, base, http.MethodGet, "rest/login", ""); err != nil {
 		return "", err
 	}
-	id, err := rest(ctx, client, base, http.MethodPost, "rest/workflows", workflowJSON(sinkURL))
+	id, err := benchstack.REST(ctx, client, base, http.MethodPost, "rest/workflows", workflowJSON(sinkURL))
 	if err != nil {
 		return "", err
 	}
-	if _, err := rest(ctx, client, base, http.MethodPatch, "rest/workflows/"+id, `{"active":true}`); err != nil {
+	if _, err := benchstack.REST(ctx, client, base, http.MethodPatch, "rest/workflows/"+id, `{"active":true}`); err != nil {
 		return "", err
 	}
 	return id, nil

@@ -146,17 +146,17 @@ func scenarios(base, mode string, duration time.Duration, conc []int) error {
 	// instance. Webhook calls need none.
 	jar, _ := cookiejar.New(nil)
 	client := &http.Client{Jar: jar}
-	if _, err := rest(client, base, "GET", "rest/login", ""); err != nil {
+	if _, err := benchstack.REST(context.Background(), client, base, "GET", "rest/login", ""); err != nil {
 		return err
 	}
-	id, err := rest(client, base, "POST", "rest/workflows", workflow)
+	id, err := benchstack.REST(context.Background(), client, base, "POST", "rest/workflows", workflow)
 	if err != nil {
 		return err
 	}
 	for _, saving := range []bool{true, false} {
 		save := map[bool]string{true: "all", false: "none"}[saving]
 		body := fmt.Sprintf(`{"active":true,"settings":{"saveDataSuccessExecution":%q,"saveDataErrorExecution":%q}}`, save, save)
-		if _, err := rest(client, base, "PATCH", "rest/workflows/"+id, body); err != nil {
+		if _, err := benchstack.REST(context.Background(), client, base, "PATCH", "rest/workflows/"+id, body); err != nil {
 			return err
 		}
 		for _, c := range conc {
@@ -167,27 +167,6 @@ func scenarios(base, mode string, duration time.Duration, conc []int) error {
 		}
 	}
 	return nil
-}
-
-func rest(client *http.Client, base, method, path, body string) (string, error) {
-	req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	res, err := client.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	if res.StatusCode != 200 {
-		return "", fmt.Errorf("%s %s: %d %s", method, path, res.StatusCode, b)
-	}
-	var out struct {
-		Data struct {
-			ID string `json:"id"`
-		} `json:"data"`
-	}
-	_ = json.Unmarshal(b, &out)
-	return out.Data.ID, nil
 }
 
 // load calls the webhook from c clients until duration has passed; a request counts as an error

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/flowmill/flowmill/pkg/engine"
@@ -27,6 +28,14 @@ func (r *Runner) newClaimToken() string {
 		id = id[:100] // lease_owner holds 128 characters
 	}
 	return id + "/" + hex.EncodeToString(b[:])
+}
+
+// ClaimWorker is the worker id a claim token names (its heartbeat tells whether it lives).
+func ClaimWorker(token string) string {
+	if i := strings.LastIndexByte(token, '/'); i >= 0 {
+		return token[:i]
+	}
+	return token
 }
 
 // lease keeps a run's claim alive: it renews it every third of its life, and records the node

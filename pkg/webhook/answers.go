@@ -161,7 +161,7 @@ func (a *answers) workerGone(ctx context.Context, e *store.Execution) bool {
 	if e.Status != workflow.StatusRunning || e.LeaseOwner == "" || e.LeaseExpiresAt == nil || e.LeaseExpiresAt.After(time.Now()) {
 		return false
 	}
-	alive, err := bus.Alive(ctx, a.rdb, bus.RoleWorker, e.LeaseOwner)
+	alive, err := bus.Alive(ctx, a.rdb, bus.RoleWorker, execution.ClaimWorker(e.LeaseOwner))
 	return err == nil && !alive
 }
 
