@@ -279,6 +279,30 @@ func TestIdempotencyKeyRunsOnceAndReplaysTheAnswer(t *testing.T) {
 	effects.mu.Unlock()
 }
 
+// A key whose first call could neither record an execution nor give the key back (the database
+// went away between the two) is taken over by a repeat once it is abandoned, and runs once.
+func TestAbandonedIdempotencyKeyIsTakenOver(t *testing.T) {
+	f := startBehindProxies(t, nil)
+	effects, sink := newSideEffects(t)
+	f.activate(t, hookCalling("idem-gone", "idem-gone", "lastNode", sink))
+	r := postHook(t, f.base+"webhook/idem-gone", "Idempotency-Key", "first")
+	require.Equal(t, 200, r.status, r.body)
+	var scope string
+	require.NoError(t, f.direct.Store.DB.Raw(`SELECT scope FROM idempotency_keys WHERE key = 'first'`).Scan(&scope).Error)
+	require.NotEmpty(t, scope)
+
+	// A claim of "stale" made a minute ago that never got its execution.
+	require.NoError(t, f.direct.Store.DB.Exec(`INSERT INTO idempotency_keys (scope, key, created_at) VALUES (?, 'stale', ?)`,
+		scope, time.Now().Add(-time.Minute).UTC()).Error)
+	r = postHook(t, f.base+"webhook/idem-gone", "Idempotency-Key", "stale")
+	require.Equal(t, 200, r.status, r.body)
+	require.Empty(t, r.headers.Get("Idempotent-Replayed"))
+	require.JSONEq(t, `{"ok":true}`, r.body)
+	r = postHook(t, f.base+"webhook/idem-gone", "Idempotency-Key", "stale")
+	require.Equal(t, "true", r.headers.Get("Idempotent-Replayed"))
+	require.EqualValues(t, 2, effects.hits.Load())
+}
+
 func TestIdempotencyKeyOnTheInProcessRunner(t *testing.T) {
 	e := startWithWorker(t, nil)
 	effects, sink := newSideEffects(t)

@@ -86,6 +86,7 @@ type figures struct {
 	repeatedEffectRequests                             int      // ids whose side effect happened more than once
 	stuck                                              int
 	effects, orphanEffects, badEffects, unknownExec    int
+	deduplicated, keyless                              int
 	effectHist                                         map[int]int // side effects per execution → executions
 	minEffect, maxEffect                               int         // over successful executions
 	p50, p99, maxLat                                   time.Duration
@@ -100,7 +101,7 @@ type figures struct {
 func measure(calls []*call, execs []stored, sc sinkCounts, stuck int) figures {
 	f := figures{sent: len(calls), byStatus: map[string]int{}, retriedBy: map[string]int{}, execByStatus: map[string]int{},
 		execByMode: map[string]int{}, errors: map[string]int{}, effectHist: map[int]int{}, stuck: stuck, executions: len(execs), effects: sc.total,
-		badEffects: sc.bad, minEffect: -1}
+		badEffects: sc.bad, minEffect: -1, deduplicated: sc.deduplicated, keyless: sc.keyless}
 	statusName := func(s int) string {
 		if s == 0 {
 			return "no answer"
@@ -232,8 +233,9 @@ func (f figures) print(w io.Writer) {
 		pf("  worst:     %s %v, %d attempt(s), status %d %s", c.id, ms(c.latency), c.attempts, c.status, trim(c.err))
 	}
 	pf("executions:  %d stored, by status %s, by mode %s, %d without a request id", f.executions, counts(f.execByStatus), counts(f.execByMode), f.unknownExec)
-	pf("side effects: %d at the sink (%d malformed, %d of executions not stored); per execution %s; successful executions had %d..%d",
-		f.effects, f.badEffects, f.orphanEffects, hist(f.effectHist), f.minEffect, f.maxEffect)
+	pf("side effects: %d at the sink (%d malformed, %d of executions not stored, %d sent without an Idempotency-Key); per execution %s; successful executions had %d..%d",
+		f.effects, f.badEffects, f.orphanEffects, f.keyless, hist(f.effectHist), f.minEffect, f.maxEffect)
+	pf("deliveries:  %d repeated with an Idempotency-Key the sink had seen (a node repeated after a takeover), answered without taking effect again", f.deduplicated)
 	pf("lost:        %d request ids without a successful execution (%d of them answered 2xx) %s", len(f.lost), len(f.lostAfter2xx), sample(f.lost))
 	pf("duplicated:  %d request ids run or taking effect more than once: %d with more than one execution (%d extra executions) %s; %d executions with more than one side effect %s; %d request ids whose side effect repeated",
 		f.duplicated, len(f.dupRequests), f.extraExecutions, sample(f.dupRequests), len(f.dupEffects), sample(f.dupEffects), f.repeatedEffectRequests)

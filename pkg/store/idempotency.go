@@ -29,7 +29,7 @@ func (IdempotencyKey) TableName() string { return "idempotency_keys" }
 // makes concurrent claims safe: exactly one insert wins.
 func (s *Store) ClaimIdempotencyKey(ctx context.Context, scope, key string, expiredBefore time.Time) (bool, *IdempotencyKey, error) {
 	for range 3 {
-		row := IdempotencyKey{Scope: scope, Key: key, CreatedAt: time.Now().UTC()}
+		row := IdempotencyKey{Scope: scope, Key: key, CreatedAt: time.Now().UTC().Truncate(time.Microsecond)}
 		res := s.DB.WithContext(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&row)
 		if res.Error != nil {
 			return false, nil, fmt.Errorf("claim idempotency key: %w", res.Error)
@@ -71,20 +71,38 @@ func (s *Store) GetIdempotencyKey(ctx context.Context, scope, key string) (*Idem
 	return &row, nil
 }
 
-// SetIdempotencyExecution records the execution the first call with a key started.
-func (s *Store) SetIdempotencyExecution(ctx context.Context, scope, key string, executionID int64) error {
-	err := s.DB.WithContext(ctx).Model(&IdempotencyKey{}).Where("scope = ? AND key = ?", scope, key).
-		Update("execution_id", executionID).Error
-	if err != nil {
-		return fmt.Errorf("record idempotency key execution: %w", err)
+// SetIdempotencyExecution records the execution the first call with a key started, on the
+// claim made at claimedAt: false when that claim was taken over meanwhile (see
+// TakeOverIdempotencyKey), so the key names one execution only.
+func (s *Store) SetIdempotencyExecution(ctx context.Context, scope, key string, claimedAt time.Time, executionID int64) (bool, error) {
+	res := s.DB.WithContext(ctx).Model(&IdempotencyKey{}).
+		Where("scope = ? AND key = ? AND execution_id IS NULL AND created_at = ?", scope, key, claimedAt).
+		Update("execution_id", executionID)
+	if res.Error != nil {
+		return false, fmt.Errorf("record idempotency key execution: %w", res.Error)
 	}
-	return nil
+	return res.RowsAffected == 1, nil
 }
 
-// ReleaseIdempotencyKey forgets a key whose first call started no execution, so that a repeat
-// runs.
-func (s *Store) ReleaseIdempotencyKey(ctx context.Context, scope, key string) error {
-	err := s.DB.WithContext(ctx).Where("scope = ? AND key = ? AND execution_id IS NULL", scope, key).
+// TakeOverIdempotencyKey claims anew a key whose first call recorded no execution and was made
+// before abandonedBefore (the call failed and could not give the key back, or died): true when
+// this call now holds it, with the claim's new time.
+func (s *Store) TakeOverIdempotencyKey(ctx context.Context, scope, key string, abandonedBefore time.Time) (bool, time.Time, error) {
+	// Microseconds: what both databases keep, so SetIdempotencyExecution can compare it.
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	res := s.DB.WithContext(ctx).Model(&IdempotencyKey{}).
+		Where("scope = ? AND key = ? AND execution_id IS NULL AND created_at < ?", scope, key, abandonedBefore.UTC()).
+		Update("created_at", now)
+	if res.Error != nil {
+		return false, time.Time{}, fmt.Errorf("take over idempotency key: %w", res.Error)
+	}
+	return res.RowsAffected == 1, now, nil
+}
+
+// ReleaseIdempotencyKey forgets the claim made at claimedAt of a key whose first call started no
+// execution, so that a repeat runs.
+func (s *Store) ReleaseIdempotencyKey(ctx context.Context, scope, key string, claimedAt time.Time) error {
+	err := s.DB.WithContext(ctx).Where("scope = ? AND key = ? AND execution_id IS NULL AND created_at = ?", scope, key, claimedAt).
 		Delete(&IdempotencyKey{}).Error
 	if err != nil {
 		return fmt.Errorf("release idempotency key: %w", err)

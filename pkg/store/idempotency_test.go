@@ -38,7 +38,11 @@ func TestIdempotencyKeyIsClaimedOnce(t *testing.T) {
 		require.Equal(t, 1, won)
 
 		// Held: the repeat sees the execution once it is recorded.
-		require.NoError(t, s.SetIdempotencyExecution(ctx, "scope", "k", 42))
+		claim, err := s.GetIdempotencyKey(ctx, "scope", "k")
+		require.NoError(t, err)
+		ok, err := s.SetIdempotencyExecution(ctx, "scope", "k", claim.CreatedAt, 42)
+		require.NoError(t, err)
+		require.True(t, ok)
 		first, held, err := s.ClaimIdempotencyKey(ctx, "scope", "k", time.Now().Add(-time.Hour))
 		require.NoError(t, err)
 		require.False(t, first)
@@ -54,9 +58,41 @@ func TestIdempotencyKeyIsClaimedOnce(t *testing.T) {
 		require.Nil(t, held.ExecutionID)
 
 		// A key whose first call stored nothing is given back.
-		require.NoError(t, s.ReleaseIdempotencyKey(ctx, "scope", "k"))
+		require.NoError(t, s.ReleaseIdempotencyKey(ctx, "scope", "k", held.CreatedAt))
 		_, err = s.GetIdempotencyKey(ctx, "scope", "k")
 		require.ErrorIs(t, err, store.ErrNotFound)
+	})
+}
+
+// A key whose first call recorded no execution can be taken over once it is older than the
+// window; the late first call then cannot record its execution, so the key names one.
+func TestAbandonedIdempotencyKeyIsTakenOverOnce(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		first, held, err := s.ClaimIdempotencyKey(ctx, "scope", "k", time.Now().Add(-time.Hour))
+		require.NoError(t, err)
+		require.True(t, first)
+		claimedAt := held.CreatedAt
+
+		won, _, err := s.TakeOverIdempotencyKey(ctx, "scope", "k", time.Now().Add(-time.Minute))
+		require.NoError(t, err)
+		require.False(t, won, "a fresh claim is not abandoned")
+		won, at, err := s.TakeOverIdempotencyKey(ctx, "scope", "k", time.Now().Add(time.Minute))
+		require.NoError(t, err)
+		require.True(t, won)
+
+		ok, err := s.SetIdempotencyExecution(ctx, "scope", "k", claimedAt, 1)
+		require.NoError(t, err)
+		require.False(t, ok, "the first claim was taken over")
+		ok, err = s.SetIdempotencyExecution(ctx, "scope", "k", at, 2)
+		require.NoError(t, err)
+		require.True(t, ok)
+		won, _, err = s.TakeOverIdempotencyKey(ctx, "scope", "k", time.Now().Add(time.Minute))
+		require.NoError(t, err)
+		require.False(t, won, "a key with an execution is not abandoned")
+		row, err := s.GetIdempotencyKey(ctx, "scope", "k")
+		require.NoError(t, err)
+		require.EqualValues(t, 2, *row.ExecutionID)
 	})
 }
 

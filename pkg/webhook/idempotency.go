@@ -49,62 +49,107 @@ func idempotencyScope(h *hit) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// abandonAfter is how long the first call with a key may take to record its execution. A key
+// still without one after that is taken over by a repeat: its first call failed and could not
+// give the key back (the database was unreachable), or its process died.
+const abandonAfter = 30 * time.Second
+
 // idempotent makes start run once per key: the first call with the key claims it and runs
-// start, recording its execution; a repeat gets replay's answer instead (ok false). A first
-// call whose execution could not be stored gives the key back, so a repeat runs.
+// start, recording its execution; a repeat gets replay's answer instead (a nil startFunc). A
+// first call whose execution could not be stored gives the key back, so a repeat runs; one that
+// could not even do that leaves a claim that a repeat takes over after abandonAfter.
 func (rt *Runtime) idempotent(ctx context.Context, h *hit, key string, start startFunc) (startFunc, *Answer, error) {
 	scope := idempotencyScope(h)
 	first, held, err := rt.cfg.Store.ClaimIdempotencyKey(ctx, scope, key, time.Now().Add(-rt.cfg.IdempotencyTTL))
 	if err != nil {
 		return nil, nil, err
 	}
+	claimedAt := held.CreatedAt
 	if !first {
-		ans, err := rt.replay(ctx, h, scope, key, held)
-		return nil, &ans, err
+		ans, takenAt, err := rt.replay(ctx, h, scope, key, held)
+		if takenAt.IsZero() {
+			return nil, &ans, err
+		}
+		claimedAt = takenAt
 	}
 	return func(item workflow.Item, respond *trigger.Response) (int64, error) {
 		id, err := start(item, respond)
 		bg := context.WithoutCancel(ctx)
 		if err != nil && !errors.Is(err, execution.ErrNotQueued) {
-			if rerr := rt.cfg.Store.ReleaseIdempotencyKey(bg, scope, key); rerr != nil {
+			if rerr := rt.cfg.Store.ReleaseIdempotencyKey(bg, scope, key, claimedAt); rerr != nil {
 				rt.cfg.Log.Warn("release idempotency key", "err", rerr)
 			}
 			return id, err
 		}
-		if serr := rt.cfg.Store.SetIdempotencyExecution(bg, scope, key, id); serr != nil {
-			rt.cfg.Log.Warn("record idempotency key execution", "execution", id, "err", serr)
-		}
+		rt.recordKey(bg, scope, key, claimedAt, id)
 		return id, err
 	}, nil, nil
 }
 
+// recordKey records the execution a key's first call started. While the database cannot be
+// reached it keeps trying in the background until the claim would count as abandoned.
+func (rt *Runtime) recordKey(ctx context.Context, scope, key string, claimedAt time.Time, id int64) {
+	record := func() bool {
+		ok, err := rt.cfg.Store.SetIdempotencyExecution(ctx, scope, key, claimedAt, id)
+		if err != nil {
+			return false
+		}
+		if !ok {
+			rt.cfg.Log.Warn("idempotency key taken over before its execution was recorded", "execution", id)
+		}
+		return true
+	}
+	if record() {
+		return
+	}
+	go func() {
+		for time.Since(claimedAt) < abandonAfter {
+			time.Sleep(time.Second)
+			if record() {
+				return
+			}
+		}
+		rt.cfg.Log.Warn("could not record the execution of an idempotency key", "execution", id)
+	}()
+}
+
 // replay answers a repeated call with the answer of the first call's execution, waiting for
-// it (and for that execution to be stored) if need be.
-func (rt *Runtime) replay(ctx context.Context, h *hit, scope, key string, held *store.IdempotencyKey) (Answer, error) {
+// it (and for that execution to be stored) if need be. When the first call abandoned the key,
+// the repeat takes it over and replay returns the time of its claim instead: the repeat runs.
+func (rt *Runtime) replay(ctx context.Context, h *hit, scope, key string, held *store.IdempotencyKey) (Answer, time.Time, error) {
 	deadline := time.Now().Add(rt.cfg.ResponseTimeout)
 	for held.ExecutionID == nil {
+		if held.CreatedAt.Before(time.Now().Add(-abandonAfter)) {
+			won, at, err := rt.cfg.Store.TakeOverIdempotencyKey(ctx, scope, key, time.Now().Add(-abandonAfter))
+			if err != nil {
+				return Answer{}, time.Time{}, err
+			}
+			if won {
+				return Answer{}, at, nil
+			}
+		}
 		if time.Now().After(deadline) {
-			return Answer{}, newError(NotYet, "The first call with this %s has not started its execution yet; try again shortly", HeaderIdempotencyKey)
+			return Answer{}, time.Time{}, newError(NotYet, "The first call with this %s has not started its execution yet; try again shortly", HeaderIdempotencyKey)
 		}
 		select {
 		case <-ctx.Done():
-			return Answer{}, newError(Unavailable, "The server is shutting down")
+			return Answer{}, time.Time{}, newError(Unavailable, "The server is shutting down")
 		case <-time.After(replayPoll):
 		}
 		var err error
 		held, err = rt.cfg.Store.GetIdempotencyKey(ctx, scope, key)
 		if errors.Is(err, store.ErrNotFound) {
-			return Answer{}, newError(NotYet, "The first call with this %s failed before it started an execution; try again", HeaderIdempotencyKey)
+			return Answer{}, time.Time{}, newError(NotYet, "The first call with this %s failed before it started an execution; try again", HeaderIdempotencyKey)
 		}
 		if err != nil {
-			return Answer{}, err
+			return Answer{}, time.Time{}, err
 		}
 	}
 	var ans Answer
 	if respond := h.hook.Response; respond.WaitsForRun() {
 		var err error
 		if ans, err = rt.answers.await(ctx, rt.cfg.Store, time.Until(deadline), replayPoll, *held.ExecutionID, nil); err != nil {
-			return Answer{}, err
+			return Answer{}, time.Time{}, err
 		}
 	} else {
 		ans = respond.OnReceived()
@@ -114,5 +159,5 @@ func (rt *Runtime) replay(ctx context.Context, h *hit, scope, key string, held *
 		ans.Headers = map[string]string{}
 	}
 	ans.Headers[HeaderReplayed] = "true"
-	return ans, nil
+	return ans, time.Time{}, nil
 }
