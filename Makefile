@@ -12,7 +12,7 @@ WEB_SOURCES := $(shell find webapp/src webapp/public -type f 2>/dev/null) webapp
 	webapp/tsconfig.json webapp/tsconfig.app.json webapp/package.json
 GO_SOURCES := $(shell find api worker scheduler pkg e2e/stack webapp/embed.go -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
-.PHONY: run build web test test-go test-web test-e2e compat bench bench-push bench-queue bench-webhook bench-editor bench-ndv bench-idle bench-chain chaos chaos-short docs clean
+.PHONY: run build web test test-go test-web test-e2e test-chaos compat bench bench-push bench-queue bench-webhook bench-editor bench-ndv bench-idle bench-chain chaos chaos-short docs clean
 
 run: bin/api
 	./bin/api
@@ -50,7 +50,7 @@ bin/scheduler: $(GO_SOURCES)
 bin/stack: $(GO_SOURCES)
 	$(GO) build -trimpath -o $@ ./e2e/stack
 
-test: test-go test-web test-e2e
+test: test-go test-web test-e2e test-chaos
 
 # Go tests need Postgres and Redis: FLOWMILL_TEST_DATABASE_URL and FLOWMILL_TEST_REDIS_URL,
 # by default the local servers on 127.0.0.1.
@@ -112,6 +112,9 @@ chaos: build
 
 chaos-short: build
 	$(GO) run ./bench/chaos -bin bin -short
+
+# The short chaos scenario is part of every test run: it fails on a lost, duplicated or stuck call.
+test-chaos: chaos-short
 
 # A chain of 10,000 No Operation nodes through a worker on the test Postgres and Redis, followed
 # by an editor and as a trigger run: time, checkpoint bytes written, final row size, RSS growth.
