@@ -171,6 +171,11 @@ func (hp *headerPolicy) middleware(c fiber.Ctx) error {
 	case machinePath:
 		h.Set(fiber.HeaderContentSecurityPolicy, machinePolicy)
 		h.Set(fiber.HeaderReferrerPolicy, "same-origin")
+		// REST and public API answers hold account data: no browser or proxy keeps them,
+		// unless the handler chose otherwise (node icons).
+		if len(h.Peek(fiber.HeaderCacheControl)) == 0 {
+			h.Set(fiber.HeaderCacheControl, "no-store")
+		}
 	case apiDocsPage:
 		h.Set(fiber.HeaderContentSecurityPolicy, docsPolicy)
 		h.Set(fiber.HeaderXFrameOptions, "DENY")

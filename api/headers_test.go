@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/base64"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -177,6 +178,12 @@ func TestEditorPagesHeaders(t *testing.T) {
 		require.Equal(t, "nosniff", res.Header.Get("X-Content-Type-Options"), c.path)
 		if c.path != "assets/missing.js" {
 			require.Equal(t, machinePolicy, res.Header.Get("Content-Security-Policy"), c.path)
+		}
+		switch {
+		case strings.HasPrefix(c.path, "rest/node-icon/"):
+			require.Equal(t, fmt.Sprintf("private, max-age=%d", nodeIconMaxAge), res.Header.Get("Cache-Control"), c.path)
+		case c.path != "assets/missing.js":
+			require.Equal(t, "no-store", res.Header.Get("Cache-Control"), c.path)
 		}
 	}
 
