@@ -57,6 +57,8 @@ test: test-go test-web test-e2e test-chaos
 test-go: $(SWAGGER_UI)
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
+	# Cancel, finish and takeover racing on one execution, under the race detector.
+	$(GO) test -count=1 -race -run 'TestCancelFinishTakeoverRace' ./pkg/execution/
 
 test-web: webapp/node_modules/.package-lock.json
 	cd webapp && $(NPM) run lint && $(NPM) run typecheck && $(NPM) test
