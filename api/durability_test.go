@@ -57,6 +57,21 @@ func sideEffectWorkflow(sinkURL string) string {
 	return `{"name":"durable","nodes":[` + strings.Join(nodes, ",") + `],"connections":{` + strings.Join(conns, ",") + `}}`
 }
 
+// requireOneRunPerNode checks that execution id of sideEffectWorkflow holds one run record for
+// each node: a repeated or interrupted node leaves no second one.
+func requireOneRunPerNode(t *testing.T, id string, e executionDetail) {
+	t.Helper()
+	var data struct {
+		ResultData struct {
+			RunData map[string][]any `json:"runData"`
+		} `json:"resultData"`
+	}
+	require.NoError(t, jsonUnmarshal(e.Data, &data))
+	for _, n := range []string{"Start", "H1", "Slow1", "H2", "Slow2", "H3"} {
+		require.Len(t, data.ResultData.RunData[n], 1, "execution %s node %s has one run record", id, n)
+	}
+}
+
 // TestKilledWorkerLosesNoExecution kills a worker with SIGKILL at a random moment (seeded) while
 // executions run, several times over: every execution still ends exactly once, successfully,
 // with every node run once in its run data; a node is repeated only if it was in flight when
@@ -95,15 +110,7 @@ func TestKilledWorkerLosesNoExecution(t *testing.T) {
 		var e executionDetail
 		require.Equal(t, 200, getJSON(t, b+"rest/executions/"+id, &e))
 		require.True(t, e.Finished)
-		var data struct {
-			ResultData struct {
-				RunData map[string][]any `json:"runData"`
-			} `json:"resultData"`
-		}
-		require.NoError(t, jsonUnmarshal(e.Data, &data))
-		for _, n := range []string{"Start", "H1", "Slow1", "H2", "Slow2", "H3"} {
-			require.Len(t, data.ResultData.RunData[n], 1, "execution %s node %s has one run record", id, n)
-		}
+		requireOneRunPerNode(t, id, e)
 		for _, n := range []string{"H1", "H2", "H3"} {
 			hits := s.count(id, n)
 			require.GreaterOrEqual(t, hits, 1)

@@ -105,16 +105,19 @@ func (f *faultEnv) executionsOf(t *testing.T, workflowID string) []store.Executi
 	return out
 }
 
-// waitFor polls cond until it holds or the deadline passes.
-func waitFor(t *testing.T, within time.Duration, what string, cond func() bool) {
+// callSlowHook activates a lastNode webhook at path whose Code node runs for ms milliseconds,
+// calls it, and returns once its execution runs: the workflow id and where the answer arrives.
+func (f *faultEnv) callSlowHook(t *testing.T, path string, ms int) (string, <-chan callResult) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	id := f.activate(t, hookThen(path, path, fmt.Sprintf(`{"httpMethod":"POST","path":%q,"responseMode":"lastNode"}`, path),
+		"Code", "n8n-nodes-base.code", fmt.Sprintf(`{"jsCode":"const t = Date.now(); while (Date.now() - t < %d) {} return [{json: {done: true}}];"}`, ms)))
+	answer := make(chan callResult, 1)
+	go func() { answer <- postHook(t, f.base+"webhook/"+path) }()
+	require.Eventually(t, func() bool {
+		ex := f.executionsOf(t, id)
+		return len(ex) == 1 && ex[0].Status == workflow.StatusRunning
+	}, 10*time.Second, 50*time.Millisecond, "the execution to run")
+	return id, answer
 }
 
 type callResult struct {
@@ -146,20 +149,20 @@ func TestRedisCutCallersGetTheRealAnswer(t *testing.T) {
 	// cut too) and comes from the database.
 	answer := make(chan callResult, 1)
 	go func() { answer <- postHook(t, f.base+"webhook/cut-last") }()
-	waitFor(t, 10*time.Second, "both executions stored", func() bool {
+	require.Eventually(t, func() bool {
 		return len(f.executionsOf(t, last)) == 1 && len(f.executionsOf(t, received)) == 1
-	})
+	}, 10*time.Second, 50*time.Millisecond, "both executions stored")
 
 	// The reconciler (on the scheduler, which reaches Redis) queues them once they are past its
 	// grace.
 	rec := execution.NewReconciler(f.direct.Store, f.direct.Queue, time.Second, nil)
 	queued := 0
-	waitFor(t, 15*time.Second, "the reconciler to queue both executions", func() bool {
+	require.Eventually(t, func() bool {
 		n, err := rec.RunOnce(context.Background())
 		require.NoError(t, err)
 		queued += n
 		return queued >= 2
-	})
+	}, 15*time.Second, 50*time.Millisecond, "the reconciler to queue both executions")
 	select {
 	case r = <-answer:
 	case <-time.After(20 * time.Second):
@@ -168,7 +171,7 @@ func TestRedisCutCallersGetTheRealAnswer(t *testing.T) {
 	require.Equal(t, 200, r.status, r.body)
 	require.JSONEq(t, `{"ok":true}`, r.body)
 
-	waitFor(t, 10*time.Second, "both executions to succeed", func() bool {
+	require.Eventually(t, func() bool {
 		for _, wf := range []string{last, received} {
 			ex := f.executionsOf(t, wf)
 			if len(ex) != 1 || ex[0].Status != workflow.StatusSuccess {
@@ -176,7 +179,7 @@ func TestRedisCutCallersGetTheRealAnswer(t *testing.T) {
 			}
 		}
 		return true
-	})
+	}, 10*time.Second, 50*time.Millisecond, "both executions to succeed")
 	require.EqualValues(t, 2, effects.hits.Load())
 	f.redis.restore()
 }
@@ -185,14 +188,7 @@ func TestAnExpiredLeaseOfALiveWorkerIsNotAnAnswer(t *testing.T) {
 	f := startBehindProxies(t, nil)
 	// The Code node runs for 2 s; meanwhile the lease is made to look run out, as when the
 	// worker could not renew it while the database was unreachable.
-	id := f.activate(t, hookThen("slow", "slow-hook", `{"httpMethod":"POST","path":"slow-hook","responseMode":"lastNode"}`,
-		"Code", "n8n-nodes-base.code", `{"jsCode":"const t = Date.now(); while (Date.now() - t < 2000) {} return [{json: {done: true}}];"}`))
-	answer := make(chan callResult, 1)
-	go func() { answer <- postHook(t, f.base+"webhook/slow-hook") }()
-	waitFor(t, 10*time.Second, "the execution to run", func() bool {
-		ex := f.executionsOf(t, id)
-		return len(ex) == 1 && ex[0].Status == workflow.StatusRunning
-	})
+	id, answer := f.callSlowHook(t, "slow-hook", 2000)
 	require.NoError(t, f.direct.Store.DB.Model(&store.Execution{}).Where("workflow_id = ?", id).
 		Update("lease_expires_at", time.Now().Add(-time.Minute)).Error)
 	r := <-answer
@@ -218,10 +214,10 @@ func TestDatabaseOutageAnswers503WithRetryAfter(t *testing.T) {
 	require.Equal(t, "5", r.headers.Get("Retry-After"))
 
 	f.pg.restore()
-	waitFor(t, 10*time.Second, "the api to reach the database again", func() bool {
+	require.Eventually(t, func() bool {
 		res, _ := f.do(t, "GET", "rest/workflows", "")
 		return res.StatusCode == 200
-	})
+	}, 10*time.Second, 50*time.Millisecond, "the api to reach the database again")
 }
 
 func TestIdempotencyKeyRunsOnceAndReplaysTheAnswer(t *testing.T) {
@@ -333,20 +329,13 @@ func TestIdempotencyKeyOnTheInProcessRunner(t *testing.T) {
 
 func TestWaitingCallOutlivesADatabaseCut(t *testing.T) {
 	f := startBehindProxies(t, nil)
-	id := f.activate(t, hookThen("slow-db", "slow-db", `{"httpMethod":"POST","path":"slow-db","responseMode":"lastNode"}`,
-		"Code", "n8n-nodes-base.code", `{"jsCode":"const t = Date.now(); while (Date.now() - t < 1500) {} return [{json: {done: true}}];"}`))
-	answer := make(chan callResult, 1)
-	go func() { answer <- postHook(t, f.base+"webhook/slow-db") }()
-	waitFor(t, 10*time.Second, "the execution to run", func() bool {
-		ex := f.executionsOf(t, id)
-		return len(ex) == 1 && ex[0].Status == workflow.StatusRunning
-	})
+	id, answer := f.callSlowHook(t, "slow-db", 1500)
 	// The api loses the database while the worker (which still reaches it) finishes the run.
 	f.pg.cut()
-	waitFor(t, 10*time.Second, "the execution to succeed", func() bool {
+	require.Eventually(t, func() bool {
 		ex := f.executionsOf(t, id)
 		return len(ex) == 1 && ex[0].Status == workflow.StatusSuccess
-	})
+	}, 10*time.Second, 50*time.Millisecond, "the execution to succeed")
 	r := <-answer
 	require.Equal(t, 200, r.status, r.body)
 	require.JSONEq(t, `{"done":true}`, r.body)

@@ -72,15 +72,7 @@ func TestSIGTERMWithWorkInFlight(t *testing.T) {
 				}, 60*time.Second, 100*time.Millisecond, "execution %s did not end", id)
 				require.Equal(t, "success", e.Status, "execution %s", id)
 				require.True(t, e.Finished)
-				var data struct {
-					ResultData struct {
-						RunData map[string][]any `json:"runData"`
-					} `json:"resultData"`
-				}
-				require.NoError(t, jsonUnmarshal(e.Data, &data))
-				for _, n := range []string{"Start", "H1", "Slow1", "H2", "Slow2", "H3"} {
-					require.Len(t, data.ResultData.RunData[n], 1, "execution %s node %s has one run record", id, n)
-				}
+				requireOneRunPerNode(t, id, e)
 				perExecution := 0
 				for _, n := range []string{"H1", "H2", "H3"} {
 					hits := s.count(id, n)
