@@ -120,6 +120,18 @@ func (f *faultEnv) callSlowHook(t *testing.T, path string, ms int) (string, <-ch
 	return id, answer
 }
 
+// postHookTogether makes n calls of postHook at once and returns their results in order.
+func postHookTogether(t *testing.T, n int, url string, headers ...string) []callResult {
+	t.Helper()
+	results := make([]callResult, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { results[i] = postHook(t, url, headers...) })
+	}
+	wg.Wait()
+	return results
+}
+
 type callResult struct {
 	status  int
 	body    string
@@ -226,16 +238,7 @@ func TestIdempotencyKeyRunsOnceAndReplaysTheAnswer(t *testing.T) {
 	id := f.activate(t, hookCalling("idem", "idem", "lastNode", sink))
 
 	const n = 20
-	results := make([]callResult, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			results[i] = postHook(t, f.base+"webhook/idem", "Idempotency-Key", "order-1")
-		}()
-	}
-	wg.Wait()
+	results := postHookTogether(t, n, f.base+"webhook/idem", "Idempotency-Key", "order-1")
 	replayed := 0
 	for _, r := range results {
 		require.Equal(t, 200, r.status, r.body)
@@ -307,16 +310,7 @@ func TestIdempotencyKeyOnTheInProcessRunner(t *testing.T) {
 	require.Equal(t, 200, status, string(b))
 
 	const n = 5
-	results := make([]callResult, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			results[i] = postHook(t, e.base+"webhook/idem-here", "Idempotency-Key", "here-1")
-		}()
-	}
-	wg.Wait()
+	results := postHookTogether(t, n, e.base+"webhook/idem-here", "Idempotency-Key", "here-1")
 	for _, r := range results {
 		require.Equal(t, 200, r.status, r.body)
 		require.JSONEq(t, `{"ok":true}`, r.body)
