@@ -316,16 +316,11 @@ func (s *server) instanceRisk(workflows []auditedWorkflow) []auditSection {
 			Location:       open,
 		})
 	}
-	recommendation := "Consider adjusting the security settings of this instance to your needs; README lists every setting."
-	settings := s.securitySettings()
-	if _, public := settings["publiclyAccessibleInstance"]; public {
-		recommendation = "IMPORTANT! THIS INSTANCE IS PUBLICLY ACCESSIBLE. Turn user management on (unset FLOWMILL_USER_MANAGEMENT_DISABLED) to protect access to it."
-	}
 	return append(sections, auditSection{
 		Title:          "Security settings",
 		Description:    "This instance has the following security settings.",
-		Recommendation: recommendation,
-		Settings:       settings,
+		Recommendation: "Consider adjusting the security settings of this instance to your needs; README lists every setting.",
+		Settings:       s.securitySettings(),
 	})
 }
 
@@ -352,7 +347,7 @@ func (s *server) securitySettings() map[string]any {
 		return v
 	}
 	cfg := s.cfg
-	out := map[string]any{
+	return map[string]any{
 		"features": map[string]any{
 			"publicApiEnabled":       !cfg.PublicAPIDisabled,
 			"userManagementEnabled":  !cfg.UserManagementDisabled,
@@ -378,8 +373,4 @@ func (s *server) securitySettings() map[string]any {
 		},
 		"sourceControl": map[string]any{"connected": false},
 	}
-	if cfg.UserManagementDisabled {
-		out["publiclyAccessibleInstance"] = "IMPORTANT! THIS INSTANCE IS PUBLICLY ACCESSIBLE. ANY THIRD PARTY WHO KNOWS ITS URL CAN ACCESS YOUR DATA."
-	}
-	return out
 }
