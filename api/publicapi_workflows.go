@@ -12,7 +12,8 @@ import (
 )
 
 // apiGetWorkflows lists the workflows the key's user may see, filtered by active flag, part of
-// the name and tag names (names of no tag are skipped, as n8n does), one page at a time.
+// the name and tag names (names of no tag are skipped, as n8n does; when none is a tag, nothing
+// matches), one page at a time.
 func (s *server) apiGetWorkflows(c fiber.Ctx) error {
 	page, err := readPage(c)
 	if err != nil {
@@ -27,6 +28,10 @@ func (s *server) apiGetWorkflows(c fiber.Ctx) error {
 		ids, err := s.tagIDsByName(c, strings.Split(v, ","))
 		if err != nil {
 			return err
+		}
+		if len(ids) == 0 {
+			// No name is a tag: no workflow carries one.
+			return c.JSON(listAnswer{Data: []workflowResponse{}})
 		}
 		f.TagIDs = ids
 	}
