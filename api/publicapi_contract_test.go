@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -196,21 +194,9 @@ type credentialJSON struct {
 // error body is n8n's {message}.
 func rawPublicAPI(t *testing.T, e *testEnv, method, path, contentType, body string, headers ...string) (int, string) {
 	t.Helper()
-	req, err := http.NewRequest(method, e.base+"api/v1/"+path, strings.NewReader(body))
-	require.NoError(t, err)
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	res, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	require.NoError(t, err)
+	res, b := call(t, method, e.base+"api/v1/"+path, contentType, strings.NewReader(body), headers...)
 	var msg map[string]any
-	require.NoError(t, json.Unmarshal(b, &msg), string(b))
+	require.NoError(t, json.Unmarshal([]byte(b), &msg), b)
 	require.Len(t, msg, 1, "errors are {\"message\"} only: %s", b)
 	m, _ := msg["message"].(string)
 	require.NotEmpty(t, m)
