@@ -123,14 +123,29 @@ func (s *server) findPublicAPIRoute(c fiber.Ctx) (*http.Request, *routers.Route,
 		req.Header.Add(string(k), string(v))
 	}
 	route, params, err := spec.router.FindRoute(req)
-	switch {
-	case err != nil && err.Error() == routers.ErrMethodNotAllowed.Error():
+	if err == nil {
+		return req, route, params, nil
+	}
+	// The router tells a wrong method only for paths without parameters: try the others.
+	if allowed := allowedMethods(spec.router, req); len(allowed) > 0 {
+		c.Set(fiber.HeaderAllow, strings.Join(allowed, ", "))
 		return nil, nil, nil, &apiError{Status: fiber.StatusMethodNotAllowed,
 			Message: "Method " + c.Method() + " is not allowed on " + c.Path()}
-	case err != nil:
-		return nil, nil, nil, notFound("Not found")
 	}
-	return req, route, params, nil
+	return nil, nil, nil, notFound("Not found")
+}
+
+// allowedMethods lists the methods the document has for the path of req.
+func allowedMethods(router routers.Router, req *http.Request) []string {
+	var out []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		r := req.Clone(req.Context())
+		r.Method = m
+		if _, _, err := router.FindRoute(r); err == nil {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // validatePublicAPIRequest checks the request's path, query and body against the document: a

@@ -223,6 +223,9 @@ func TestPublicAPIRequestChecks(t *testing.T) {
 	require.Contains(t, msg, "PATCH")
 	status, _ = rawPublicAPI(t, e, "DELETE", "users", "", "", apiKeyHeader, key)
 	require.Equal(t, 405, status)
+	res, _ := call(t, "POST", e.base+"api/v1/workflows/1", "application/json", strings.NewReader("{}"), n8nAPIKeyHeader, key)
+	require.Equal(t, 405, res.StatusCode)
+	require.Equal(t, "GET, PUT, DELETE", res.Header.Get("Allow"))
 	status, msg = rawPublicAPI(t, e, "POST", "tags", "text/plain", `{"name":"x"}`, n8nAPIKeyHeader, key)
 	require.Equal(t, 415, status, msg)
 	status, msg = rawPublicAPI(t, e, "PUT", "workflows/1/tags", "", `[]`, n8nAPIKeyHeader, key)
@@ -233,6 +236,8 @@ func TestPublicAPIRequestChecks(t *testing.T) {
 	require.Empty(t, page.Data, "the refused create wrote nothing")
 	// A body-less call needs no content type.
 	res, b := owner.raw(t, "POST", "api/v1/audit", "", "Content-Type", "", n8nAPIKeyHeader, key)
+	require.Equal(t, 200, res.StatusCode, string(b))
+	res, b = owner.raw(t, "POST", "api/v1/audit", "", "Content-Type", "text/plain", n8nAPIKeyHeader, key)
 	require.Equal(t, 200, res.StatusCode, string(b))
 }
 
