@@ -226,7 +226,7 @@ func TestMemberCannotReachAnotherUsersResources(t *testing.T) {
 	mu.Unlock()
 	lure := saveAs(t, mia, useCredential(sink.URL, holders[0].credID, holders[0].credName))
 	_, errMsg = runManually(t, owner, callWorkflow(lure), false, "Call")
-	require.Contains(t, errMsg, "credential not found")
+	require.Contains(t, errMsg, fmt.Sprintf("Credential with ID %q does not exist for type \"httpBasicAuth\".", holders[0].credID))
 	require.False(t, sawSecret("owner"), "the member's workflow did not send the owner's credential")
 }
 
