@@ -106,16 +106,7 @@ func TestCredentialOAuthTokenDataIsKeptAndHidden(t *testing.T) {
 	created := createCredential(t, owner, "Provider", "oAuth2Api",
 		`{"grantType":"authorizationCode","authUrl":"https://id.example.com/auth","accessTokenUrl":"https://id.example.com/token",
 		"clientId":"cid","clientSecret":"csecret"}`)
-	// Token data arrives through the connect flow; here it is written as that flow stores it.
-	row, err := e.in.Store.GetCredential(ctx, created.ID)
-	require.NoError(t, err)
-	data, err := e.srv.credentials.Decrypt(row.Data)
-	require.NoError(t, err)
-	data["oauthTokenData"] = map[string]any{"access_token": "tok-1", "refresh_token": "ref-1"}
-	sealed, err := e.srv.credentials.Encrypt(data)
-	require.NoError(t, err)
-	require.NoError(t, e.in.Store.DB.Model(row).Update("data", sealed).Error)
-
+	storeTokenData(t, e, created.ID, map[string]any{"access_token": "tok-1", "refresh_token": "ref-1"})
 	var withData credentialJSON
 	owner.ok(t, "GET", "rest/credentials/"+created.ID+"?includeData=true", "", &withData)
 	require.Equal(t, true, withData.Data["oauthTokenData"])
@@ -128,12 +119,26 @@ func TestCredentialOAuthTokenDataIsKeptAndHidden(t *testing.T) {
 	body, err := json.Marshal(map[string]any{"name": "Provider", "type": "oAuth2Api", "data": withData.Data})
 	require.NoError(t, err)
 	owner.ok(t, "PATCH", "rest/credentials/"+created.ID, string(body), nil)
-	row, _ = e.in.Store.GetCredential(ctx, created.ID)
-	data, err = e.srv.credentials.Decrypt(row.Data)
+	row, err := e.in.Store.GetCredential(ctx, created.ID)
+	require.NoError(t, err)
+	data, err := e.srv.credentials.Decrypt(row.Data)
 	require.NoError(t, err)
 	require.Equal(t, "read", data["scope"])
 	require.Equal(t, "csecret", data["clientSecret"])
 	require.Equal(t, map[string]any{"access_token": "tok-1", "refresh_token": "ref-1"}, data["oauthTokenData"])
+}
+
+// storeTokenData adds OAuth token data to a stored credential, as the connect flow stores it.
+func storeTokenData(t *testing.T, e *testEnv, id string, token map[string]any) {
+	t.Helper()
+	row, err := e.in.Store.GetCredential(context.Background(), id)
+	require.NoError(t, err)
+	data, err := e.srv.credentials.Decrypt(row.Data)
+	require.NoError(t, err)
+	data["oauthTokenData"] = token
+	sealed, err := e.srv.credentials.Encrypt(data)
+	require.NoError(t, err)
+	require.NoError(t, e.in.Store.DB.Model(row).Update("data", sealed).Error)
 }
 
 func TestCredentialValidation(t *testing.T) {

@@ -1,18 +1,12 @@
 package main
 
 import (
-	"context"
-	"encoding/json"
-	"crypto/hmac"
 	"crypto/md5"
-	"crypto/sha1"
-	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
-	"sort"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -20,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowmill/flowmill/pkg/credential"
+	"github.com/flowmill/flowmill/pkg/httpauth/httpauthtest"
 )
 
 // protectedServer answers 200 only to requests that authenticate the way its path says, as a
@@ -55,7 +50,7 @@ func protectedServer(t *testing.T) *httptest.Server {
 		case "/query":
 			authorized = r.URL.Query().Get("api_key") == "right-key"
 		case "/oauth1":
-			authorized = oauth1Valid(r, "consumer-secret", "token-secret")
+			authorized = httpauthtest.ValidOAuth1(r, "consumer-key", "consumer-secret", "token-secret")
 		case "/redirect":
 			http.Redirect(w, r, "/elsewhere", http.StatusFound)
 			return
@@ -81,37 +76,6 @@ func protectedServer(t *testing.T) *httptest.Server {
 	}))
 	t.Cleanup(srv.Close)
 	return srv
-}
-
-// oauth1Valid recomputes an RFC 5849 HMAC-SHA1 signature from the request.
-func oauth1Valid(r *http.Request, consumerSecret, tokenSecret string) bool {
-	h := r.Header.Get("Authorization")
-	if !strings.HasPrefix(h, "OAuth ") {
-		return false
-	}
-	enc := func(s string) string { return strings.ReplaceAll(url.QueryEscape(s), "+", "%20") }
-	oauth := map[string]string{}
-	for _, part := range strings.Split(strings.TrimPrefix(h, "OAuth "), ", ") {
-		k, v, _ := strings.Cut(part, "=")
-		oauth[k], _ = url.PathUnescape(strings.Trim(v, `"`))
-	}
-	var params []string
-	for k, v := range oauth {
-		if k != "oauth_signature" {
-			params = append(params, enc(k)+"="+enc(v))
-		}
-	}
-	for k, vs := range r.URL.Query() {
-		for _, v := range vs {
-			params = append(params, enc(k)+"="+enc(v))
-		}
-	}
-	sort.Strings(params)
-	base := strings.Join([]string{r.Method, enc("http://" + r.Host + r.URL.Path), enc(strings.Join(params, "&"))}, "&")
-	mac := hmac.New(sha1.New, []byte(enc(consumerSecret)+"&"+enc(tokenSecret)))
-	mac.Write([]byte(base))
-	return oauth["oauth_consumer_key"] == "consumer-key" && oauth["oauth_token"] == "token" &&
-		hmac.Equal([]byte(base64.StdEncoding.EncodeToString(mac.Sum(nil))), []byte(oauth["oauth_signature"]))
 }
 
 func TestCredentialTestEndpoint(t *testing.T) {
@@ -148,14 +112,7 @@ func TestCredentialTestEndpoint(t *testing.T) {
 	// OAuth1: the token data and the secrets come from the stored credential.
 	cred := createCredential(t, owner, "OAuth1", "oAuth1Api", `{"authUrl":"https://x/a","accessTokenUrl":"https://x/t","consumerKey":"consumer-key",
 		"consumerSecret":"consumer-secret","requestTokenUrl":"https://x/r","signatureMethod":"HMAC-SHA1"}`)
-	row, err := e.in.Store.GetCredential(context.Background(), cred.ID)
-	require.NoError(t, err)
-	data, err := e.srv.credentials.Decrypt(row.Data)
-	require.NoError(t, err)
-	data["oauthTokenData"] = map[string]any{"oauth_token": "token", "oauth_token_secret": "token-secret"}
-	sealed, err := e.srv.credentials.Encrypt(data)
-	require.NoError(t, err)
-	require.NoError(t, e.in.Store.DB.Model(row).Update("data", sealed).Error)
+	storeTokenData(t, e, cred.ID, map[string]any{"oauth_token": "token", "oauth_token_secret": "token-secret"})
 	var redacted credentialJSON
 	owner.ok(t, "GET", "rest/credentials/"+cred.ID+"?includeData=true", "", &redacted)
 	delete(redacted.Data, "oauthTokenData")

@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -106,11 +107,7 @@ func customParams(text string) (headers, qs []Param, err error) {
 		return nil, nil, fmt.Errorf("the Custom Auth credential's JSON must be an object of headers and qs objects: %w", err)
 	}
 	list := func(m map[string]any) []Param {
-		names := make([]string, 0, len(m))
-		for k := range m {
-			names = append(names, k)
-		}
-		slices.Sort(names)
+		names := slices.Sorted(maps.Keys(m))
 		out := make([]Param, len(names))
 		for i, k := range names {
 			out[i] = Param{k, Str(m, k)}
@@ -231,11 +228,7 @@ func OAuth1Header(cred map[string]any, req *http.Request, form url.Values, nonce
 	mac := hmac.New(h, []byte(key))
 	mac.Write([]byte(baseString))
 	oauth["oauth_signature"] = base64.StdEncoding.EncodeToString(mac.Sum(nil))
-	keys := make([]string, 0, len(oauth))
-	for k := range oauth {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(oauth))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = EncodeComponent(k) + `="` + EncodeComponent(oauth[k]) + `"`

@@ -11,7 +11,6 @@ import (
 	"unicode/utf8"
 
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 )
 
 // UpdateCredential changes credential id in one transaction, its row locked (on Postgres) so
@@ -23,12 +22,8 @@ import (
 func (s *Store) UpdateCredential(ctx context.Context, u *User, id string, change func(*Credential) error) (*Credential, error) {
 	var c Credential
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		q := credentialsVisibleTo(tx, u, CredentialRoleOwner)
-		if s.Dialect == Postgres {
-			q = q.Clauses(clause.Locking{Strength: "UPDATE"})
-		}
-		if err := q.Where("id = ?", id).Take(&c).Error; err != nil {
-			return notFound(err, "credential "+id)
+		if err := s.lockOwnedCredential(tx, u, id, &c); err != nil {
+			return err
 		}
 		if err := change(&c); err != nil {
 			return err
