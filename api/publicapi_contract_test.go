@@ -186,10 +186,6 @@ func TestPublicAPIContract(t *testing.T) {
 	}
 }
 
-type credentialJSON struct {
-	ID string `json:"id"`
-}
-
 // rawPublicAPI calls a public API path outside the document's operations and checks that the
 // error body is n8n's {message}.
 func rawPublicAPI(t *testing.T, e *testEnv, method, path, contentType, body string, headers ...string) (int, string) {
