@@ -143,6 +143,10 @@ var ownedBy = map[string]string{
 	"POST /rest/executions-current/:id/stop": "execution",
 	"GET /rest/data/:id":                     "binary",
 	"DELETE /rest/test-webhook/:id":          "testWebhook",
+	"GET /rest/credentials/:id":              "credential",
+	"PATCH /rest/credentials/:id":            "credential",
+	"DELETE /rest/credentials/:id":           "credential",
+	"GET /rest/credential-icon/:name":        "",
 
 	"GET /api/v1/workflows/:id":                          "workflow",
 	"PUT /api/v1/workflows/:id":                          "workflow",
@@ -221,7 +225,7 @@ func TestRouteOwnershipMatrix(t *testing.T) {
 		}
 		memberAPI.fails(t, r.method, strings.TrimPrefix(path, "/api/v1/"), body, 404, "could not be found")
 	}
-	require.Equal(t, 19, covered)
+	require.Equal(t, 22, covered)
 
 	// Routes that take the ids in their body.
 	status, b := member.call(t, "POST", "rest/workflows/run", fmt.Sprintf(`{"workflowData":{"id":%q,"name":"x","nodes":[%s],"connections":{}}}`, wfID, startNode))
