@@ -2,30 +2,27 @@ package httprequest
 
 import (
 	"context"
-	"crypto/hmac"
 	"crypto/md5"
 	"crypto/rand"
-	"crypto/sha1"
 	"crypto/sha256"
-	"crypto/sha512"
-	"encoding/base64"
 	"encoding/hex"
 	"fmt"
-	"hash"
 	"net/http"
 	"net/url"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/oauth1"
 )
 
 // authData holds the credentials a request is sent with; at most one kind is set.
 type authData struct {
 	kind string // basic, digest, header, query, oauth1, oauth2
 	data map[string]any
+	// refresh gets the credential again after the service refused the OAuth2 access token it
+	// names (see nodes.Execution.RefreshedCredentials); nil for other kinds.
+	refresh func(ctx context.Context, refused string) (map[string]any, error)
 }
 
 // credentialTypes maps version 1's authentication values to credential types.
@@ -83,7 +80,33 @@ func loadAuth(ctx context.Context, ex *nodes.Execution) (*authData, error) {
 			return nil, nodes.Errorf(-1, "The credential type %q can not be used by this node yet", credType)
 		}
 	}
-	return &authData{kind: kind, data: data}, nil
+	a := &authData{kind: kind, data: data}
+	if kind == "oauth2" {
+		a.refresh = func(ctx context.Context, refused string) (map[string]any, error) {
+			return ex.RefreshedCredentials(ctx, credType, refused)
+		}
+	}
+	return a, nil
+}
+
+// refreshOAuth2 replaces the OAuth2 token the service refused with a new one. It reports false
+// when there is no new token to retry with.
+func (a *authData) refreshOAuth2(ctx context.Context) (bool, error) {
+	token, _ := a.data["oauthTokenData"].(map[string]any)
+	refused := str(token, "access_token")
+	if a.refresh == nil || refused == "" {
+		return false, nil
+	}
+	data, err := a.refresh(ctx, refused)
+	if err != nil {
+		return false, &nodes.Error{Message: "The OAuth2 access token was refused and could not be refreshed: " + err.Error(), ItemIndex: -1, Cause: err}
+	}
+	fresh, _ := data["oauthTokenData"].(map[string]any)
+	if str(fresh, "access_token") == "" || str(fresh, "access_token") == refused {
+		return false, nil
+	}
+	a.data = data
+	return true, nil
 }
 
 func str(m map[string]any, key string) string {
@@ -135,63 +158,15 @@ func nonce() string {
 }
 
 // oauth1Header signs a request as RFC 5849 describes, with the credential's signature method
-// (HMAC-SHA1 by default).
+// (HMAC-SHA1 by default) and its access token.
 func oauth1Header(cred map[string]any, req *http.Request, form url.Values, nonce string, now time.Time) string {
 	token, _ := cred["oauthTokenData"].(map[string]any)
-	method := str(cred, "signatureMethod")
-	if method == "" {
-		method = "HMAC-SHA1"
-	}
-	oauth := map[string]string{
-		"oauth_consumer_key":     str(cred, "consumerKey"),
-		"oauth_nonce":            nonce,
-		"oauth_signature_method": method,
-		"oauth_timestamp":        strconv.FormatInt(now.Unix(), 10),
-		"oauth_token":            str(token, "oauth_token"),
-		"oauth_version":          "1.0",
-	}
-	var params []string
-	add := func(k, v string) { params = append(params, encodeComponent(k)+"="+encodeComponent(v)) }
-	for k, v := range oauth {
-		add(k, v)
-	}
-	for k, vs := range req.URL.Query() {
-		for _, v := range vs {
-			add(k, v)
-		}
-	}
-	for k, vs := range form {
-		for _, v := range vs {
-			add(k, v)
-		}
-	}
-	slices.Sort(params)
-	base := *req.URL
-	base.RawQuery, base.Fragment = "", ""
-	baseString := req.Method + "&" + encodeComponent(base.String()) + "&" + encodeComponent(strings.Join(params, "&"))
-	key := encodeComponent(str(cred, "consumerSecret")) + "&" + encodeComponent(str(token, "oauth_token_secret"))
-	var h func() hash.Hash
-	switch method {
-	case "HMAC-SHA256":
-		h = sha256.New
-	case "HMAC-SHA512":
-		h = sha512.New
-	default:
-		h = sha1.New
-	}
-	mac := hmac.New(h, []byte(key))
-	mac.Write([]byte(baseString))
-	oauth["oauth_signature"] = base64.StdEncoding.EncodeToString(mac.Sum(nil))
-	keys := make([]string, 0, len(oauth))
-	for k := range oauth {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = encodeComponent(k) + `="` + encodeComponent(oauth[k]) + `"`
-	}
-	return "OAuth " + strings.Join(parts, ", ")
+	return oauth1.Header(oauth1.Request{
+		Method: req.Method, URL: req.URL, Form: form,
+		ConsumerKey: str(cred, "consumerKey"), ConsumerSecret: str(cred, "consumerSecret"),
+		Token: str(token, "oauth_token"), TokenSecret: str(token, "oauth_token_secret"),
+		SignatureMethod: str(cred, "signatureMethod"), Nonce: nonce, Now: now,
+	})
 }
 
 // digestAuthorization answers a Digest challenge (RFC 7616, MD5 or SHA-256, qop auth).

@@ -177,6 +177,24 @@ func send(ctx context.Context, base *http.Client, r *request, auth *authData) (*
 			return nil, requestError(err, r)
 		}
 	}
+	if res.StatusCode == http.StatusUnauthorized && auth.kind == "oauth2" {
+		// Refresh the token once and send the request again with it.
+		refreshed, err := auth.refreshOAuth2(ctx)
+		if err != nil {
+			res.Body.Close()
+			return nil, err
+		}
+		if refreshed {
+			_, _ = io.Copy(io.Discard, res.Body)
+			res.Body.Close()
+			if req, err = newReq(); err != nil {
+				return nil, err
+			}
+			if res, err = client.Do(req); err != nil {
+				return nil, requestError(err, r)
+			}
+		}
+	}
 	defer res.Body.Close()
 	data, err := io.ReadAll(res.Body)
 	if err != nil {
