@@ -122,10 +122,9 @@ func NewOAuth2AuthRequest(data map[string]any, redirectURI string) (*OAuth2AuthR
 	if grant == GrantClientCredentials {
 		return nil, errors.New("a client credentials grant needs no authorization: its token is fetched when the credential is used")
 	}
-	authURL := field(data, "authUrl")
-	u, err := url.Parse(authURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("the credential's Authorization URL %q is not an http(s) URL", authURL)
+	u, err := httpURL(data, "authUrl", "Authorization URL")
+	if err != nil {
+		return nil, err
 	}
 	if field(data, "clientId") == "" {
 		return nil, errors.New("the credential has no Client ID")
@@ -203,10 +202,9 @@ func grantRefresh(ctx context.Context, client *http.Client, data map[string]any)
 // authentication says (Basic header by default, or client_id and client_secret in the body),
 // and returns the token with expires_at added.
 func tokenRequest(ctx context.Context, client *http.Client, data map[string]any, form url.Values) (map[string]any, error) {
-	tokenURL := field(data, "accessTokenUrl")
-	u, err := url.Parse(tokenURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%w: the Access Token URL %q is not an http(s) URL", ErrTokenRequest, tokenURL)
+	u, err := httpURL(data, "accessTokenUrl", "Access Token URL")
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrTokenRequest, err)
 	}
 	id, secret := field(data, "clientId"), field(data, "clientSecret")
 	if field(data, "authentication") == "body" {
