@@ -78,12 +78,12 @@ func TestJSONSchema(t *testing.T) {
 	require.NoError(t, err)
 	require.JSONEq(t, `{"type":"object","additionalProperties":false,
 		"properties":{
-			"grantType":{"type":"string","enum":["authorizationCode","clientCredentials"]},
+			"grantType":{"type":"string","enum":["authorizationCode","clientCredentials","pkce"]},
 			"authUrl":{"type":"string"},"accessTokenUrl":{"type":"string"},"clientId":{"type":"string"},
 			"clientSecret":{"type":"string"},"scope":{"type":"string"},"authQueryParameters":{"type":"string"},
 			"authentication":{"type":"string","enum":["body","header"]}},
 		"required":["grantType","accessTokenUrl","clientId","clientSecret","scope","authentication"],
-		"allOf":[{"if":{"properties":{"grantType":{"enum":["authorizationCode"]}}},
+		"allOf":[{"if":{"properties":{"grantType":{"enum":["authorizationCode","pkce"]}}},
 			"then":{"allOf":[{"required":["authUrl"]},{"required":["authQueryParameters"]}]},
 			"else":{"allOf":[{"not":{"required":["authUrl"]}},{"not":{"required":["authQueryParameters"]}}]}}]}`, string(b))
 }

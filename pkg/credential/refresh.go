@@ -114,26 +114,31 @@ func (t *Tokens) Refresh(ctx context.Context, id, stale string) (map[string]any,
 }
 
 func (t *Tokens) refreshLeased(ctx context.Context, id, stale string) (map[string]any, error) {
+	// Each refresh holds the lease under its own name, so even two refreshes of this process
+	// (for different stale tokens) exclude each other.
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	owner := t.cfg.Owner + "-" + hex.EncodeToString(b)
 	for {
-		held, err := t.cfg.Store.LeaseCredentialRefresh(ctx, id, t.cfg.Owner, t.cfg.LeaseTTL)
+		held, err := t.cfg.Store.LeaseCredentialRefresh(ctx, id, owner, t.cfg.LeaseTTL)
 		if err != nil {
 			return nil, err
 		}
 		cred, data, err := t.load(ctx, id)
 		if err != nil {
 			if held {
-				_ = t.cfg.Store.ReleaseCredentialRefresh(context.WithoutCancel(ctx), id, t.cfg.Owner)
+				_ = t.cfg.Store.ReleaseCredentialRefresh(context.WithoutCancel(ctx), id, owner)
 			}
 			return nil, err
 		}
 		if AccessToken(data) != stale {
 			if held {
-				err = t.cfg.Store.ReleaseCredentialRefresh(ctx, id, t.cfg.Owner)
+				err = t.cfg.Store.ReleaseCredentialRefresh(ctx, id, owner)
 			}
 			return data, err
 		}
 		if held {
-			defer func() { _ = t.cfg.Store.ReleaseCredentialRefresh(context.WithoutCancel(ctx), id, t.cfg.Owner) }()
+			defer func() { _ = t.cfg.Store.ReleaseCredentialRefresh(context.WithoutCancel(ctx), id, owner) }()
 			return t.refreshHeld(ctx, cred, data)
 		}
 		select {

@@ -32,6 +32,8 @@ type Config struct {
 	AccessTokenTTL time.Duration
 	// Subject is the user every authorization is granted for; default "flowmill-test-user".
 	Subject string
+	// TokenDelay holds every token answer back this long, as a slow provider does; default 0.
+	TokenDelay time.Duration
 }
 
 // Stats counts the successful token grants by grant type.
@@ -155,6 +157,11 @@ func (p *Provider) authorizeUser(w http.ResponseWriter, r *http.Request) (string
 func (p *Provider) token(w http.ResponseWriter, r *http.Request) {
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 	grant := oauth2.GrantType(r.FormValue("grant_type"))
+	select {
+	case <-time.After(p.cfg.TokenDelay):
+	case <-r.Context().Done():
+		return
+	}
 	if err := p.srv.HandleTokenRequest(rec, r); err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
