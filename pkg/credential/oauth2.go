@@ -222,7 +222,8 @@ func tokenRequest(ctx context.Context, client *http.Client, data map[string]any,
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
 	if field(data, "authentication") != "body" && !(GrantType(data) == GrantPKCE && secret == "") {
-		req.SetBasicAuth(url.QueryEscape(id), url.QueryEscape(secret))
+		// As n8n sends it: id and secret as they are, not form-encoded first.
+		req.SetBasicAuth(id, secret)
 	}
 	obtained := time.Now()
 	res, body, err := doTokenRequest(client, req)
