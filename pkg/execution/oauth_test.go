@@ -44,16 +44,9 @@ func TestHTTPRequestWithOAuth2ClientCredentials(t *testing.T) {
 			 "parameters":{"url":%q,"authentication":"genericCredentialType","genericAuthType":"oAuth2Api"},
 			 "credentials":{"oAuth2Api":{"id":%q,"name":%q}}}],
 			"connections":{"Start":{"main":[[{"node":"HTTP Request","type":"main","index":0}]]}}}`, store.NewID(), srv.URL+"/api/me", cred.ID, cred.Name)
-		wf, err := workflow.Parse([]byte(doc))
-		require.NoError(t, err)
-		saved := &store.Workflow{Name: wf.Name, Nodes: store.JSON(`[]`)}
-		require.NoError(t, e.in.Store.CreateWorkflow(ctx, saved, member.ID))
-		wf.ID = saved.ID
-		ex := e.wait(t, e.run(t, wf, workflow.ModeManual, "").ID)
-		state := e.state(t, ex.ID)
+		ex, state := e.runSaved(t, member.ID, doc)
 		require.Equal(t, workflow.StatusSuccess, ex.Status, "%v", state["resultData"])
-		out := state["resultData"].(map[string]any)["runData"].(map[string]any)["HTTP Request"].([]any)[0].(map[string]any)
-		return out["data"].(map[string]any)["main"].([]any)[0].([]any)[0].(map[string]any)["json"].(map[string]any)
+		return firstJSON(state, "HTTP Request")
 	}
 	require.Equal(t, map[string]any{"sub": "client:flowmill"}, run())
 	require.Equal(t, 1, provider.Stats().ClientCredentials)
@@ -68,4 +61,23 @@ func TestHTTPRequestWithOAuth2ClientCredentials(t *testing.T) {
 	require.NoError(t, credential.SaveToken(ctx, e.in.Store, cipher, cred.ID, token))
 	require.Equal(t, map[string]any{"sub": "client:flowmill"}, run())
 	require.Equal(t, 2, provider.Stats().ClientCredentials, "the expired token was replaced")
+}
+
+// runSaved saves the workflow doc for userID, runs it manually and returns the finished
+// execution with its run state.
+func (e *env) runSaved(t *testing.T, userID, doc string) (*store.Execution, map[string]any) {
+	t.Helper()
+	wf, err := workflow.Parse([]byte(doc))
+	require.NoError(t, err)
+	saved := &store.Workflow{Name: wf.Name, Nodes: store.JSON(`[]`)}
+	require.NoError(t, e.in.Store.CreateWorkflow(context.Background(), saved, userID))
+	wf.ID = saved.ID
+	ex := e.wait(t, e.run(t, wf, workflow.ModeManual, "").ID)
+	return ex, e.state(t, ex.ID)
+}
+
+// firstJSON is the JSON of the first item node output in a run state.
+func firstJSON(state map[string]any, node string) map[string]any {
+	out := state["resultData"].(map[string]any)["runData"].(map[string]any)[node].([]any)[0].(map[string]any)
+	return out["data"].(map[string]any)["main"].([]any)[0].([]any)[0].(map[string]any)["json"].(map[string]any)
 }
