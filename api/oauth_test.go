@@ -127,6 +127,8 @@ func TestOAuth2ConnectWithPKCE(t *testing.T) {
 	// The callback needs the session that started the connect.
 	res, page := callback(t, o.e.person(), callbackPath)
 	require.Equal(t, 401, res.StatusCode, page)
+	require.Contains(t, res.Header.Get("Content-Type"), "text/html")
+	require.Contains(t, page, "not signed in to Flowmill in this browser")
 
 	res, page = callback(t, o.owner, callbackPath)
 	requireSuccessPage(t, res, page)
