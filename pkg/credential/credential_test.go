@@ -3,6 +3,7 @@ package credential_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -53,7 +54,7 @@ func TestTypes(t *testing.T) {
 		require.NotEmpty(t, typ.DisplayName)
 		require.Equal(t, "httpRequest", typ.DocumentationURL)
 	}
-	require.Equal(t, []string{"httpBasicAuth", "httpDigestAuth", "httpHeaderAuth", "httpQueryAuth", "oAuth1Api", "oAuth2Api"}, names)
+	require.Equal(t, []string{"httpBasicAuth", "httpDigestAuth", "httpHeaderAuth", "httpQueryAuth", "httpCustomAuth", "oAuth1Api", "oAuth2Api"}, names)
 	_, ok := credential.Lookup("githubApi")
 	require.False(t, ok)
 	basic, ok := credential.Lookup("httpBasicAuth")
@@ -61,7 +62,7 @@ func TestTypes(t *testing.T) {
 	b, err := json.Marshal(basic)
 	require.NoError(t, err)
 	require.JSONEq(t, `{"name":"httpBasicAuth","displayName":"Basic Auth","documentationUrl":"httpRequest","genericAuth":true,
-		"icon":"node:n8n-nodes-base.httpRequest","properties":[
+		"icon":"node:n8n-nodes-base.httpRequest","testedBy":["n8n-nodes-base.httpRequest"],"properties":[
 		{"displayName":"User","name":"user","type":"string","default":""},
 		{"displayName":"Password","name":"password","type":"string","typeOptions":{"password":true},"default":""}]}`, string(b))
 }
@@ -163,6 +164,16 @@ func TestResolve(t *testing.T) {
 		require.Equal(t, "member", data["user"], "an unknown id falls back to the name")
 		_, err = run(ctx, basic(ownerBasic.ID, ""))
 		require.ErrorIs(t, err, credential.ErrNotFound, "a member's workflow cannot use others' credentials")
+		require.EqualError(t, err, fmt.Sprintf(`Credential with ID %q does not exist for type "httpBasicAuth".`, ownerBasic.ID),
+			"said as n8n says it, as for a deleted credential")
+		_, err = run(ctx, basic(ownerBasic.ID, "Not a name of the member's"))
+		require.EqualError(t, err, fmt.Sprintf(`Credential with ID %q does not exist for type "httpBasicAuth".`, ownerBasic.ID))
+		gone := create(member, "Gone", "httpBasicAuth", "gone")
+		_, err = s.DeleteCredential(ctx, member, gone.ID)
+		require.NoError(t, err)
+		_, err = run(ctx, basic(gone.ID, "Gone"))
+		require.ErrorIs(t, err, credential.ErrNotFound)
+		require.EqualError(t, err, fmt.Sprintf(`Credential with ID %q does not exist for type "httpBasicAuth".`, gone.ID), "a deleted credential")
 		_, err = run(ctx, basic("", "Twice"))
 		require.ErrorIs(t, err, credential.ErrAmbiguous)
 		_, err = run(ctx, basic("", "Digest"))

@@ -69,5 +69,5 @@ func TestHTTPRequestWithBasicAuth(t *testing.T) {
 
 	ex, state = runWith(theirs.ID, theirs.Name)
 	require.Equal(t, workflow.StatusError, ex.Status, "a workflow cannot use credentials its owner may not see")
-	require.Contains(t, fmt.Sprint(state["resultData"]), "credential not found")
+	require.Contains(t, fmt.Sprint(state["resultData"]), fmt.Sprintf(`Credential with ID %q does not exist for type "httpBasicAuth".`, theirs.ID))
 }
