@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowmill/flowmill/pkg/engine"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // Execute Node on B2 of a workflow that never ran: the editor sends B2 as start node and no run
@@ -23,11 +24,7 @@ func TestStartNodeWithoutRunDataRunsParentsFirst(t *testing.T) {
 func TestStartNodeLiftedToParentWithoutData(t *testing.T) {
 	t.Parallel()
 	e := newEngine(t)
-	first := run(t, e, engine.Request{Workflow: branchWorkflow(t)})
-	prev := copyRunData(t, first.State.ResultData.RunData)
-	for _, n := range []string{"B", "B2", "Merge", "End"} {
-		delete(prev, n)
-	}
+	prev := earlierRunData(t, e, "B", "B2", "Merge", "End")
 	res := run(t, e, engine.Request{Workflow: branchWorkflow(t), StartNodes: []string{"B2"}, RunData: prev, DestinationNode: "B2"})
 	require.True(t, res.Finished)
 	require.Equal(t, []string{"B", "B2"}, res.State.NodeExecutionOrder, "B lacks data and runs first; Start is reused")
@@ -39,9 +36,19 @@ func TestStartNodeLiftedToParentWithoutData(t *testing.T) {
 func TestStartNodeWithParentDataStays(t *testing.T) {
 	t.Parallel()
 	e := newEngine(t)
-	first := run(t, e, engine.Request{Workflow: branchWorkflow(t)})
-	prev := copyRunData(t, first.State.ResultData.RunData)
-	delete(prev, "B2")
+	prev := earlierRunData(t, e, "B2")
 	res := run(t, e, engine.Request{Workflow: branchWorkflow(t), StartNodes: []string{"B2"}, RunData: prev, DestinationNode: "B2"})
 	require.Equal(t, []string{"B2"}, res.State.NodeExecutionOrder)
+}
+
+// earlierRunData is the run data of a full run of the branch workflow without the given nodes, as
+// the editor holds it after those nodes changed.
+func earlierRunData(t *testing.T, e *engine.Engine, without ...string) workflow.RunData {
+	t.Helper()
+	first := run(t, e, engine.Request{Workflow: branchWorkflow(t)})
+	prev := copyRunData(t, first.State.ResultData.RunData)
+	for _, n := range without {
+		delete(prev, n)
+	}
+	return prev
 }
