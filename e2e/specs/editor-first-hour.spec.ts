@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
 import { addAfter, createWorkflow, edge, node, openNewWorkflow, select, signIn, uniqueName } from '../support/editor';
 
@@ -75,6 +77,26 @@ test('imports a downloaded workflow with its Start into a new canvas, and pastes
   const warning = page.getByTestId('toast').filter({ hasText: 'Could not add Start' });
   await expect(warning).toContainText('The other nodes were added');
   await shoot(page, 'import-paste');
+});
+
+test('imports a downloaded workflow from a URL into a new canvas, its Start replacing the fresh one', async ({ page }) => {
+  await openNewWorkflow(page);
+  const server: Server = createServer((_req, res) => {
+    res.setHeader('Content-Type', 'application/json');
+    res.end(JSON.stringify(DOWNLOADED));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    await menu(page, 'importUrl');
+    await page.getByTestId('import-url-input').fill(`http://127.0.0.1:${(server.address() as AddressInfo).port}/downloaded.json`);
+    await page.getByTestId('import-url-button').click();
+    await expect(node(page, 'Done')).toBeVisible();
+  } finally {
+    server.close();
+  }
+  await expect(page.locator('[data-test-id="canvas-node"][data-name^="Start"]')).toHaveCount(1);
+  await expect(edge(page, 'Start', 'Greet')).toHaveCount(1);
+  await expect(page.getByTestId('toast').filter({ hasText: 'Could not add' })).toHaveCount(0);
 });
 
 test('Execute Node with no earlier run runs the parents first; so does Execute previous nodes', async ({ page }) => {
