@@ -155,3 +155,175 @@ for (const size of [
     await addStickyNearStart(page);
   });
 }
+
+// Layout: nothing overlaps, wraps letter by letter or is cut off (1280 and 1440 px wide).
+
+const ndv = (page: Page) => page.getByTestId('ndv');
+
+async function openNode(page: Page, name: string): Promise<void> {
+  await card(page, name).dblclick();
+  await expect(ndv(page)).toBeVisible();
+  await expect(ndv(page).getByTestId('node-title')).toHaveText(name);
+}
+
+/** True when the element shows all its content (nothing cut off or hidden behind an ellipsis). */
+const notClipped = (locator: Locator) => locator.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight + 1);
+
+for (const size of [
+  { width: 1440, height: 900 },
+  { width: 1280, height: 800 },
+]) {
+  test(`Switch and Compare Datasets output labels and + buttons do not overlap (${size.width} px)`, async ({ page }) => {
+    await page.setViewportSize(size);
+    const workflow = await createWorkflow(page.request, {
+      name: uniqueName('Outputs'),
+      nodes: [
+        { name: 'Start', type: 'n8n-nodes-base.start', typeVersion: 1, position: [240, 300], parameters: {} },
+        { name: 'Switch', type: 'n8n-nodes-base.switch', typeVersion: 1, position: [460, 300], parameters: {} },
+        { name: 'Compare Datasets', type: 'n8n-nodes-base.compareDatasets', typeVersion: 1, position: [460, 560], parameters: {} },
+        { name: 'Same', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [800, 560], parameters: {} },
+      ],
+      connections: { 'Compare Datasets': { main: [[], [{ node: 'Same', type: 'main', index: 0 }]] } },
+    });
+    await page.goto(`/workflow/${workflow.id}`);
+    await expect(node(page, 'Same')).toBeVisible();
+    await page.getByTestId('reset-zoom-button').click();
+    await expect.poll(() => scale(page)).toBe(1);
+    for (const name of ['Switch', 'Compare Datasets']) {
+      const labels = node(page, name).getByTestId('canvas-output-label');
+      const buttons = node(page, name).getByTestId('canvas-plus-button');
+      await expect(labels).toHaveCount(4);
+      const boxes = [...(await Promise.all((await labels.all()).map(box))), ...(await Promise.all((await buttons.all()).map(box)))];
+      expect(boxes.length).toBeGreaterThanOrEqual(name === 'Switch' ? 8 : 7);
+      for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) expect(intersects(boxes[i]!, boxes[j]!), `${name}: boxes ${i} and ${j} overlap`).toBe(false);
+    }
+    await page.screenshot({ path: `/tmp/editor-canvas-outputs-${size.width}.png` });
+  });
+
+  test(`node panel headers, webhook URLs and input headers fit (${size.width} px)`, async ({ page }) => {
+    await page.setViewportSize(size);
+    const workflow = await createWorkflow(page.request, {
+      name: uniqueName('Headers'),
+      nodes: [
+        { name: 'Schedule Trigger', type: 'n8n-nodes-base.scheduleTrigger', typeVersion: 1, position: [240, 300], parameters: {} },
+        { name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 1, position: [240, 560], parameters: { path: 'layout-check' }, webhookId: 'layout-check-id' },
+        { name: 'Set', type: 'n8n-nodes-base.set', typeVersion: 1, position: [460, 300], parameters: {} },
+      ],
+      connections: { 'Schedule Trigger': { main: [[{ node: 'Set', type: 'main', index: 0 }]] } },
+    });
+    await page.goto(`/workflow/${workflow.id}`);
+    await expect(node(page, 'Set')).toBeVisible();
+
+    await openNode(page, 'Schedule Trigger');
+    expect(await notClipped(ndv(page).getByTestId('node-title'))).toBe(true);
+    const execute = ndv(page).getByTestId('node-execute-button');
+    await expect(execute).toBeVisible();
+    expect(await notClipped(execute.locator('.mantine-Button-label'))).toBe(true);
+    await page.screenshot({ path: `/tmp/editor-ndv-header-${size.width}.png` });
+    await ndv(page).getByTestId('back-to-canvas').click();
+
+    await openNode(page, 'Webhook');
+    const method = ndv(page).getByTestId('node-webhook-method').first();
+    await expect(method).toHaveText('GET');
+    // One line: no taller than the URL's first line.
+    expect((await box(method)).height).toBeLessThan(20);
+    await page.screenshot({ path: `/tmp/editor-ndv-webhook-${size.width}.png` });
+    await ndv(page).getByTestId('back-to-canvas').click();
+
+    await openNode(page, 'Set');
+    const header = ndv(page).getByTestId('ndv-input-panel').getByTestId('run-data-pane-header');
+    await expect(header).toBeVisible();
+    const outer = await box(header);
+    for (const child of await header.locator(':scope > *').all()) {
+      const inner = await box(child);
+      expect(inner.x).toBeGreaterThanOrEqual(outer.x - 0.5);
+      expect(inner.x + inner.width).toBeLessThanOrEqual(outer.x + outer.width + 0.5);
+    }
+    // The Fixed/Expression control shows on hover beside the label, never over it.
+    const item = ndv(page).getByTestId('parameter-item').first();
+    await item.hover();
+    const options = item.getByTestId('parameter-options').first();
+    await expect(options).toBeVisible();
+    expect(intersects(await box(item.getByTestId('parameter-label').first()), await box(options))).toBe(false);
+    await page.screenshot({ path: `/tmp/editor-ndv-input-${size.width}.png` });
+  });
+
+  test(`the expression dialog shows its whole variable list (${size.width} px)`, async ({ page }) => {
+    await page.setViewportSize(size);
+    const workflow = await createWorkflow(page.request, {
+      name: uniqueName('Expression'),
+      nodes: [{ name: 'Start', type: 'n8n-nodes-base.start', typeVersion: 1, position: [240, 300], parameters: {} }, { name: 'Set', type: 'n8n-nodes-base.set', typeVersion: 1, position: [460, 300], parameters: { values: { string: [{ name: 'a', value: 'b' }] } } }],
+      connections: { Start: { main: [[{ node: 'Set', type: 'main', index: 0 }]] } },
+    });
+    await page.goto(`/workflow/${workflow.id}`);
+    await openNode(page, 'Set');
+    const item = ndv(page).getByTestId('parameter-item').filter({ has: page.getByTestId('parameter-input-value') }).last();
+    await item.hover();
+    await item.getByTestId('parameter-mode').getByText('Expression').click();
+    const modal = page.getByTestId('expression-editor-modal');
+    await expect(modal).toBeVisible();
+    const selector = modal.getByTestId('variable-selector');
+    const viewport = page.viewportSize()!;
+    const [list, dialog] = await Promise.all([box(selector), box(modal)]);
+    // The list ends inside the dialog, and the dialog inside the window.
+    expect(list.y + list.height).toBeLessThanOrEqual(dialog.y + dialog.height);
+    expect(dialog.y + dialog.height).toBeLessThanOrEqual(viewport.height);
+    // Its last entry can be scrolled into view and is then fully visible.
+    const last = modal.getByTestId('variable-selector-item').last();
+    await last.scrollIntoViewIfNeeded();
+    const lastBox = await box(last);
+    expect(lastBox.y + lastBox.height).toBeLessThanOrEqual(list.y + list.height + 1);
+    await page.screenshot({ path: `/tmp/editor-expression-${size.width}.png` });
+  });
+
+  test(`delete confirmation wraps long names and its button is filled; sidebar expands; About copies the instance id (${size.width} px)`, async ({ page, context }) => {
+    await page.setViewportSize(size);
+    const longName = uniqueName(`Quarterly ${'reconciliation-of-every-account-'.repeat(3)}end`);
+    const workflow = await createWorkflow(page.request, { name: longName, nodes: [{ name: 'Start', type: 'n8n-nodes-base.start', typeVersion: 1, position: [240, 300], parameters: {} }], connections: {} });
+    await page.goto(`/workflow/${workflow.id}`);
+    await expect(node(page, 'Start')).toBeVisible({ timeout: 30_000 });
+    await page.getByTestId('workflow-menu').click();
+    await page.getByTestId('workflow-menu-item-delete').click();
+    const message = page.getByTestId('confirm-message');
+    await expect(message).toBeVisible();
+    const dialog = page.getByRole('dialog');
+    const [text, frame] = await Promise.all([box(message), box(dialog)]);
+    expect(text.x + text.width).toBeLessThanOrEqual(frame.x + frame.width);
+    expect(await notClipped(message)).toBe(true);
+    const confirm = page.getByTestId('confirm-button');
+    // Filled dark red (Mantine red 7, not the pale primary shade), enabled: a clear call to action.
+    await expect(confirm).toHaveCSS('background-color', 'rgb(240, 62, 62)');
+    await expect(confirm).toHaveCSS('color', 'rgb(255, 255, 255)');
+    await expect(confirm).toBeEnabled();
+    await page.screenshot({ path: `/tmp/editor-delete-confirm-${size.width}.png` });
+    await page.getByTestId('cancel-button').click();
+
+    const sidebar = page.getByTestId('main-sidebar');
+    const toggle = page.getByTestId('main-sidebar-toggle');
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(sidebar.getByText('Credentials', { exact: true })).toBeHidden();
+    await toggle.click();
+    await expect(sidebar.getByText('Credentials', { exact: true })).toBeVisible();
+    await expect.poll(async () => (await box(sidebar)).width).toBeGreaterThanOrEqual(180);
+    await page.screenshot({ path: `/tmp/editor-sidebar-expanded-${size.width}.png` });
+    // Remembered across visits.
+    await page.reload();
+    await expect(page.getByTestId('main-sidebar-toggle')).toHaveAttribute('aria-expanded', 'true');
+    await expect(sidebar.getByText('Executions', { exact: true })).toBeVisible();
+    await page.getByTestId('main-sidebar-toggle').click();
+    await expect(sidebar.getByText('Executions', { exact: true })).toBeHidden();
+    await expect.poll(async () => (await box(sidebar)).width).toBeLessThan(80);
+
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.getByTestId('main-sidebar-help').click();
+    await page.getByText('About Flowmill').click();
+    const id = page.getByTestId('about-instance-id');
+    await expect(id).toBeVisible();
+    const settings = (await (await page.request.get('/rest/settings')).json()) as { data: { instanceId: string } };
+    await expect(id).toHaveText(settings.data.instanceId);
+    expect(await notClipped(id)).toBe(true);
+    await page.getByTestId('about-copy-instance-id').click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(settings.data.instanceId);
+    await page.screenshot({ path: `/tmp/editor-about-${size.width}.png` });
+  });
+}
