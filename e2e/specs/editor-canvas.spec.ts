@@ -231,14 +231,20 @@ for (const size of [
     await ndv(page).getByTestId('back-to-canvas').click();
 
     await openNode(page, 'Set');
-    const header = ndv(page).getByTestId('ndv-input-panel').getByTestId('run-data-pane-header');
+    const inputPanel = ndv(page).getByTestId('ndv-input-panel');
+    const header = inputPanel.getByTestId('run-data-pane-header');
     await expect(header).toBeVisible();
+    // With data: title, item count and display modes all inside the header.
+    await inputPanel.getByTestId('execute-previous-node').click();
+    await expect(inputPanel.getByTestId('ndv-items-count')).toBeVisible({ timeout: 30_000 });
+    await expect(inputPanel.getByTestId('ndv-run-data-display-mode')).toBeVisible();
     const outer = await box(header);
-    for (const child of await header.locator(':scope > *').all()) {
+    for (const child of await header.locator(':scope > *, :scope > * > *').all()) {
       const inner = await box(child);
       expect(inner.x).toBeGreaterThanOrEqual(outer.x - 0.5);
       expect(inner.x + inner.width).toBeLessThanOrEqual(outer.x + outer.width + 0.5);
     }
+    expect(await notClipped(header)).toBe(true);
     // The Fixed/Expression control shows on hover beside the label, never over it.
     const item = ndv(page).getByTestId('parameter-item').first();
     await item.hover();

@@ -8,8 +8,8 @@ describe('zoom scales', () => {
     expect(lineScale(2)).toBe(1);
   });
 
-  it('keeps names about 9 px on screen when zoomed out, within the limit', () => {
-    expect(13 * labelScale(0.3) * 0.3).toBeCloseTo(9.1, 0);
+  it('keeps names about 8 px on screen when zoomed out, within the limit', () => {
+    expect(13 * labelScale(0.3) * 0.3).toBeCloseTo(8, 0);
     expect(labelScale(0.2)).toBe(LABEL_MAX_SCALE);
     expect(labelScale(0.05)).toBe(LABEL_MAX_SCALE);
   });

@@ -1,11 +1,11 @@
 /**
  * How much node names and connection lines are enlarged on the canvas at a zoom level, so that
- * zoomed far out a name stays about 9 px tall on screen and a line about 1.2 px wide instead of
+ * zoomed far out a name stays about 8 px tall on screen and a line about 1.2 px wide instead of
  * shrinking with the view. Never below 1 (no shrinking when zoomed in) and within the limits below,
  * rounded to steps of 0.05 so a zoom gesture restyles the labels only a few times.
  */
-export const LABEL_SCREEN_SCALE = 0.7;
-export const LABEL_MAX_SCALE = 3.4;
+export const LABEL_SCREEN_SCALE = 0.62;
+export const LABEL_MAX_SCALE = 3.1;
 export const LINE_SCREEN_SCALE = 0.6;
 export const LINE_MAX_SCALE = 3;
 
