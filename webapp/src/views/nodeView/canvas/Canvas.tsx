@@ -65,6 +65,7 @@ export function Canvas() {
   const graph = useEditorState((s) => s.graph);
   const selected = useEditorState((s) => s.selected);
   const execution = useEditorState((s) => s.execution);
+  const workflowId = useEditorState((s) => s.meta.id);
   const flow = useReactFlow();
   const { t } = useTranslation();
   const text = useMemo(() => rememberingText((key, options) => (options ? t(key, options) : t(key))), [t]);
@@ -82,7 +83,7 @@ export function Canvas() {
   const edges = useMemo(() => model.edges(graph, execution), [model, graph, execution]);
 
   useZoomScales(canvasRef);
-  useFollowAddedNodes(graph.nodes);
+  useFollowAddedNodes(graph.nodes, workflowId);
 
   const onNodesChange = useCallback(
     (changes: NodeChange<CanvasNode>[]) => {
@@ -234,15 +235,18 @@ function useZoomScales(ref: React.RefObject<HTMLDivElement | null>) {
  * any of them is outside it, without zooming in. Opening a workflow (all nodes new) is left to the
  * opening fit.
  */
-function useFollowAddedNodes(nodes: readonly WorkflowNode[]) {
+function useFollowAddedNodes(nodes: readonly WorkflowNode[], workflowId: string | null) {
   const flow = useReactFlow();
   const flowStore = useStoreApi();
-  const known = useRef<ReadonlySet<string> | null>(null);
+  const known = useRef<{ workflowId: string | null; names: ReadonlySet<string> } | null>(null);
   useEffect(() => {
     const previous = known.current;
-    known.current = new Set(nodes.map((node) => node.name));
-    if (!previous || previous.size === 0) return;
-    const added = nodes.filter((node) => !previous.has(node.name));
+    known.current = { workflowId, names: new Set(nodes.map((node) => node.name)) };
+    // Another workflow opened (or none was shown yet): its own opening fit applies. (A first save
+    // changes the id too, but adds no nodes.)
+    if (!previous || previous.names.size === 0 || previous.workflowId !== workflowId) return;
+    const names = previous.names;
+    const added = nodes.filter((node) => !names.has(node.name));
     if (added.length === 0 || added.length === nodes.length) return;
     const bounds = nodesBounds(added);
     const { width, height, transform } = flowStore.getState();
@@ -253,7 +257,7 @@ function useFollowAddedNodes(nodes: readonly WorkflowNode[]) {
     const inView = bounds.x >= left && bounds.y >= top && bounds.x + bounds.width <= left + width / zoom && bounds.y + bounds.height <= top + height / zoom;
     if (inView) return;
     void flow.setViewport(getViewportForBounds(bounds, width, height, MIN_ZOOM, Math.max(zoom, MIN_ZOOM), FOLLOW_VIEW.padding), { duration: FOLLOW_VIEW.duration });
-  }, [nodes, flow, flowStore]);
+  }, [nodes, workflowId, flow, flowStore]);
 }
 
 /** The connection whose line an element belongs to, from the hit area's data attributes. */
