@@ -6,7 +6,33 @@ import { restApi } from './fetcher';
 
 export const NODE_TYPES_KEY = '/node-types';
 
-const fetchNodeTypes = () => restApi.get<NodeTypeDescription[]>('/node-types');
+const requestNodeTypes = () => restApi.get<NodeTypeDescription[]>('/node-types');
+
+/** Calls started before the editor asks (see preloadNodeTypes); each is used at most once. */
+let earlyNodeTypes: Promise<NodeTypeDescription[] | null> | null = null;
+const earlyDetails = new Map<string, Promise<NodeTypeDescription[] | null>>();
+
+/** Starts loading the node types before the editor mounts; a failure is forgotten (the editor asks again). */
+export function preloadNodeTypes(): void {
+  earlyNodeTypes ??= requestNodeTypes().catch(() => null);
+}
+
+/** Starts loading the full descriptions of `typeKey` (see useNodeTypeDetails) before the editor asks. */
+export function preloadNodeTypeDetails(typeKey: string): Promise<NodeTypeDescription[] | null> {
+  if (typeKey === '') return Promise.resolve([]);
+  let started = earlyDetails.get(typeKey);
+  if (!started) {
+    started = fetchNodeTypeDetails(typeKey).catch(() => null);
+    earlyDetails.set(typeKey, started);
+  }
+  return started;
+}
+
+async function fetchNodeTypes(): Promise<NodeTypeDescription[]> {
+  const started = earlyNodeTypes;
+  earlyNodeTypes = null;
+  return (started ? await started : null) ?? requestNodeTypes();
+}
 
 /** Every node type version (without properties), loaded once per page. */
 export function useNodeTypes(): { types: NodeTypeDescription[]; index: NodeTypeIndex; isLoaded: boolean; error: unknown } {
@@ -64,7 +90,10 @@ export function usePrefetchNodeTypeDetails(): (typeKey: string) => Promise<NodeT
       if (typeKey === '') return Promise.resolve([]);
       const cached = cache.get(unstable_serialize(detailsKey(typeKey)))?.data as NodeTypeDescription[] | undefined;
       if (cached) return Promise.resolve(cached);
-      return mutate<NodeTypeDescription[]>(detailsKey(typeKey), fetchNodeTypeDetails(typeKey), { revalidate: false }).catch(() => undefined);
+      const started = earlyDetails.get(typeKey);
+      earlyDetails.delete(typeKey);
+      const request = started ? started.then((found) => found ?? fetchNodeTypeDetails(typeKey)) : fetchNodeTypeDetails(typeKey);
+      return mutate<NodeTypeDescription[]>(detailsKey(typeKey), request, { revalidate: false }).catch(() => undefined);
     },
     [cache, mutate],
   );

@@ -3,6 +3,8 @@ import {
   IconHelpCircle,
   IconInfoCircle,
   IconKey,
+  IconLayoutSidebarLeftCollapse,
+  IconLayoutSidebarLeftExpand,
   IconListDetails,
   IconLogout,
   IconBook,
@@ -20,6 +22,7 @@ import type { RouteName } from '@/core/routes';
 import { fullName, type User } from '@/core/user';
 import { Logo } from './Logo';
 import { UpdatesEntry } from './UpdatesEntry';
+import { useSidebarExpanded } from './sidebarExpanded';
 import { WorkflowsMenu } from './WorkflowsMenu';
 import classes from './MainSidebar.module.css';
 
@@ -61,7 +64,12 @@ interface EntryProps {
 }
 
 function Entry({ id, label, icon: EntryIcon, active, to, onClick }: EntryProps) {
-  const content: ReactNode = <EntryIcon size={22} stroke={1.6} />;
+  const content: ReactNode = (
+    <>
+      <EntryIcon size={22} stroke={1.6} />
+      <span className={classes.label}>{label}</span>
+    </>
+  );
   const common = {
     className: classes.entry,
     'aria-label': label,
@@ -107,9 +115,11 @@ export function MainSidebar({
 }: MainSidebarProps) {
   const { t } = useTranslation();
   const userLabel = user ? fullName(user) || (user.email ?? '') : '';
+  const [expanded, setExpanded] = useSidebarExpanded();
+  const toggleLabel = expanded ? t('mainSidebar.collapse') : t('mainSidebar.expand');
 
   return (
-    <nav className={classes.root} data-test-id="main-sidebar" aria-label={t('app.name')}>
+    <nav className={classes.root} data-test-id="main-sidebar" data-expanded={expanded || undefined} aria-label={t('app.name')}>
       <Link to="/" className={classes.brand} aria-label={t('app.name')}>
         <Logo size={34} />
       </Link>
@@ -132,6 +142,7 @@ export function MainSidebar({
         <Menu.Target>
           <UnstyledButton className={classes.entry} aria-label={t('mainSidebar.help')} data-test-id="main-sidebar-help">
             <IconHelpCircle size={22} stroke={1.6} />
+            <span className={classes.label}>{t('mainSidebar.help')}</span>
           </UnstyledButton>
         </Menu.Target>
         <Menu.Dropdown>
@@ -169,6 +180,13 @@ export function MainSidebar({
           </Menu.Dropdown>
         </Menu>
       ) : null}
+
+      <Tooltip label={toggleLabel} position="right" withArrow openDelay={150}>
+        <UnstyledButton className={`${classes.entry} ${classes.toggle}`} aria-label={toggleLabel} aria-expanded={expanded} data-test-id="main-sidebar-toggle" onClick={() => setExpanded(!expanded)}>
+          {expanded ? <IconLayoutSidebarLeftCollapse size={20} stroke={1.6} /> : <IconLayoutSidebarLeftExpand size={20} stroke={1.6} />}
+          <span className={classes.label}>{t('mainSidebar.collapse')}</span>
+        </UnstyledButton>
+      </Tooltip>
     </nav>
   );
 }

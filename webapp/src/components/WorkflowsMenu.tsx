@@ -50,6 +50,7 @@ export function WorkflowsMenu({ active, templatesEnabled }: { active: boolean; t
         <Tooltip label={label} position="right" withArrow openDelay={150}>
           <UnstyledButton className={classes.entry} aria-label={label} data-active={active || undefined} data-test-id="workflow-menu">
             <IconSitemap size={22} stroke={1.6} />
+            <span className={classes.label}>{label}</span>
           </UnstyledButton>
         </Tooltip>
       </Menu.Target>

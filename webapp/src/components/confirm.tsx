@@ -21,9 +21,14 @@ export function confirmModal({ title, message, confirm, cancel, danger }: Confir
     modals.openConfirmModal({
       title,
       centered: true,
-      children: <Text size="sm">{message}</Text>,
+      // Long workflow or node names break anywhere instead of running out of the dialog.
+      children: (
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }} data-test-id="confirm-message">
+          {message}
+        </Text>
+      ),
       labels: { confirm, cancel },
-      confirmProps: { color: danger ? 'red' : undefined, 'data-test-id': 'confirm-button' } as never,
+      confirmProps: { variant: 'filled', color: danger ? 'red.7' : undefined, 'data-test-id': 'confirm-button' } as never,
       cancelProps: { 'data-test-id': 'cancel-button' } as never,
       onConfirm: () => settle(true),
       onCancel: () => settle(false),

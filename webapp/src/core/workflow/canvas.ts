@@ -70,6 +70,17 @@ function stickySide(node: WorkflowNode, key: 'width' | 'height', fallback: numbe
   return typeof value === 'number' && value > 0 ? value : fallback;
 }
 
+/** The rectangle a node takes on the canvas: a NODE_SIZE square card, or a sticky note's own size. */
+export function nodeRect(node: WorkflowNode): CanvasRect {
+  const sticky = node.type === STICKY_NOTE_TYPE;
+  return {
+    x: node.position[0],
+    y: node.position[1],
+    width: sticky ? stickySide(node, 'width', STICKY_DEFAULT_WIDTH) : NODE_SIZE,
+    height: sticky ? stickySide(node, 'height', STICKY_DEFAULT_HEIGHT) : NODE_SIZE,
+  };
+}
+
 /**
  * The rectangle around all nodes as the canvas draws them (node cards NODE_SIZE square, sticky
  * notes their own size), or null without nodes. Fitting the view to it before the nodes are drawn
@@ -82,13 +93,11 @@ export function nodesBounds(nodes: readonly WorkflowNode[]): CanvasRect | null {
   let right = -Infinity;
   let bottom = -Infinity;
   for (const node of nodes) {
-    const sticky = node.type === STICKY_NOTE_TYPE;
-    const width = sticky ? stickySide(node, 'width', STICKY_DEFAULT_WIDTH) : NODE_SIZE;
-    const height = sticky ? stickySide(node, 'height', STICKY_DEFAULT_HEIGHT) : NODE_SIZE;
-    left = Math.min(left, node.position[0]);
-    top = Math.min(top, node.position[1]);
-    right = Math.max(right, node.position[0] + width);
-    bottom = Math.max(bottom, node.position[1] + height);
+    const rect = nodeRect(node);
+    left = Math.min(left, rect.x);
+    top = Math.min(top, rect.y);
+    right = Math.max(right, rect.x + rect.width);
+    bottom = Math.max(bottom, rect.y + rect.height);
   }
   return { x: left, y: top, width: right - left, height: bottom - top };
 }

@@ -183,14 +183,5 @@ export function issueKey(issue: NodeIssue): string {
   }
 }
 
-const typeKeys = new WeakMap<readonly WorkflowNode[], string>();
-
-/** The node types a node list uses, as sorted `name@version` lines (memoised per list). */
-export function nodeTypeKey(nodes: readonly WorkflowNode[]): string {
-  let key = typeKeys.get(nodes);
-  if (key === undefined) {
-    key = [...new Set(nodes.map((node) => `${node.type}@${node.typeVersion}`))].sort().join('\n');
-    typeKeys.set(nodes, key);
-  }
-  return key;
-}
+// Kept in its own small module so the page can use it before the editor's code is loaded.
+export { nodeTypeKey } from './typeKey';

@@ -7,7 +7,8 @@ import { useBlocker, useLocation, useNavigate } from 'react-router';
 import { workflowCommands, type WorkflowCommand } from '@/core/editor/commands';
 import { EditorStore } from '@/core/editor/store';
 import { openedExecutionState } from '@/core/executions/status';
-import { MIN_ZOOM, nodesBounds } from '@/core/workflow/canvas';
+import { MIN_ZOOM, nodesBounds, STICKY_DEFAULT_HEIGHT, STICKY_DEFAULT_WIDTH } from '@/core/workflow/canvas';
+import { freeSpotNear } from '@/core/workflow/placement';
 import { STICKY_NOTE_TYPE } from '@/core/workflow/nodeTypes';
 import type { Graph } from '@/core/workflow/types';
 import { useNodeTypeDetails, useNodeTypes } from '@/api/nodeTypes';
@@ -188,7 +189,13 @@ function NodeViewInner({ mode }: { mode: EditorMode }) {
   const addSticky = () => {
     const bounds = document.querySelector('[data-test-id="node-view"]')?.getBoundingClientRect();
     const center = bounds ? flow.screenToFlowPosition({ x: bounds.left + bounds.width / 2, y: bounds.top + bounds.height / 2 }) : { x: 0, y: 0 };
-    actions.addNode(STICKY_NOTE_TYPE, { position: [center.x - 190, center.y - 150] });
+    const topLeft = bounds ? flow.screenToFlowPosition({ x: bounds.left, y: bounds.top }) : undefined;
+    const bottomRight = bounds ? flow.screenToFlowPosition({ x: bounds.right, y: bounds.bottom }) : undefined;
+    const visible = topLeft && bottomRight ? { x: topLeft.x, y: topLeft.y, width: bottomRight.x - topLeft.x, height: bottomRight.y - topLeft.y } : undefined;
+    // Centred in the view when that spot is free, otherwise in the nearest free space in view (never over a node).
+    const size = { width: STICKY_DEFAULT_WIDTH, height: STICKY_DEFAULT_HEIGHT };
+    const position = freeSpotNear(store.getState().graph.nodes, [center.x - size.width / 2, center.y - size.height / 2], size, visible);
+    actions.addNode(STICKY_NOTE_TYPE, { position });
   };
 
   return (

@@ -2,6 +2,7 @@ import { Center, Loader } from '@mantine/core';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { currentAppPaths } from '@/core/basePath';
 import type { EditorMode } from './EditorContext';
+import { prefetchOpening } from './openingPrefetch';
 
 type NodeViewComponent = (props: { mode: EditorMode }) => ReactNode;
 
@@ -18,7 +19,12 @@ const LazyNodeView = lazy(() => loadNodeView().then((module) => ({ default: modu
 // sign-in) rather than after.
 const EDITOR_PATH = /^\/(workflow(\/|$)|execution\/|workflows\/demo)/;
 const { basePath } = currentAppPaths();
-if (typeof window !== 'undefined' && EDITOR_PATH.test(`/${window.location.pathname.slice(basePath.length)}`)) void loadNodeView();
+const startPath = typeof window !== 'undefined' ? `/${window.location.pathname.slice(basePath.length).replace(/^\/+/, '')}` : '';
+if (EDITOR_PATH.test(startPath)) {
+  void loadNodeView();
+  // Its data too: node types, and the saved workflow with its types' descriptions.
+  prefetchOpening(startPath);
+}
 
 /**
  * The editor screen for a route: new, existing, execution or demo. Once the editor's code is in

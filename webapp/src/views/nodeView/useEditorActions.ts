@@ -1,6 +1,7 @@
 import { useLayoutEffect, useMemo, useRef } from 'react';
 import { clipboardJson, isWorkflowUrl, parseWorkflowData, workflowDataOf } from '@/core/workflow/clipboard';
-import { DEFAULT_LAST_CLICK_POSITION, snapPosition } from '@/core/workflow/canvas';
+import { DEFAULT_LAST_CLICK_POSITION } from '@/core/workflow/canvas';
+import { importPosition } from '@/core/workflow/placement';
 import type { GraphChange } from '@/core/workflow/changes';
 import {
   planAddNode,
@@ -89,7 +90,9 @@ export function useEditorActions(store: EditorStore, index: NodeTypeIndex, readO
     };
     const importData = (data: Graph): boolean => {
       if (!editable()) return false;
-      return applyPlan(planImport(store.getState().graph, index, data, { position: snapPosition(lastClick.current), newId }));
+      const graph = store.getState().graph;
+      // Beside the workflow when the last click spot would put the block on top of nodes.
+      return applyPlan(planImport(graph, index, data, { position: importPosition(graph.nodes, data.nodes, lastClick.current), newId }));
     };
     const selectedOrAll = () => store.getState().selected;
 

@@ -22,6 +22,7 @@ import { i18n } from '@/i18n';
 import type { EditorMode } from './EditorContext';
 import { errorMessage } from './editorToasts';
 import { stopWaitingForWebhook } from './useRunWorkflow';
+import { takeEarlyWorkflow } from './openingPrefetch';
 
 /** A new workflow starts with the Start node, and the welcome note when onboarding is on. */
 function newWorkflowGraph(index: NodeTypeIndex, onboarding: boolean): Graph {
@@ -92,7 +93,8 @@ export function useWorkflowLoader(mode: EditorMode, store: EditorStore, index: N
     let live = true;
     prefetchIconTable();
     // Credential references are matched against the user's credentials as the workflow opens.
-    Promise.all([getWorkflow(workflowId), listCredentials().catch(() => null)])
+    const workflowRequest = takeEarlyWorkflow(workflowId).then((early) => early ?? getWorkflow(workflowId));
+    Promise.all([workflowRequest, listCredentials().catch(() => null)])
       .then(async ([workflow, credentials]) => {
         const nodes = matchNodeCredentials(workflow.nodes ?? [], credentials);
         await prepareNodes(nodes);

@@ -75,7 +75,7 @@ export function APISettings() {
       centered: true,
       children: <Text size="sm">{t('settings.api.deleteMessage')}</Text>,
       labels: { confirm: t('settings.api.deleteConfirm'), cancel: t('common.cancel') },
-      confirmProps: { color: 'red', 'data-test-id': 'api-key-delete-confirm' } as Record<string, string>,
+      confirmProps: { variant: 'filled', color: 'red.7', 'data-test-id': 'api-key-delete-confirm' } as Record<string, string>,
       onConfirm: async () => {
         try {
           await deleteApiKey();

@@ -2,20 +2,23 @@ import {
   Background,
   BackgroundVariant,
   ConnectionLineType,
+  getViewportForBounds,
   ReactFlow,
   SelectionMode,
   useReactFlow,
   useStore,
+  useStoreApi,
   type Connection as RfConnection,
   type FinalConnectionState,
   type NodeChange,
 } from '@xyflow/react';
-import { useCallback, useMemo, useState, type DragEvent, type MouseEvent as ReactMouseEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type MouseEvent as ReactMouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { GRID_SIZE, MAX_ZOOM, MIN_ZOOM, NODE_SIZE } from '@/core/workflow/canvas';
+import { GRID_SIZE, MAX_ZOOM, MIN_ZOOM, NODE_SIZE, nodesBounds } from '@/core/workflow/canvas';
+import { labelScale, lineScale } from '@/core/workflow/zoomScale';
 import { mainConnection } from '@/core/workflow/connections';
 import { dropTargetInput } from '@/core/workflow/edits';
-import type { Connection } from '@/core/workflow/types';
+import type { Connection, WorkflowNode } from '@/core/workflow/types';
 import { workflowIssues } from '@/core/workflow/nodeIssues';
 import { useKnownCredentials } from '@/api/credentials';
 import { useEditor, useEditorState } from '@/views/nodeView/EditorContext';
@@ -24,7 +27,7 @@ import { CanvasNodeComponent } from './CanvasNode';
 import { CanvasTextContext, rememberingText } from './canvasText';
 import { applyLocalChanges, applySelectionChanges, CanvasModel, EMPTY_LOCAL, type CanvasEdge, type CanvasNode, type LocalNodeState } from './model';
 import { StickyNodeComponent } from './StickyNode';
-import { FIT_VIEW_OPTIONS } from './viewport';
+import { FIT_VIEW_OPTIONS, FOLLOW_VIEW } from './viewport';
 import classes from './canvas.module.css';
 
 /** Declared at module scope so React Flow never sees new component types. */
@@ -62,11 +65,13 @@ export function Canvas() {
   const graph = useEditorState((s) => s.graph);
   const selected = useEditorState((s) => s.selected);
   const execution = useEditorState((s) => s.execution);
+  const workflowId = useEditorState((s) => s.meta.id);
   const flow = useReactFlow();
   const { t } = useTranslation();
   const text = useMemo(() => rememberingText((key, options) => (options ? t(key, options) : t(key))), [t]);
   const zoomedOut = useStore((state) => state.transform[2] < DETAIL_ZOOM);
   const [model] = useState(() => new CanvasModel());
+  const canvasRef = useRef<HTMLDivElement>(null);
   // React Flow needs every drag frame and its measurements; the store only gets the final
   // positions on drag end, so those live here until then.
   const [local, setLocal] = useState<LocalNodeState>(EMPTY_LOCAL);
@@ -76,6 +81,9 @@ export function Canvas() {
   const derivedNodes = useMemo(() => model.nodes(graph, index, selected, execution, issues, details), [model, graph, index, selected, execution, issues, details]);
   const nodes = useMemo(() => model.withLocal(derivedNodes, local), [model, derivedNodes, local]);
   const edges = useMemo(() => model.edges(graph, execution), [model, graph, execution]);
+
+  useZoomScales(canvasRef);
+  useFollowAddedNodes(graph.nodes, workflowId);
 
   const onNodesChange = useCallback(
     (changes: NodeChange<CanvasNode>[]) => {
@@ -153,7 +161,7 @@ export function Canvas() {
   );
 
   return (
-    <div className={classes.canvas} data-test-id="node-view" data-read-only={readOnly || undefined} data-zoomed-out={zoomedOut || undefined} onDragOver={(event) => event.preventDefault()} onDrop={onDrop}>
+    <div ref={canvasRef} className={classes.canvas} data-test-id="node-view" data-read-only={readOnly || undefined} data-zoomed-out={zoomedOut || undefined} onDragOver={(event) => event.preventDefault()} onDrop={onDrop}>
       <CanvasTextContext.Provider value={text}>
         <ReactFlow<CanvasNode, CanvasEdge>
           nodes={nodes}
@@ -201,6 +209,57 @@ export function Canvas() {
       </CanvasTextContext.Provider>
     </div>
   );
+}
+
+/**
+ * Keeps --canvas-label-scale and --canvas-line-scale on the canvas in step with the zoom, written
+ * straight to the element (no React render per zoom frame).
+ */
+function useZoomScales(ref: React.RefObject<HTMLDivElement | null>) {
+  const flowStore = useStoreApi();
+  useEffect(() => {
+    let last = '';
+    const apply = (zoom: number) => {
+      const label = String(labelScale(zoom));
+      const line = String(lineScale(zoom));
+      if (`${label}/${line}` === last || !ref.current) return;
+      last = `${label}/${line}`;
+      ref.current.style.setProperty('--canvas-label-scale', label);
+      ref.current.style.setProperty('--canvas-line-scale', line);
+    };
+    apply(flowStore.getState().transform[2]);
+    return flowStore.subscribe((state) => apply(state.transform[2]));
+  }, [flowStore, ref]);
+}
+
+/**
+ * After nodes are added (paste, import, a new node or sticky note) the view moves to show them when
+ * any of them is outside it, without zooming in. Opening a workflow (all nodes new) is left to the
+ * opening fit.
+ */
+function useFollowAddedNodes(nodes: readonly WorkflowNode[], workflowId: string | null) {
+  const flow = useReactFlow();
+  const flowStore = useStoreApi();
+  const known = useRef<{ workflowId: string | null; names: ReadonlySet<string> } | null>(null);
+  useEffect(() => {
+    const previous = known.current;
+    known.current = { workflowId, names: new Set(nodes.map((node) => node.name)) };
+    // Another workflow opened (or none was shown yet): its own opening fit applies. (A first save
+    // changes the id too, but adds no nodes.)
+    if (!previous || previous.names.size === 0 || previous.workflowId !== workflowId) return;
+    const names = previous.names;
+    const added = nodes.filter((node) => !names.has(node.name));
+    if (added.length === 0 || added.length === nodes.length) return;
+    const bounds = nodesBounds(added);
+    const { width, height, transform } = flowStore.getState();
+    if (!bounds || width === 0 || height === 0) return;
+    const [x, y, zoom] = transform;
+    const left = -x / zoom;
+    const top = -y / zoom;
+    const inView = bounds.x >= left && bounds.y >= top && bounds.x + bounds.width <= left + width / zoom && bounds.y + bounds.height <= top + height / zoom;
+    if (inView) return;
+    void flow.setViewport(getViewportForBounds(bounds, width, height, MIN_ZOOM, Math.max(zoom, MIN_ZOOM), FOLLOW_VIEW.padding), { duration: FOLLOW_VIEW.duration });
+  }, [nodes, workflowId, flow, flowStore]);
 }
 
 /** The connection whose line an element belongs to, from the hit area's data attributes. */

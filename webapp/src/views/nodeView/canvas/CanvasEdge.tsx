@@ -1,6 +1,7 @@
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyflow/react';
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { backwardEdge, isBackward } from '@/core/workflow/edgePath';
 import { useEditor } from '@/views/nodeView/EditorContext';
 import type { CanvasEdgeData } from './model';
 import { useCanvasText } from './canvasText';
@@ -10,6 +11,9 @@ import classes from './canvas.module.css';
 export const EDGE_ACTIONS_SHOW_DELAY = 150;
 export const EDGE_ACTIONS_HIDE_DELAY = 500;
 
+/** An arrowhead pointing right with its tip at the origin. */
+const ARROW_PATH = 'M-11,-5.5 L0,0 L-11,5.5 Z';
+
 type Props = EdgeProps & { data?: CanvasEdgeData };
 
 function CanvasEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data, selected, markerEnd }: Props) {
@@ -17,8 +21,12 @@ function CanvasEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosition
   const { readOnly, actions } = useEditor();
   const [hovered, setHovered] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  // Edges that run backwards get a wider curve so they stay readable.
-  const [path, labelX, labelY] = getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition, curvature: targetX < sourceX ? 0.6 : 0.3 });
+  // Backward connections loop round the nodes instead of cutting across them.
+  const [path, labelX, labelY] = useMemo(() => {
+    if (!isBackward(sourceX, targetX)) return getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition, curvature: 0.3 });
+    const loop = backwardEdge(sourceX, sourceY, targetX, targetY);
+    return [loop.path, loop.labelX, loop.labelY];
+  }, [sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition]);
 
   useEffect(() => () => {
     if (timer.current) clearTimeout(timer.current);
@@ -35,6 +43,8 @@ function CanvasEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosition
   return (
     <>
       <BaseEdge id={id} path={path} markerEnd={markerEnd} className={classes.edgePath} data-selected={selected || undefined} data-ran={ran || undefined} interactionWidth={0} />
+      {/* The arrowhead is drawn here rather than as a shared SVG marker so it takes the line's state colour and the zoomed-out scale. */}
+      <path d={ARROW_PATH} className={classes.edgeArrow} data-selected={selected || undefined} data-ran={ran || undefined} data-test-id="edge-arrow" style={{ transform: `translate(${targetX}px, ${targetY}px) scale(var(--canvas-line-scale, 1))` }} />
       <path
         d={path}
         fill="none"
@@ -44,6 +54,7 @@ function CanvasEdgeView({ id, sourceX, sourceY, targetX, targetY, sourcePosition
         onMouseEnter={() => schedule(true)}
         onMouseLeave={() => schedule(false)}
         data-test-id="canvas-edge"
+        data-backward={isBackward(sourceX, targetX) || undefined}
         data-source={connection?.source}
         data-target={connection?.target}
         data-source-index={connection?.sourceIndex}

@@ -99,6 +99,7 @@ function CanvasNodeView({ data, selected }: Props) {
       data-executing={data.executing || undefined}
       data-success={(data.success && data.issues.length === 0) || undefined}
       data-error={data.issues.length > 0 || undefined}
+      data-many-outputs={data.outputs > 2 || undefined}
     >
       {data.executing ? <div className={classes.spinner} data-test-id="node-executing" aria-label={t('node.status.executing')} /> : null}
       <div className={classes.nodeIcon} style={{ opacity: data.disabled ? 0.45 : 1 }}>
@@ -128,9 +129,11 @@ function CanvasNodeView({ data, selected }: Props) {
         const open = !data.connectedOutputs[i] && !readOnly;
         return (
           <Handle key={`out-${i}`} id={`out-${i}`} type="source" position={Position.Right} className={classes.outputHandle} style={handleTop(i, data.outputs)} isConnectable={!readOnly}>
-            {label ? <span className={classes.outputLabel}>{label}</span> : null}
+            {/* A label sits beside its handle, level with it; an open output's line and "+" follow the label so neither covers the other. */}
+            {label && !open ? <span className={classes.outputLabel} data-test-id="canvas-output-label">{label}</span> : null}
             {open ? (
               <span className={classes.plusEndpoint}>
+                {label ? <span className={classes.outputLabel} data-test-id="canvas-output-label">{label}</span> : null}
                 <span className={classes.plusLine} />
                 <button
                   type="button"

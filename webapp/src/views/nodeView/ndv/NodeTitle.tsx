@@ -39,7 +39,7 @@ export function NodeTitle({ name, type, readOnly, onRename }: { name: string; ty
         />
       ) : (
         <UnstyledButton onClick={() => !readOnly && setDraft(name)} disabled={readOnly} title={readOnly ? undefined : t('ndv.title.rename')} style={{ minWidth: 0 }}>
-          <Text fw={600} size="md" truncate data-test-id="node-title">
+          <Text fw={600} size="sm" truncate title={name} data-test-id="node-title">
             {name}
           </Text>
         </UnstyledButton>

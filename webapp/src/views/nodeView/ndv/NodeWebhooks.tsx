@@ -60,10 +60,10 @@ export function NodeWebhooks({ node, type }: { node: WorkflowNode; type: NodeTyp
           />
           {urls.map((entry) => (
             <UnstyledButton key={`${entry.method} ${entry.url}`} className={classes.webhookUrl} onClick={() => void copy(entry.url)} title={t('ndv.webhooks.clickToCopy')}>
-              <Text span size="xs" fw={700} className={classes.webhookMethod}>
+              <Text span size="xs" fw={700} className={classes.webhookMethod} data-test-id="node-webhook-method">
                 {entry.method}
               </Text>
-              <Text span size="xs" ff="monospace" data-test-id="node-webhook-url">
+              <Text span size="xs" ff="monospace" className={classes.webhookUrlText} data-test-id="node-webhook-url">
                 {entry.url}
               </Text>
             </UnstyledButton>

@@ -9,7 +9,7 @@ export function ParameterLabel({ property, htmlFor }: { property: NodeProperty; 
   const description = typeof property.description === 'string' && property.description !== '' ? property.description : undefined;
   return (
     <Group gap={4} wrap="nowrap" miw={0}>
-      <label className={classes.label} htmlFor={htmlFor} data-test-id="parameter-label">
+      <label className={classes.label} htmlFor={htmlFor} title={property.displayName} data-test-id="parameter-label">
         {property.displayName}
         {property.required ? <span className={classes.required}>*</span> : null}
       </label>

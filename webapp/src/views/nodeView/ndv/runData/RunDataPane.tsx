@@ -211,10 +211,11 @@ export function RunDataPane(props: RunDataPaneProps) {
   return (
     <div className={classes.pane} data-test-id={testId}>
       <div className={classes.header} data-test-id="run-data-pane-header">
-        <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
+        {/* Wraps rather than clips when a narrow pane (1280 px screens) cannot hold the title, count and warning on one line. */}
+        <Group gap="xs" wrap="wrap" style={{ minWidth: 0, rowGap: 4 }}>
           {title}
           {run && runs.length <= 1 && outputs.length <= 1 && total > 0 && !run.error ? (
-            <Text size="sm" c="dimmed" data-test-id="ndv-items-count">
+            <Text size="sm" c="dimmed" style={{ whiteSpace: 'nowrap' }} data-test-id="ndv-items-count">
               {t('runData.items', { count: total })}
             </Text>
           ) : null}
