@@ -1,0 +1,191 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { addAfter, node, openNewWorkflow, signIn, uniqueName } from '../support/editor';
+
+const ndv = (page: Page) => page.getByTestId('ndv');
+const param = (page: Page, name: string) => ndv(page).getByTestId(`parameter-input-${name}`).last();
+const dialog = (page: Page) => page.getByTestId('credential-edit-dialog');
+const field = (page: Page, name: string) => dialog(page).locator(`[data-test-id="credential-field"][data-name="${name}"]`);
+const banner = (page: Page) => dialog(page).getByTestId('credential-banner');
+const toast = (page: Page, text: string | RegExp) => page.getByTestId('toast').filter({ hasText: text });
+
+/** Screenshots of each modal at the sizes the product is used at, for review. */
+async function shots(page: Page, name: string): Promise<void> {
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 1280, height: 800 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await page.screenshot({ path: `test-results/credentials-${name}-${viewport.width}.png` });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+/** A local server that answers 200 only to Basic Auth alice:s3cret and records every Authorization header. */
+async function basicAuthServer(): Promise<{ url: string; seen: string[]; close: () => Promise<void> }> {
+  const seen: string[] = [];
+  const expected = `Basic ${Buffer.from('alice:s3cret').toString('base64')}`;
+  const server: Server = createServer((req, res) => {
+    const header = (req.headers as IncomingHttpHeaders).authorization ?? '';
+    seen.push(header);
+    res.setHeader('Content-Type', 'application/json');
+    if (header !== expected) {
+      res.statusCode = 401;
+      res.setHeader('WWW-Authenticate', 'Basic realm="test"');
+      res.end(JSON.stringify({ error: 'unauthorized' }));
+      return;
+    }
+    res.end(JSON.stringify({ ok: true }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return { url: `http://127.0.0.1:${port}/private`, seen, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+async function pickOption(page: Page, parameter: string, label: string): Promise<void> {
+  await param(page, parameter).locator('input:not([type="hidden"])').click();
+  await page.getByRole('option', { name: label, exact: true }).click();
+}
+
+async function createCredentialByApi(request: APIRequestContext, name: string): Promise<string> {
+  const res = await request.post('/rest/credentials', {
+    data: { name, type: 'httpHeaderAuth', nodesAccess: [{ nodeType: 'n8n-nodes-base.httpRequest' }], data: { name: 'X-Token', value: 'secret' } },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+  return ((await res.json()) as { data: { id: string } }).data.id;
+}
+
+test.describe('credentials on the shared stack', () => {
+  test.beforeEach(async ({ page }) => {
+    await signIn(page);
+  });
+
+  test('creates a Basic Auth credential from an HTTP Request node, tests it, and the run sends it', async ({ page }) => {
+    test.setTimeout(120_000);
+    const server = await basicAuthServer();
+    try {
+      await openNewWorkflow(page);
+      await addAfter(page, 'Start', 'http', 'HTTP Request');
+      await node(page, 'HTTP Request').locator('[class*="nodeCard"]').dblclick();
+      await expect(ndv(page)).toBeVisible();
+      await param(page, 'url').locator('input').fill(server.url);
+      await pickOption(page, 'authentication', 'Generic Credential Type');
+      await pickOption(page, 'genericAuthType', 'Basic Auth');
+      const select = ndv(page).getByTestId('node-credentials-select');
+      await expect(ndv(page).getByTestId('node-credentials').getByText('Credentials for Basic Auth are not set.')).toBeVisible();
+      await select.click();
+      await page.getByRole('option', { name: '- Create New -', exact: true }).click();
+
+      await expect(dialog(page)).toBeVisible();
+      await expect(dialog(page).getByTestId('credential-name')).toContainText('Unnamed credential');
+      // A required-less type saves at once; a wrong password fails the test against the server.
+      await field(page, 'user').fill('alice');
+      await field(page, 'password').fill('wrong');
+      await shots(page, 'edit-new');
+      await dialog(page).getByTestId('credential-save-button').click();
+      await expect(banner(page)).toHaveAttribute('data-kind', 'error');
+      await expect(banner(page)).toContainText("Couldn't connect with these settings");
+      await shots(page, 'edit-error');
+      await field(page, 'password').fill('s3cret');
+      await dialog(page).getByTestId('credential-save-button').click();
+      await expect(banner(page)).toHaveAttribute('data-kind', 'success');
+      await expect(banner(page)).toHaveText('Connection tested successfully');
+      await shots(page, 'edit-success');
+      await dialog(page).getByTestId('credential-tab-details').click();
+      await expect(dialog(page).getByTestId('credential-id')).not.toBeEmpty();
+      await shots(page, 'edit-details');
+      await dialog(page).getByTestId('credential-close-button').click();
+      await expect(dialog(page)).toBeHidden();
+
+      // The new credential is selected on the node and its issue is gone.
+      await expect(select).toHaveValue(/Unnamed credential/);
+      await expect(ndv(page).getByTestId('node-credentials').getByText('are not set')).toHaveCount(0);
+      await ndv(page).getByTestId('back-to-canvas').click();
+      await expect(ndv(page)).toBeHidden();
+
+      const before = server.seen.length;
+      await page.getByTestId('execute-workflow-button').click();
+      await expect(toast(page, 'Workflow executed successfully')).toBeVisible();
+      expect(server.seen.slice(before)).toContain(`Basic ${Buffer.from('alice:s3cret').toString('base64')}`);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('lists, renames and deletes credentials from the sidebar', async ({ page }) => {
+    const name = uniqueName('Header');
+    await createCredentialByApi(page.request, name);
+    await openNewWorkflow(page);
+    await page.getByTestId('main-sidebar-credentials').click();
+    await page.getByTestId('main-sidebar-credentials-open').click();
+    const list = page.getByTestId('credentials-list-dialog');
+    await expect(list).toBeVisible();
+    const row = list.locator(`[data-test-id="credentials-list-row"][data-name="${name}"]`);
+    await expect(row).toBeVisible();
+    await expect(row).toContainText('Header Auth');
+    await expect(row).toContainText(/just now|minute/);
+    await shots(page, 'list');
+
+    // Rows are sorted by name.
+    const names = await list.getByTestId('credentials-list-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-name') ?? ''));
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base' })));
+
+    // Rename in the edit modal; the secret is kept as a masked placeholder.
+    await row.getByTestId('credentials-list-edit').click();
+    await expect(dialog(page)).toBeVisible();
+    await expect(field(page, 'value')).toHaveValue('');
+    await expect(field(page, 'value')).toHaveAttribute('placeholder', /•/);
+    await dialog(page).getByTestId('credential-name').click();
+    await dialog(page).getByTestId('credential-name-input').fill('');
+    await page.keyboard.press('Enter');
+    await expect(dialog(page).getByTestId('credential-name')).toContainText('Untitled Credential');
+    await expect(dialog(page).getByTestId('credential-name-warning')).toHaveText('Credential name cannot be empty');
+    const renamed = `${name} renamed`;
+    await dialog(page).getByTestId('credential-name').click();
+    await dialog(page).getByTestId('credential-name-input').fill(renamed);
+    await page.keyboard.press('Enter');
+    // Closing with unsaved changes asks first.
+    await dialog(page).getByTestId('credential-close-button').click();
+    await expect(page.getByText('Close without saving?')).toBeVisible();
+    await page.getByTestId('cancel-button').click();
+    await dialog(page).getByTestId('credential-save-button').click();
+    await expect(dialog(page).getByTestId('credential-save-button')).toHaveText('Saved');
+    await dialog(page).getByTestId('credential-close-button').click();
+    await expect(dialog(page)).toBeHidden();
+    const renamedRow = list.locator(`[data-test-id="credentials-list-row"][data-name="${renamed}"]`);
+    await expect(renamedRow).toBeVisible();
+
+    // The secret survived the rename.
+    const stored = await page.request.get('/rest/credentials');
+    const entry = ((await stored.json()) as { data: Array<{ id: string; name: string }> }).data.find((c) => c.name === renamed);
+    expect(entry).toBeDefined();
+
+    await renamedRow.getByTestId('credentials-list-delete').click();
+    await page.getByTestId('confirm-button').click();
+    await expect(toast(page, 'Credential deleted')).toBeVisible();
+    await expect(renamedRow).toHaveCount(0);
+
+    // Add new opens the type chooser; Continue waits for a choice.
+    await list.getByTestId('credentials-list-add').click();
+    const chooser = page.getByTestId('select-credential-dialog');
+    await expect(chooser).toBeVisible();
+    await expect(chooser.getByTestId('select-credential-continue')).toBeDisabled();
+    await chooser.getByTestId('credential-type-select').fill('oauth1');
+    await page.getByRole('option', { name: 'OAuth1 API', exact: true }).click();
+    await shots(page, 'select-type');
+    await chooser.getByTestId('select-credential-continue').click();
+    await expect(dialog(page)).toBeVisible();
+    await expect(dialog(page).getByTestId('credential-redirect-url')).toHaveValue(/oauth1-credential\/callback/);
+    // Save with the required fields empty: warning banner and field messages.
+    await dialog(page).getByTestId('credential-save-button').click();
+    await expect(banner(page)).toHaveText('Please check the errors below');
+    await expect(dialog(page).getByText('This field is required').first()).toBeVisible();
+    await shots(page, 'edit-validation');
+    // An OAuth credential that is not connected asks before closing.
+    await dialog(page).getByTestId('credential-close-button').click();
+    await expect(page.getByText('Close without connecting?')).toBeVisible();
+    await page.getByTestId('confirm-button').click();
+    await expect(dialog(page)).toBeHidden();
+  });
+});
