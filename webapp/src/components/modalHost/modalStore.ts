@@ -67,3 +67,8 @@ export function useModalStack(): ModalStack {
   return useSyncExternalStore(subscribe, () => stack);
 }
 
+
+/** The open modals now, most recent first (outside React). */
+export function getModalStack(): ModalStack {
+  return stack;
+}
