@@ -40,13 +40,8 @@ func (s *server) getCredentials(c fiber.Ctx) error {
 		return err
 	}
 	out := make([]credentialListItem, len(list))
-	for i, cred := range list {
-		access := json.RawMessage(cred.NodesAccess)
-		if len(access) == 0 || string(access) == "null" {
-			access = json.RawMessage(`[]`)
-		}
-		out[i] = credentialListItem{ID: cred.ID, Name: cred.Name, Type: cred.Type, NodesAccess: access,
-			CreatedAt: cred.CreatedAt, UpdatedAt: cred.UpdatedAt}
+	for i := range list {
+		out[i] = toCredentialListItem(&list[i])
 	}
 	return respond(c, out)
 }

@@ -95,6 +95,15 @@ func (s *server) routes() []route {
 		{http.MethodGet, "/rest/node-translation-headers", signedIn, s.getNodeTranslationHeaders},
 		{http.MethodGet, "/rest/credentials", signedIn, s.getCredentials},
 		{http.MethodGet, "/rest/credential-types", signedIn, s.getCredentialTypes},
+		// Fixed paths under /rest/credentials/ come before /rest/credentials/:id, which would match them.
+		{http.MethodGet, "/rest/credentials/new", signedIn, s.getNewCredentialName},
+		{http.MethodPost, "/rest/credentials/test", signedIn, s.postCredentialTest},
+		{http.MethodGet, "/rest/credentials/:id", signedIn, s.getCredential},
+		{http.MethodPost, "/rest/credentials", signedIn, s.postCredential},
+		{http.MethodPatch, "/rest/credentials/:id", signedIn, s.patchCredential},
+		{http.MethodDelete, "/rest/credentials/:id", signedIn, s.deleteCredential},
+		{http.MethodGet, "/rest/credential-icon/:name", signedIn, s.getCredentialIcon},
+		{http.MethodGet, "/rest/credential-translation", signedIn, s.getCredentialTranslation},
 		// Fixed paths under /rest/workflows/ come before /rest/workflows/:id, which would match them.
 		{http.MethodGet, "/rest/workflows", signedIn, s.getWorkflows},
 		{http.MethodPost, "/rest/workflows", signedIn, s.postWorkflow},

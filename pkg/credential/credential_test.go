@@ -53,7 +53,7 @@ func TestTypes(t *testing.T) {
 		require.NotEmpty(t, typ.DisplayName)
 		require.Equal(t, "httpRequest", typ.DocumentationURL)
 	}
-	require.Equal(t, []string{"httpBasicAuth", "httpDigestAuth", "httpHeaderAuth", "httpQueryAuth", "oAuth1Api", "oAuth2Api"}, names)
+	require.Equal(t, []string{"httpBasicAuth", "httpDigestAuth", "httpHeaderAuth", "httpQueryAuth", "httpCustomAuth", "oAuth1Api", "oAuth2Api"}, names)
 	_, ok := credential.Lookup("githubApi")
 	require.False(t, ok)
 	basic, ok := credential.Lookup("httpBasicAuth")
@@ -61,7 +61,7 @@ func TestTypes(t *testing.T) {
 	b, err := json.Marshal(basic)
 	require.NoError(t, err)
 	require.JSONEq(t, `{"name":"httpBasicAuth","displayName":"Basic Auth","documentationUrl":"httpRequest","genericAuth":true,
-		"icon":"node:n8n-nodes-base.httpRequest","properties":[
+		"icon":"node:n8n-nodes-base.httpRequest","testedBy":["n8n-nodes-base.httpRequest"],"properties":[
 		{"displayName":"User","name":"user","type":"string","default":""},
 		{"displayName":"Password","name":"password","type":"string","typeOptions":{"password":true},"default":""}]}`, string(b))
 }
@@ -78,12 +78,12 @@ func TestJSONSchema(t *testing.T) {
 	require.NoError(t, err)
 	require.JSONEq(t, `{"type":"object","additionalProperties":false,
 		"properties":{
-			"grantType":{"type":"string","enum":["authorizationCode","clientCredentials"]},
+			"grantType":{"type":"string","enum":["authorizationCode","clientCredentials","pkce"]},
 			"authUrl":{"type":"string"},"accessTokenUrl":{"type":"string"},"clientId":{"type":"string"},
 			"clientSecret":{"type":"string"},"scope":{"type":"string"},"authQueryParameters":{"type":"string"},
 			"authentication":{"type":"string","enum":["body","header"]}},
 		"required":["grantType","accessTokenUrl","clientId","clientSecret","scope","authentication"],
-		"allOf":[{"if":{"properties":{"grantType":{"enum":["authorizationCode"]}}},
+		"allOf":[{"if":{"properties":{"grantType":{"enum":["authorizationCode","pkce"]}}},
 			"then":{"allOf":[{"required":["authUrl"]},{"required":["authQueryParameters"]}]},
 			"else":{"allOf":[{"not":{"required":["authUrl"]}},{"not":{"required":["authQueryParameters"]}}]}}]}`, string(b))
 }

@@ -86,8 +86,11 @@ func resolve(ctx context.Context, s *store.Store, c *Cipher, u *store.User, ref 
 			return nil, err
 		}
 	}
+	if ref.Name == "" && ref.ID == "" {
+		return nil, fmt.Errorf("the node selected no credential of type %q: %w", ref.Type, ErrNotFound)
+	}
 	if ref.Name == "" {
-		return nil, fmt.Errorf("no credential with id %q: %w", ref.ID, ErrNotFound)
+		return nil, &nodes.CredentialNotFoundError{ID: ref.ID, Type: ref.Type, Cause: ErrNotFound}
 	}
 	list, err := s.ListCredentials(ctx, u, store.CredentialFilter{Type: ref.Type, Name: ref.Name})
 	if err != nil {
@@ -95,6 +98,11 @@ func resolve(ctx context.Context, s *store.Store, c *Cipher, u *store.User, ref 
 	}
 	switch len(list) {
 	case 0:
+		if ref.ID != "" {
+			// Selected by id (the name only helps imported workflows): n8n's message for a
+			// credential that was deleted or is not the run owner's.
+			return nil, &nodes.CredentialNotFoundError{ID: ref.ID, Type: ref.Type, Cause: ErrNotFound}
+		}
 		return nil, fmt.Errorf("no credential with that id or name: %w", ErrNotFound)
 	case 1:
 		return c.Decrypt(list[0].Data)

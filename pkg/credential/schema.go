@@ -93,8 +93,9 @@ func conditionKey(show map[string][]any) string {
 
 // visible is the properties that data may hold: all but hidden ones.
 func (t *Type) visible() []Property {
-	out := make([]Property, 0, len(t.Properties))
-	for _, p := range t.Properties {
+	all := t.AllProperties()
+	out := make([]Property, 0, len(all))
+	for _, p := range all {
 		if p.Type != "hidden" {
 			out = append(out, p)
 		}

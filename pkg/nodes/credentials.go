@@ -12,6 +12,21 @@ import (
 // credential store connected (ExecutionConfig.Credentials is nil).
 var ErrCredentialsNotAvailable = errors.New("credentials not available: no credential store is connected")
 
+// CredentialNotFoundError is n8n's error for a credential a node selected by id that does not
+// exist, or that the run may not use (said the same way, so nothing tells whose it is).
+// Execution.Credentials returns it as it is, so runs fail with n8n's message.
+type CredentialNotFoundError struct {
+	ID, Type string
+	// Cause is the lookup's own error kind (such as credential.ErrNotFound), for errors.Is.
+	Cause error
+}
+
+func (e *CredentialNotFoundError) Error() string {
+	return fmt.Sprintf("Credential with ID %q does not exist for type %q.", e.ID, e.Type)
+}
+
+func (e *CredentialNotFoundError) Unwrap() error { return e.Cause }
+
 // CredentialRef names the credential a node selected for one credential type.
 type CredentialRef struct {
 	// Type is the credential type name, such as "httpBasicAuth".
@@ -41,6 +56,10 @@ func (ex *Execution) Credentials(ctx context.Context, credType string) (map[stri
 		return nil, ErrCredentialsNotAvailable
 	}
 	data, err := ex.cfg.Credentials(ctx, ref)
+	var notFound *CredentialNotFoundError
+	if errors.As(err, &notFound) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, fmt.Errorf("credentials %q of type %q: %w", ref.Name, credType, err)
 	}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/flowmill/flowmill/pkg/httpauth"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -94,12 +95,12 @@ func batchPause(ctx context.Context, ex *nodes.Execution, i int) error {
 }
 
 // doItem builds and sends the request of one item.
-func doItem(ctx context.Context, ex *nodes.Execution, auth *authData, responseFormat string, i int) (*response, error) {
+func doItem(ctx context.Context, ex *nodes.Execution, auth *httpauth.Auth, responseFormat string, i int) (*response, error) {
 	req, err := buildRequest(ex, responseFormat, i)
 	if err != nil {
 		return nil, err
 	}
-	if err := auth.apply(req); err != nil {
+	if err := applyAuth(auth, req); err != nil {
 		return nil, err
 	}
 	// A key the node's own headers set wins.

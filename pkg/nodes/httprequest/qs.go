@@ -2,11 +2,11 @@ package httprequest
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/flowmill/flowmill/pkg/httpauth"
 	"github.com/flowmill/flowmill/pkg/nodes/internal/jsv"
 )
 
@@ -109,15 +109,4 @@ func stringifyQS(l kvList, repeat bool) string {
 }
 
 // encodeComponent percent-encodes all but RFC 3986 unreserved characters.
-func encodeComponent(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~", c) >= 0 {
-			b.WriteByte(c)
-			continue
-		}
-		fmt.Fprintf(&b, "%%%02X", c)
-	}
-	return b.String()
-}
+func encodeComponent(s string) string { return httpauth.EncodeComponent(s) }

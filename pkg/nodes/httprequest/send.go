@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/flowmill/flowmill/pkg/egress"
+	"github.com/flowmill/flowmill/pkg/httpauth"
 )
 
 // response is what a request answered.
@@ -116,7 +117,7 @@ func (r *request) target() (*url.URL, error) {
 	return u, nil
 }
 
-func send(ctx context.Context, base *http.Client, r *request, auth *authData) (*response, error) {
+func send(ctx context.Context, base *http.Client, r *request, auth *httpauth.Auth) (*response, error) {
 	u, err := r.target()
 	if err != nil {
 		return nil, err
@@ -152,30 +153,11 @@ func send(ctx context.Context, base *http.Client, r *request, auth *authData) (*
 			}
 			req.Header.Set(h.key, jsString(h.val))
 		}
-		auth.sign(req, form)
 		return req, nil
 	}
-	req, err := newReq()
-	if err != nil {
-		return nil, err
-	}
-	res, err := client.Do(req)
+	res, err := auth.Do(client, form, newReq)
 	if err != nil {
 		return nil, requestError(err, r)
-	}
-	if res.StatusCode == http.StatusUnauthorized && auth.kind == "digest" {
-		challenge := res.Header.Get("WWW-Authenticate")
-		_, _ = io.Copy(io.Discard, res.Body)
-		res.Body.Close()
-		if req, err = newReq(); err != nil {
-			return nil, err
-		}
-		if h, ok := digestAuthorization(challenge, str(auth.data, "user"), str(auth.data, "password"), req.Method, req.URL.RequestURI(), nonce()); ok {
-			req.Header.Set("Authorization", h)
-		}
-		if res, err = client.Do(req); err != nil {
-			return nil, requestError(err, r)
-		}
 	}
 	defer res.Body.Close()
 	data, err := io.ReadAll(res.Body)
