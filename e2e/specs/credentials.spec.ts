@@ -2,6 +2,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { addAfter, node, openNewWorkflow, signIn, uniqueName } from '../support/editor';
+import { SmtpCapture, linkIn } from '../support/smtpCapture';
+import { startStack } from '../support/stack';
 
 const ndv = (page: Page) => page.getByTestId('ndv');
 const param = (page: Page, name: string) => ndv(page).getByTestId(`parameter-input-${name}`).last();
@@ -45,7 +47,8 @@ async function basicAuthServer(): Promise<{ url: string; seen: string[]; close: 
 
 async function pickOption(page: Page, parameter: string, label: string): Promise<void> {
   await param(page, parameter).locator('input:not([type="hidden"])').click();
-  await page.getByRole('option', { name: label, exact: true }).click();
+  // Options with a description carry it in their accessible name.
+  await page.getByRole('option', { name: new RegExp(`^${label}`) }).click();
 }
 
 async function createCredentialByApi(request: APIRequestContext, name: string): Promise<string> {
@@ -65,6 +68,9 @@ test.describe('credentials on the shared stack', () => {
     test.setTimeout(120_000);
     const server = await basicAuthServer();
     try {
+      // The first page of a fresh stack on a loaded machine can take longer than the default wait.
+      await page.goto('/workflow');
+      await expect(node(page, 'Start')).toBeVisible({ timeout: 30_000 });
       await openNewWorkflow(page);
       await addAfter(page, 'Start', 'http', 'HTTP Request');
       await node(page, 'HTTP Request').locator('[class*="nodeCard"]').dblclick();
@@ -188,4 +194,52 @@ test.describe('credentials on the shared stack', () => {
     await page.getByTestId('confirm-button').click();
     await expect(dialog(page)).toBeHidden();
   });
+});
+
+// Members need an owner set up, which changes the whole instance: this runs on a stack of its own.
+test('a member does not see the owner\'s credentials', async ({ browser }) => {
+  test.setTimeout(180_000);
+  const smtp = await SmtpCapture.start();
+  const stack = await startStack(smtp.env());
+  try {
+    const owner = await (await browser.newContext({ baseURL: stack.url })).newPage();
+    expect((await owner.request.get('/rest/login')).status()).toBe(200);
+    const setup = await owner.request.post('/rest/owner', { data: { email: 'owner@example.com', firstName: 'Olga', lastName: 'Owner', password: 'Owner-Pass1' } });
+    expect(setup.status(), await setup.text()).toBe(200);
+    await owner.request.post('/rest/me/survey', { data: { version: 'v2' } });
+    const ownerCredential = uniqueName('Owner secret');
+    const ownerId = await createCredentialByApi(owner.request, ownerCredential);
+
+    const invited = await owner.request.post('/rest/users', { data: [{ email: 'member@example.com' }] });
+    expect(invited.status(), await invited.text()).toBe(200);
+    const link = new URL(linkIn(await smtp.waitFor('member@example.com', /invited/), '/signup'));
+    const member = await (await browser.newContext({ baseURL: stack.url })).newPage();
+    const signup = await member.request.post(`/rest/users/${link.searchParams.get('inviteeId')}`, {
+      data: { inviterId: link.searchParams.get('inviterId'), token: link.searchParams.get('token'), firstName: 'Mia', lastName: 'Member', password: 'Member-Pass1' },
+    });
+    expect(signup.status(), await signup.text()).toBe(200);
+    await member.request.post('/rest/me/survey', { data: { version: 'v2' } });
+    const memberCredential = uniqueName('Member secret');
+    await createCredentialByApi(member.request, memberCredential);
+
+    // The member's list holds only their own credential; the owner's cannot be opened.
+    await member.goto('/workflow');
+    await member.getByTestId('main-sidebar-credentials').click();
+    await member.getByTestId('main-sidebar-credentials-open').click();
+    const memberList = member.getByTestId('credentials-list-dialog');
+    await expect(memberList.getByTestId('credentials-list-row')).toHaveCount(1);
+    await expect(memberList.getByTestId('credentials-list-row')).toHaveAttribute('data-name', memberCredential);
+    expect((await member.request.get(`/rest/credentials/${ownerId}?includeData=true`)).status()).toBeGreaterThanOrEqual(400);
+
+    // The owner sees every credential.
+    await owner.goto('/workflow');
+    await owner.getByTestId('main-sidebar-credentials').click();
+    await owner.getByTestId('main-sidebar-credentials-open').click();
+    const ownerList = owner.getByTestId('credentials-list-dialog');
+    await expect(ownerList.locator(`[data-test-id="credentials-list-row"][data-name="${ownerCredential}"]`)).toBeVisible();
+    await expect(ownerList.locator(`[data-test-id="credentials-list-row"][data-name="${memberCredential}"]`)).toBeVisible();
+  } finally {
+    await stack.stop();
+    await smtp.stop();
+  }
 });

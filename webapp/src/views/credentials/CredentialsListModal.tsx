@@ -56,7 +56,7 @@ export function CredentialsListModal() {
           </Text>
         </Stack>
       }
-      data-test-id="credentials-list-dialog"
+      attributes={{ content: { 'data-test-id': 'credentials-list-dialog' } as Record<string, string> }}
     >
       <Stack gap="md">
         <Group justify="flex-end">

@@ -51,7 +51,7 @@ function NameEditor({ editor }: { editor: CredentialEditor }) {
       }}
       data-test-id="credential-name"
     >
-      <Text fw={600} size="lg" truncate>
+      <Text fw={600} size="lg" className={classes.nameText}>
         {editor.name}
       </Text>
       <IconPencil size={14} className={classes.nameIcon} />
@@ -120,14 +120,14 @@ export function EditCredentialModal(props: EditCredentialProps) {
       closeOnClickOutside={false}
       classNames={{ content: classes.editContent, body: classes.editBody }}
       aria-label={t('credentialEdit.title')}
-      data-test-id="credential-edit-dialog"
+      attributes={{ content: { 'data-test-id': 'credential-edit-dialog' } as Record<string, string> }}
     >
       <header className={classes.editHeader}>
-        <Group gap="sm" wrap="nowrap" miw={0}>
+        <Group gap="sm" wrap="nowrap" miw={0} style={{ flex: 1 }}>
           <Box className={classes.typeIcon}>
             <CredentialIcon type={editor.type} size={28} />
           </Box>
-          <Box miw={0}>
+          <Box miw={0} style={{ flex: 1 }}>
             <NameEditor editor={editor} />
             <Text size="xs" c="dimmed" truncate>
               {typeName}

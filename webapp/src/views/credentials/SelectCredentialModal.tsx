@@ -31,7 +31,7 @@ export function SelectCredentialModal({ workflowNodeTypes, tester }: ModalPropsB
           {t('credentialSelect.title')}
         </Text>
       }
-      data-test-id="select-credential-dialog"
+      attributes={{ content: { 'data-test-id': 'select-credential-dialog' } as Record<string, string> }}
     >
       <Stack gap="lg">
         <Select
