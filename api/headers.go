@@ -122,6 +122,8 @@ const (
 	apiDocsPage
 	machinePath
 	webhookAnswer
+	// oauthCallbackPage is the page an OAuth callback answers in the editor's popup.
+	oauthCallbackPage
 )
 
 // kindOf classifies p, a path relative to the base path without the leading slash.
@@ -133,6 +135,8 @@ func kindOf(p string) pathKind {
 		return webhookAnswer
 	case p == "api/v1/docs" || strings.HasPrefix(p, "api/v1/docs/"):
 		return apiDocsPage
+	case p == "rest/oauth1-credential/callback" || p == "rest/oauth2-credential/callback":
+		return oauthCallbackPage
 	case isAPIPath(p):
 		return machinePath
 	case p == "workflows/demo":
@@ -176,6 +180,11 @@ func (hp *headerPolicy) middleware(c fiber.Ctx) error {
 		if len(h.Peek(fiber.HeaderCacheControl)) == 0 {
 			h.Set(fiber.HeaderCacheControl, "no-store")
 		}
+	case oauthCallbackPage:
+		h.Set(fiber.HeaderContentSecurityPolicy, oauthPagePolicy)
+		h.Set(fiber.HeaderXFrameOptions, "DENY")
+		h.Set(fiber.HeaderReferrerPolicy, "no-referrer")
+		h.Set(fiber.HeaderCacheControl, "no-store")
 	case apiDocsPage:
 		h.Set(fiber.HeaderContentSecurityPolicy, docsPolicy)
 		h.Set(fiber.HeaderXFrameOptions, "DENY")

@@ -129,6 +129,12 @@ func (s *server) routes() []route {
 		{http.MethodGet, "/rest/active", signedIn, s.getActive},
 		{http.MethodGet, "/rest/active/error/:id", signedIn, s.getActiveError},
 		{http.MethodDelete, "/rest/test-webhook/:id", signedIn, s.deleteTestWebhook},
+		// The callbacks are reached by the editor's popup, top-level GETs that carry the SameSite=Lax
+		// session cookie; the state must belong to the signed-in user.
+		{http.MethodGet, "/rest/oauth2-credential/auth", signedIn, s.getOAuth2Auth},
+		{http.MethodGet, "/rest/oauth2-credential/callback", signedIn, s.getOAuth2Callback},
+		{http.MethodGet, "/rest/oauth1-credential/auth", signedIn, s.getOAuth1Auth},
+		{http.MethodGet, "/rest/oauth1-credential/callback", signedIn, s.getOAuth1Callback},
 	}, s.webhookRoutes()...)
 }
 

@@ -1,4 +1,8 @@
+import { spawn } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { addAfter, node, openNewWorkflow, signIn, uniqueName } from '../support/editor';
@@ -43,6 +47,17 @@ async function basicAuthServer(): Promise<{ url: string; seen: string[]; close: 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return { url: `http://127.0.0.1:${port}/private`, seen, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** Starts bin/oauthprovider (a local OAuth2 authorization server) and reads its URL. */
+async function oauthProvider(): Promise<{ url: string; stop: () => void }> {
+  const bin = process.env.FLOWMILL_E2E_BIN ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin');
+  const child = spawn(path.join(bin, 'oauthprovider'), ['-listen', '127.0.0.1:0', '-client-id', 'flowmill', '-client-secret', 'provider-secret'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`oauthprovider exited with code ${code}`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => resolve(line.trim()));
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
 }
 
 async function pickOption(page: Page, parameter: string, label: string): Promise<void> {
@@ -116,6 +131,57 @@ test.describe('credentials on the shared stack', () => {
       expect(server.seen.slice(before)).toContain(`Basic ${Buffer.from('alice:s3cret').toString('base64')}`);
     } finally {
       await server.close();
+    }
+  });
+
+  test('connects an OAuth2 account through the popup and runs a request with its token', async ({ page }) => {
+    test.setTimeout(120_000);
+    const provider = await oauthProvider();
+    try {
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+      await page.goto('/workflow');
+      await expect(node(page, 'Start')).toBeVisible({ timeout: 30_000 });
+      await openNewWorkflow(page);
+      await addAfter(page, 'Start', 'http', 'HTTP Request');
+      await node(page, 'HTTP Request').locator('[class*="nodeCard"]').dblclick();
+      await expect(ndv(page)).toBeVisible();
+      await param(page, 'url').locator('input').fill(`${provider.url}/api/me`);
+      await pickOption(page, 'authentication', 'Generic Credential Type');
+      await pickOption(page, 'genericAuthType', 'OAuth2 API');
+      await ndv(page).getByTestId('node-credentials-select').click();
+      await page.getByRole('option', { name: '- Create New -', exact: true }).click();
+      await expect(dialog(page)).toBeVisible();
+
+      // The redirect URL is copied for the provider's app settings.
+      const redirect = dialog(page).getByTestId('credential-redirect-url');
+      await expect(redirect).toHaveValue(/\/rest\/oauth2-credential\/callback$/);
+      await dialog(page).getByTestId('credential-copy-redirect').click();
+      await expect(toast(page, 'Copied to clipboard')).toBeVisible();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await redirect.inputValue());
+
+      await field(page, 'authUrl').fill(`${provider.url}/authorize`);
+      await field(page, 'accessTokenUrl').fill(`${provider.url}/token`);
+      await field(page, 'clientId').fill('flowmill');
+      await field(page, 'clientSecret').fill('provider-secret');
+      await shots(page, 'edit-oauth');
+      const popupOpened = page.waitForEvent('popup');
+      await dialog(page).getByTestId('credential-connect').click();
+      const popup = await popupOpened;
+      await popup.getByRole('button', { name: 'Authorize' }).click();
+      await expect(banner(page)).toHaveAttribute('data-kind', 'connected');
+      await expect(banner(page)).toContainText('Account connected');
+      await expect(dialog(page).getByTestId('credential-reconnect')).toBeVisible();
+      await shots(page, 'edit-connected');
+      await dialog(page).getByTestId('credential-close-button').click();
+      await expect(dialog(page)).toBeHidden();
+      await ndv(page).getByTestId('back-to-canvas').click();
+
+      await page.getByTestId('execute-workflow-button').click();
+      await expect(toast(page, 'Workflow executed successfully')).toBeVisible();
+      const stats = (await (await fetch(`${provider.url}/stats`)).json()) as Record<string, number>;
+      expect(stats.authorizationCode ?? 0).toBeGreaterThanOrEqual(1);
+    } finally {
+      provider.stop();
     }
   });
 

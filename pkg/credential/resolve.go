@@ -25,7 +25,7 @@ var ErrUnsavedWorkflow = errors.New("credentials can only be used by saved workf
 // credentials u may see (the instance owner sees all, a member those shared with them).
 func ForUser(s *store.Store, c *Cipher, u *store.User) nodes.CredentialsFunc {
 	return func(ctx context.Context, ref nodes.CredentialRef) (map[string]any, error) {
-		return resolve(ctx, s, c, u, ref)
+		return resolve(ctx, s, u, ref, c.open)
 	}
 }
 
@@ -34,7 +34,7 @@ func ForUser(s *store.Store, c *Cipher, u *store.User) nodes.CredentialsFunc {
 // owner is looked up when a node first asks, and kept for the run once found. An empty
 // workflowID (an unsaved workflow) makes every request fail with ErrUnsavedWorkflow.
 func ForWorkflow(s *store.Store, c *Cipher, workflowID string) nodes.CredentialsFunc {
-	return forLookup(s, c, workflowID, s.WorkflowOwner)
+	return forLookup(s, workflowID, s.WorkflowOwner, c.open)
 }
 
 // ForUserID returns the nodes.CredentialsFunc of a run that acts for user userID (see
@@ -42,11 +42,19 @@ func ForWorkflow(s *store.Store, c *Cipher, workflowID string) nodes.Credentials
 // first asks, and kept for the run once found. An empty userID (a run acting for nobody) makes
 // every request fail with ErrUnsavedWorkflow; a user that no longer exists sees no credential.
 func ForUserID(s *store.Store, c *Cipher, userID string) nodes.CredentialsFunc {
-	return forLookup(s, c, userID, s.GetUser)
+	return forLookup(s, userID, s.GetUser, c.open)
+}
+
+// openFunc turns the stored credential a node selected into the data it gets.
+type openFunc func(ctx context.Context, cred *store.Credential, ref nodes.CredentialRef) (map[string]any, error)
+
+// open decrypts the stored data as it is.
+func (c *Cipher) open(_ context.Context, cred *store.Credential, _ nodes.CredentialRef) (map[string]any, error) {
+	return c.Decrypt(cred.Data)
 }
 
 // forLookup resolves credentials for the user lookup(key) names, looked up once.
-func forLookup(s *store.Store, c *Cipher, key string, lookup func(context.Context, string) (*store.User, error)) nodes.CredentialsFunc {
+func forLookup(s *store.Store, key string, lookup func(context.Context, string) (*store.User, error), open openFunc) nodes.CredentialsFunc {
 	var (
 		mu   sync.Mutex
 		user *store.User
@@ -70,18 +78,18 @@ func forLookup(s *store.Store, c *Cipher, key string, lookup func(context.Contex
 			user = u
 			mu.Unlock()
 		}
-		return resolve(ctx, s, c, u, ref)
+		return resolve(ctx, s, u, ref, open)
 	}
 }
 
 // resolve finds the credential by id, else by a name that exactly one credential of the type
-// carries (workflows imported from elsewhere keep names but not ids), and decrypts its data.
-func resolve(ctx context.Context, s *store.Store, c *Cipher, u *store.User, ref nodes.CredentialRef) (map[string]any, error) {
+// carries (workflows imported from elsewhere keep names but not ids), and opens its data.
+func resolve(ctx context.Context, s *store.Store, u *store.User, ref nodes.CredentialRef, open openFunc) (map[string]any, error) {
 	if ref.ID != "" {
 		cred, err := s.GetCredentialFor(ctx, u, ref.ID)
 		switch {
 		case err == nil && cred.Type == ref.Type:
-			return c.Decrypt(cred.Data)
+			return open(ctx, cred, ref)
 		case err != nil && !errors.Is(err, store.ErrNotFound):
 			return nil, err
 		}
@@ -105,7 +113,7 @@ func resolve(ctx context.Context, s *store.Store, c *Cipher, u *store.User, ref 
 		}
 		return nil, fmt.Errorf("no credential with that id or name: %w", ErrNotFound)
 	case 1:
-		return c.Decrypt(list[0].Data)
+		return open(ctx, &list[0], ref)
 	}
 	return nil, fmt.Errorf("%d credentials are called %q; select one in the node: %w", len(list), ref.Name, ErrAmbiguous)
 }

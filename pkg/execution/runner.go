@@ -121,6 +121,8 @@ type Runner struct {
 	subs *subWorkflows
 	// cipher decrypts the credentials nodes ask for.
 	cipher *credential.Cipher
+	// tokens keeps OAuth2 tokens usable (fetch, refresh once); nil without an HTTP client.
+	tokens *credential.Tokens
 	log    *slog.Logger
 
 	mu sync.Mutex
@@ -162,6 +164,11 @@ func NewRunner(cfg RunnerConfig) (*Runner, error) {
 	r.subs = &subWorkflows{r: r, active: map[string]*subRun{}}
 	if r.cipher, err = credential.NewCipher(cfg.EncryptionKey); err != nil {
 		return nil, err
+	}
+	if cfg.Host.HTTP != nil {
+		if r.tokens, err = credential.NewTokens(credential.TokensConfig{Store: cfg.Store, Cipher: r.cipher, HTTP: cfg.Host.HTTP}); err != nil {
+			return nil, err
+		}
 	}
 	if _, err := engine.New(r.base); err != nil {
 		return nil, err
@@ -407,8 +414,19 @@ func (r *Runner) engineWith(h *hooks) (*engine.Engine, error) {
 // actingFor is what a run acting for userID uses: that user's credentials, the stored
 // workflows that user may run, and sub-workflow records that start from that user.
 func (r *Runner) actingFor(userID string) (nodes.CredentialsFunc, nodes.WorkflowLoader, engine.SubWorkflowRecorder) {
-	return credential.ForUserID(r.cfg.Store, r.cipher, userID), storeLoader{s: r.cfg.Store, userID: userID},
-		subWorkflowsFor{s: r.subs, userID: userID}
+	creds := credential.ForUserID(r.cfg.Store, r.cipher, userID)
+	if r.tokens != nil {
+		creds = r.tokens.ForUserID(userID)
+	}
+	return creds, storeLoader{s: r.cfg.Store, userID: userID}, subWorkflowsFor{s: r.subs, userID: userID}
+}
+
+// workflowCredentials are the credentials of saved workflow workflowID's owner (trigger runs).
+func (r *Runner) workflowCredentials(workflowID string) nodes.CredentialsFunc {
+	if r.tokens != nil {
+		return r.tokens.ForWorkflow(workflowID)
+	}
+	return credential.ForWorkflow(r.cfg.Store, r.cipher, workflowID)
 }
 
 // setRunError replaces the run's error, keeping the node it happened in.

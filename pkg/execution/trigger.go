@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/flowmill/flowmill/pkg/credential"
 	"github.com/flowmill/flowmill/pkg/expr"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/scheduletrigger"
@@ -89,7 +88,7 @@ func (r *Runner) poll(ctx context.Context, wf *workflow.Workflow, node *workflow
 	before, _ := workflow.DeepCopy(static).(map[string]any)
 	ex := nodes.NewExecution(nodes.ExecutionConfig{Node: &resolved, Type: t, Mode: workflow.ModeTrigger,
 		Evaluator: r.base.Evaluator, StaticData: static, Logger: r.log.With("node", node.Name),
-		Credentials: credential.ForWorkflow(r.cfg.Store, r.cipher, wf.ID),
+		Credentials: r.workflowCredentials(wf.ID),
 		Expr: expr.Context{Workflow: expr.WorkflowInfo{ID: wf.ID, Name: wf.Name, Active: wf.Active},
 			Timezone: wf.Settings.Timezone(), Execution: expr.ExecutionInfo{Mode: workflow.ModeTrigger}},
 		Flow: nodes.FlowConfig{Now: time.Now}, Host: r.base.Host})

@@ -4,6 +4,7 @@
 package httpauth
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/md5"
 	"crypto/rand"
@@ -57,6 +58,28 @@ type Auth struct {
 	Kind string
 	// Data is the decrypted credential data.
 	Data map[string]any
+	// Refresh gets the credential again after the service refused the OAuth2 access token it
+	// names (nodes.Execution.RefreshedCredentials); nil for other kinds and outside runs.
+	Refresh func(ctx context.Context, refused string) (map[string]any, error)
+}
+
+// RefreshOAuth2 replaces the OAuth2 token the service refused with a new one. It reports false
+// when there is no new token to retry with.
+func (a *Auth) RefreshOAuth2(ctx context.Context) (bool, error) {
+	refused := Str(tokenData(a.Data), "access_token")
+	if a.Kind != OAuth2 || a.Refresh == nil || refused == "" {
+		return false, nil
+	}
+	data, err := a.Refresh(ctx, refused)
+	if err != nil {
+		return false, err
+	}
+	fresh := Str(tokenData(data), "access_token")
+	if fresh == "" || fresh == refused {
+		return false, nil
+	}
+	a.Data = data
+	return true, nil
 }
 
 // Param is one header or query parameter a credential adds.

@@ -37,6 +37,10 @@ type CredentialRef struct {
 	Name string
 	// Node is the name of the node asking.
 	Node string
+	// RefusedToken is set when a node asks again because the service refused this OAuth2
+	// access token (401): the credential layer then gets a new token, unless the credential
+	// already holds another one, which it returns.
+	RefusedToken string
 }
 
 // CredentialsFunc returns the decrypted data of a credential (for httpBasicAuth: user and
@@ -47,6 +51,17 @@ type CredentialsFunc func(ctx context.Context, ref CredentialRef) (map[string]an
 // fails with a node error when the node has none of that type selected, and with
 // ErrCredentialsNotAvailable when the process has no credential store.
 func (ex *Execution) Credentials(ctx context.Context, credType string) (map[string]any, error) {
+	return ex.credentials(ctx, credType, "")
+}
+
+// RefreshedCredentials returns the data of the credential the node selected for credType after
+// the service refused its OAuth2 access token refused: with a new token (refreshed once for all
+// runs that were refused the same token), or the newer one another run already saved.
+func (ex *Execution) RefreshedCredentials(ctx context.Context, credType, refused string) (map[string]any, error) {
+	return ex.credentials(ctx, credType, refused)
+}
+
+func (ex *Execution) credentials(ctx context.Context, credType, refused string) (map[string]any, error) {
 	node := ex.cfg.Node
 	ref, ok := SelectedCredential(node, credType)
 	if !ok {
@@ -55,6 +70,7 @@ func (ex *Execution) Credentials(ctx context.Context, credType string) (map[stri
 	if ex.cfg.Credentials == nil {
 		return nil, ErrCredentialsNotAvailable
 	}
+	ref.RefusedToken = refused
 	data, err := ex.cfg.Credentials(ctx, ref)
 	var notFound *CredentialNotFoundError
 	if errors.As(err, &notFound) {

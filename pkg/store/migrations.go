@@ -278,4 +278,27 @@ DROP INDEX executions_one_pending_retry;
 ALTER TABLE executions DROP COLUMN running_node;
 ALTER TABLE executions DROP COLUMN takeovers;
 `},
+	// OAuth connects keep their state (OAuth2 state, or the OAuth1 request token) server-side so
+	// any api replica can finish them, once; a credential's token refresh is leased so one process
+	// refreshes while the others wait for its result.
+	{name: "oauth_states_refresh_leases", up: `
+CREATE TABLE oauth_states (
+  key_hash varchar(64) PRIMARY KEY,
+  kind varchar(16) NOT NULL,
+  user_id varchar(36) NOT NULL,
+  credential_id varchar(36) NOT NULL REFERENCES credentials (id) ON DELETE CASCADE,
+  secret text NOT NULL,
+  expires_at {{ts}} NOT NULL,
+  created_at {{ts}} NOT NULL
+);
+CREATE INDEX oauth_states_expires_at ON oauth_states (expires_at);
+CREATE TABLE credential_refresh_leases (
+  credential_id varchar(36) PRIMARY KEY REFERENCES credentials (id) ON DELETE CASCADE,
+  owner varchar(64) NOT NULL,
+  expires_at {{ts}} NOT NULL
+);
+`, down: `
+DROP TABLE credential_refresh_leases;
+DROP TABLE oauth_states;
+`},
 }

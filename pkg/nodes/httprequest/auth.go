@@ -58,7 +58,13 @@ func loadAuth(ctx context.Context, ex *nodes.Execution) (*httpauth.Auth, error) 
 			return nil, nodes.Errorf(-1, "The credential type %q can not be used by this node yet", credType)
 		}
 	}
-	return &httpauth.Auth{Kind: kind, Data: data}, nil
+	a := &httpauth.Auth{Kind: kind, Data: data}
+	if kind == httpauth.OAuth2 {
+		a.Refresh = func(ctx context.Context, refused string) (map[string]any, error) {
+			return ex.RefreshedCredentials(ctx, credType, refused)
+		}
+	}
+	return a, nil
 }
 
 // applyAuth adds what does not depend on the final request: header, query and custom
