@@ -1,6 +1,6 @@
 import { ActionIcon, Box, Button, Center, Group, Loader, Modal, NavLink, ScrollArea, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconPencil, IconPlug, IconSettings, IconTrash, IconX } from '@tabler/icons-react';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { confirmModal } from '@/components/confirm';
 import { closeModal, type EditCredentialProps } from '@/components/modalHost';
@@ -65,6 +65,11 @@ export function EditCredentialModal(props: EditCredentialProps) {
   const close = useCallback(() => closeModal('editCredential', 'close'), []);
   const editor = useCredentialEditor(props, close);
   const [tab, setTab] = useState<Tab>('connection');
+  const viewport = useRef<HTMLDivElement>(null);
+  // A new banner sits above the fields: bring it into view.
+  useEffect(() => {
+    viewport.current?.scrollTo({ top: 0, behavior: 'smooth' });
+  }, [editor.banner, editor.showValidation]);
   const typeName = editor.type?.displayName ?? '';
 
   const requestClose = async () => {
@@ -160,7 +165,7 @@ export function EditCredentialModal(props: EditCredentialProps) {
           <NavLink label={t('credentialEdit.connection')} leftSection={<IconPlug size={16} />} active={tab === 'connection'} onClick={() => setTab('connection')} data-test-id="credential-tab-connection" />
           <NavLink label={t('credentialEdit.details')} leftSection={<IconSettings size={16} />} active={tab === 'details'} onClick={() => setTab('details')} data-test-id="credential-tab-details" />
         </nav>
-        <ScrollArea className={classes.editPanel} type="auto">
+        <ScrollArea className={classes.editPanel} type="auto" viewportRef={viewport}>
           <Box p="lg" maw={760}>
             {editor.loading ? (
               <Center h={200}>
