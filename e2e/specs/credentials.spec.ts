@@ -66,6 +66,27 @@ async function pickOption(page: Page, parameter: string, label: string): Promise
   await page.getByRole('option', { name: new RegExp(`^${label}`) }).click();
 }
 
+/**
+ * Adds an HTTP Request node calling `url` with a generic credential type, checks the node asks
+ * for a credential, and opens the new-credential modal from its credential select.
+ */
+async function createFromHttpRequest(page: Page, url: string, typeLabel: string): Promise<void> {
+  // The first page of a fresh stack on a loaded machine can take longer than the default wait.
+  await page.goto('/workflow');
+  await expect(node(page, 'Start')).toBeVisible({ timeout: 30_000 });
+  await openNewWorkflow(page);
+  await addAfter(page, 'Start', 'http', 'HTTP Request');
+  await node(page, 'HTTP Request').locator('[class*="nodeCard"]').dblclick();
+  await expect(ndv(page)).toBeVisible();
+  await param(page, 'url').locator('input').fill(url);
+  await pickOption(page, 'authentication', 'Generic Credential Type');
+  await pickOption(page, 'genericAuthType', typeLabel);
+  await expect(ndv(page).getByTestId('node-credentials').getByText(`Credentials for ${typeLabel} are not set.`)).toBeVisible();
+  await ndv(page).getByTestId('node-credentials-select').click();
+  await page.getByRole('option', { name: '- Create New -', exact: true }).click();
+  await expect(dialog(page)).toBeVisible();
+}
+
 async function createCredentialByApi(request: APIRequestContext, name: string): Promise<string> {
   const res = await request.post('/rest/credentials', {
     data: { name, type: 'httpHeaderAuth', nodesAccess: [{ nodeType: 'n8n-nodes-base.httpRequest' }], data: { name: 'X-Token', value: 'secret' } },
@@ -83,22 +104,8 @@ test.describe('credentials on the shared stack', () => {
     test.setTimeout(120_000);
     const server = await basicAuthServer();
     try {
-      // The first page of a fresh stack on a loaded machine can take longer than the default wait.
-      await page.goto('/workflow');
-      await expect(node(page, 'Start')).toBeVisible({ timeout: 30_000 });
-      await openNewWorkflow(page);
-      await addAfter(page, 'Start', 'http', 'HTTP Request');
-      await node(page, 'HTTP Request').locator('[class*="nodeCard"]').dblclick();
-      await expect(ndv(page)).toBeVisible();
-      await param(page, 'url').locator('input').fill(server.url);
-      await pickOption(page, 'authentication', 'Generic Credential Type');
-      await pickOption(page, 'genericAuthType', 'Basic Auth');
+      await createFromHttpRequest(page, server.url, 'Basic Auth');
       const select = ndv(page).getByTestId('node-credentials-select');
-      await expect(ndv(page).getByTestId('node-credentials').getByText('Credentials for Basic Auth are not set.')).toBeVisible();
-      await select.click();
-      await page.getByRole('option', { name: '- Create New -', exact: true }).click();
-
-      await expect(dialog(page)).toBeVisible();
       await expect(dialog(page).getByTestId('credential-name')).toContainText('Unnamed credential');
       // A required-less type saves at once; a wrong password fails the test against the server.
       await field(page, 'user').fill('alice');
@@ -139,18 +146,7 @@ test.describe('credentials on the shared stack', () => {
     const provider = await oauthProvider();
     try {
       await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-      await page.goto('/workflow');
-      await expect(node(page, 'Start')).toBeVisible({ timeout: 30_000 });
-      await openNewWorkflow(page);
-      await addAfter(page, 'Start', 'http', 'HTTP Request');
-      await node(page, 'HTTP Request').locator('[class*="nodeCard"]').dblclick();
-      await expect(ndv(page)).toBeVisible();
-      await param(page, 'url').locator('input').fill(`${provider.url}/api/me`);
-      await pickOption(page, 'authentication', 'Generic Credential Type');
-      await pickOption(page, 'genericAuthType', 'OAuth2 API');
-      await ndv(page).getByTestId('node-credentials-select').click();
-      await page.getByRole('option', { name: '- Create New -', exact: true }).click();
-      await expect(dialog(page)).toBeVisible();
+      await createFromHttpRequest(page, `${provider.url}/api/me`, 'OAuth2 API');
 
       // The redirect URL is copied for the provider's app settings.
       const redirect = dialog(page).getByTestId('credential-redirect-url');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dataToSave, isTestable, missingRequired, oauthKind, parentTypes, resolveProperties, shownProperties } from './properties';
+import { HTTP_BASIC_AUTH } from './testTypes';
 import { BLANK_SECRET, type CredentialType } from './types';
 
 const oAuth2Api: CredentialType = {
@@ -33,15 +34,7 @@ const googleOAuth2Api: CredentialType = {
 };
 const sheetsOAuth2Api: CredentialType = { name: 'sheetsOAuth2Api', displayName: 'Sheets OAuth2 API', extends: ['googleOAuth2Api'], properties: [] };
 const oAuth1Api: CredentialType = { name: 'oAuth1Api', displayName: 'OAuth1 API', properties: [] };
-const httpBasicAuth: CredentialType = {
-  name: 'httpBasicAuth',
-  displayName: 'Basic Auth',
-  testedBy: ['n8n-nodes-base.httpRequest'],
-  properties: [
-    { name: 'user', displayName: 'User', type: 'string', default: '' },
-    { name: 'password', displayName: 'Password', type: 'string', default: '', typeOptions: { password: true } },
-  ],
-};
+const httpBasicAuth = HTTP_BASIC_AUTH;
 const githubApi: CredentialType = {
   name: 'githubApi',
   displayName: 'GitHub API',

@@ -3,13 +3,26 @@ import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteCredential, useCredentials, useCredentialTypes } from '@/api/credentials';
-import { confirmModal } from '@/components/confirm';
 import { showErrorToast } from '@/components/errorToast';
 import { closeModal, openModal } from '@/components/modalHost';
 import { showToast } from '@/components/toast';
 import { formatDateTime, timeAgo } from '@/core/timeAgo';
+import { confirmDelete } from './confirmDelete';
 import { CredentialIcon } from './CredentialIcon';
 import classes from './credentials.module.css';
+
+/** A time-ago label with the full date and time on hover. */
+function TimeAgoCell({ date }: { date: string }) {
+  return (
+    <Table.Td>
+      <Tooltip label={formatDateTime(date)} withinPortal zIndex={1000}>
+        <Text size="sm" c="dimmed" span>
+          {timeAgo(date)}
+        </Text>
+      </Tooltip>
+    </Table.Td>
+  );
+}
 
 /** The credentials list (spec 002 §2): name, type, created, updated, edit and delete; sorted by name. */
 export function CredentialsListModal() {
@@ -24,14 +37,7 @@ export function CredentialsListModal() {
   const rows = useMemo(() => [...credentials].sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' })), [credentials]);
 
   const remove = async (id: string, name: string) => {
-    const confirmed = await confirmModal({
-      title: t('credentialEdit.delete.title'),
-      message: t('credentialEdit.delete.message', { name }),
-      confirm: t('credentialEdit.delete.confirm'),
-      cancel: t('credentialEdit.delete.cancel'),
-      danger: true,
-    });
-    if (!confirmed) return;
+    if (!(await confirmDelete(name))) return;
     try {
       await deleteCredential(id);
       showToast({ type: 'success', message: t('credentialEdit.deleted', { name }) });
@@ -103,20 +109,8 @@ export function CredentialsListModal() {
                           <Text size="sm">{type?.displayName ?? credential.type}</Text>
                         </Group>
                       </Table.Td>
-                      <Table.Td>
-                        <Tooltip label={formatDateTime(credential.createdAt)} withinPortal zIndex={1000}>
-                          <Text size="sm" c="dimmed" span>
-                            {timeAgo(credential.createdAt)}
-                          </Text>
-                        </Tooltip>
-                      </Table.Td>
-                      <Table.Td>
-                        <Tooltip label={formatDateTime(credential.updatedAt)} withinPortal zIndex={1000}>
-                          <Text size="sm" c="dimmed" span>
-                            {timeAgo(credential.updatedAt)}
-                          </Text>
-                        </Tooltip>
-                      </Table.Td>
+                      <TimeAgoCell date={credential.createdAt} />
+                      <TimeAgoCell date={credential.updatedAt} />
                       <Table.Td>
                         <Group gap={4} wrap="nowrap">
                           <ActionIcon variant="subtle" color="gray" onClick={edit} aria-label={t('credentialsList.edit')} data-test-id="credentials-list-edit">

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BLANK_SECRET, type CredentialType } from '@/core/credentials';
+import { HTTP_BASIC_AUTH } from '@/core/credentials/testTypes';
 import { renderWithProviders } from '@/test/renderApp';
 import { EditCredentialModal } from './EditCredentialModal';
 
@@ -11,15 +12,7 @@ interface Call {
 }
 
 const TYPES: CredentialType[] = [
-  {
-    name: 'httpBasicAuth',
-    displayName: 'Basic Auth',
-    testedBy: ['n8n-nodes-base.httpRequest'],
-    properties: [
-      { name: 'user', displayName: 'User', type: 'string', default: '' },
-      { name: 'password', displayName: 'Password', type: 'string', default: '', typeOptions: { password: true } },
-    ],
-  },
+  HTTP_BASIC_AUTH,
   {
     name: 'oAuth2Api',
     displayName: 'OAuth2 API',

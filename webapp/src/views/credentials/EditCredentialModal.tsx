@@ -6,6 +6,7 @@ import { confirmModal } from '@/components/confirm';
 import { closeModal, type EditCredentialProps } from '@/components/modalHost';
 import { showToast } from '@/components/toast';
 import { CREDENTIAL_NAME_MAX_LENGTH } from '@/core/credentials';
+import { confirmDelete } from './confirmDelete';
 import { CredentialConnection } from './CredentialConnection';
 import { CredentialDetails } from './CredentialDetails';
 import { CredentialIcon } from './CredentialIcon';
@@ -68,7 +69,7 @@ export function EditCredentialModal(props: EditCredentialProps) {
   const viewport = useRef<HTMLDivElement>(null);
   // A new banner sits above the fields: bring it into view.
   useEffect(() => {
-    viewport.current?.scrollTo({ top: 0, behavior: 'smooth' });
+    if (viewport.current) viewport.current.scrollTop = 0;
   }, [editor.banner, editor.showValidation]);
   const typeName = editor.type?.displayName ?? '';
 
@@ -98,14 +99,7 @@ export function EditCredentialModal(props: EditCredentialProps) {
   };
 
   const remove = async () => {
-    const confirmed = await confirmModal({
-      title: t('credentialEdit.delete.title'),
-      message: t('credentialEdit.delete.message', { name: editor.name }),
-      confirm: t('credentialEdit.delete.confirm'),
-      cancel: t('credentialEdit.delete.cancel'),
-      danger: true,
-    });
-    if (!confirmed) return;
+    if (!(await confirmDelete(editor.name))) return;
     if (await editor.remove()) {
       showToast({ type: 'success', message: t('credentialEdit.deleted', { name: editor.name }) });
       closeModal('editCredential', 'confirmed');
