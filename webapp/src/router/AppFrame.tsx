@@ -8,7 +8,7 @@ import { routePath, type RouteName } from '@/core/routes';
 import type { Settings } from '@/core/settings';
 import { openAboutModal } from '@/components/aboutModal';
 import { MainSidebar } from '@/components/MainSidebar';
-import { ModalHost, openModal, type ModalRegistry } from '@/components/modalHost';
+import { closeAllModals, ModalHost, openModal, type ModalRegistry } from '@/components/modalHost';
 import { PersonalizationModal } from '@/components/PersonalizationModal';
 import { PushConnectionLost } from '@/components/PushConnectionLost';
 import { showToast } from '@/components/toast';
@@ -43,6 +43,8 @@ export function AppFrame({ route, settings, access, pushStatus, children }: AppF
   const handleSignOut = async () => {
     try {
       await signOut();
+      // Open modals belong to the signed-out user's session.
+      closeAllModals();
       await navigate(routePath('SigninView'));
     } catch (error) {
       showToast({ type: 'error', title: t('auth.signout.error'), message: error instanceof Error ? error.message : String(error) });
