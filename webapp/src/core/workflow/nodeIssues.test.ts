@@ -44,11 +44,13 @@ describe('node issues', () => {
       { id: '3', name: 'solo', type: 'httpBasicAuth' },
     ];
     const basic = { url: 'u', authentication: 'basicAuth' };
-    expect(nodeIssues(node(basic, { credentials: { httpBasicAuth: 'missing' } }), type, known)).toEqual([{ kind: 'credentialsNotFound', credential: 'httpBasicAuth', name: 'missing' }]);
+    // Older workflows store a credential as its name alone.
+    const byName = (name: string) => ({ httpBasicAuth: name }) as unknown as WorkflowNode['credentials'];
+    expect(nodeIssues(node(basic, { credentials: byName('missing') }), type, known)).toEqual([{ kind: 'credentialsNotFound', credential: 'httpBasicAuth', name: 'missing' }]);
     expect(nodeIssues(node(basic, { credentials: { httpBasicAuth: { id: null, name: 'shared' } } }), type, known)).toEqual([{ kind: 'credentialsAmbiguous', credential: 'httpBasicAuth', name: 'shared' }]);
     // A unique name is matched (and, until the list loads, nothing is reported).
-    expect(nodeIssues(node(basic, { credentials: { httpBasicAuth: 'solo' } }), type, known)).toEqual([]);
-    expect(nodeIssues(node(basic, { credentials: { httpBasicAuth: 'missing' } }), type)).toEqual([]);
+    expect(nodeIssues(node(basic, { credentials: byName('solo') }), type, known)).toEqual([]);
+    expect(nodeIssues(node(basic, { credentials: byName('missing') }), type)).toEqual([]);
 
     const generic: NodeTypeDescription = {
       ...type,
