@@ -66,7 +66,9 @@ func (s *server) postCredentialTest(c fiber.Ctx) error {
 		}
 	}
 	data = credential.KeepSecrets(data, stored)
-	client := s.cfg.Egress().Client(egress.Options{Timeout: credential.TestTimeout})
+	// Any member can test, and reads what the address answered: the strict profile, as for
+	// importing from a URL (no loopback or private addresses unless FLOWMILL_EGRESS_ALLOW names them).
+	client := s.cfg.Egress().Strict().Client(egress.Options{Timeout: credential.TestTimeout})
 	defer client.CloseIdleConnections()
 	testIn := credential.TestInput{Client: client}
 	if body.TestRequest != nil {

@@ -51,6 +51,9 @@ func errorHandler(log *slog.Logger) fiber.ErrorHandler {
 		case body.Code >= 500:
 			log.Error("request failed", "method", c.Method(), "path", c.Path(), "err", err)
 		}
+		if isOAuthCallback(c.Path()) {
+			return oauthErrorPage(c, body)
+		}
 		if public, _ := c.Locals(localsPublicAPI).(bool); public {
 			return c.Status(body.Code).JSON(fiber.Map{"message": body.Message})
 		}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
@@ -48,6 +49,21 @@ func oauthPage(c fiber.Ctx, status int, message string) error {
 	return c.SendString(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>Flowmill OAuth</title></head>` +
 		`<body style="font-family: sans-serif; margin: 2em; color: #333">` +
 		`<p>` + html.EscapeString(message) + `</p>` + script + `</body></html>`)
+}
+
+// isOAuthCallback tells the callback paths, whose errors are pages in the editor's popup.
+func isOAuthCallback(path string) bool {
+	return strings.HasSuffix(path, "/rest/oauth1-credential/callback") || strings.HasSuffix(path, "/rest/oauth2-credential/callback")
+}
+
+// oauthErrorPage answers a callback that failed before or outside its handler (no session, a
+// store failure) with a page instead of JSON.
+func oauthErrorPage(c fiber.Ctx, body errorBody) error {
+	msg := body.Message
+	if body.Code == http.StatusUnauthorized {
+		msg = "You are not signed in to Flowmill in this browser. Sign in, then connect the credential again."
+	}
+	return oauthPage(c, body.Code, msg)
 }
 
 // oauthCallbackURL is the redirect URL settings advertise for kind (oauth1 or oauth2).

@@ -127,6 +127,8 @@ func TestOAuth2ConnectWithPKCE(t *testing.T) {
 	// The callback needs the session that started the connect.
 	res, page := callback(t, o.e.person(), callbackPath)
 	require.Equal(t, 401, res.StatusCode, page)
+	require.Contains(t, res.Header.Get("Content-Type"), "text/html")
+	require.Contains(t, page, "not signed in to Flowmill in this browser")
 
 	res, page = callback(t, o.owner, callbackPath)
 	requireSuccessPage(t, res, page)
@@ -304,7 +306,7 @@ func TestOAuth1ConnectAndSignedRequest(t *testing.T) {
 	require.Equal(t, 400, res.StatusCode, "the request token is used once")
 
 	// HTTP Request signs with HMAC-SHA256 and the access token secret.
-	out, err := nodetest.Run(t, httprequest.TypeV2(), nodetest.Node{Version: 3,
+	out, err := nodetest.Run(t, httprequest.TypeV2(), nodetest.Node{Version: 2,
 		Credentials:    map[string]any{"oAuth1Api": map[string]any{"id": cred.ID, "name": cred.Name}},
 		CredentialData: credential.ForUser(o.e.in.Store, o.e.srv.credentials, mustOwner(t, o.e)),
 		Host:           o.e.srv.nodeHost,

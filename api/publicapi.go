@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"mime"
 	"net/http"
 	"net/url"
 	"strings"
@@ -28,8 +29,12 @@ import (
 //go:embed openapi/v1.yml
 var publicAPIDoc []byte
 
-// apiKeyHeader carries the public API key.
-const apiKeyHeader = "X-FLOWMILL-API-KEY"
+// apiKeyHeader carries the public API key; n8nAPIKeyHeader, n8n's name for it, works as well so
+// that n8n's API clients work unchanged.
+const (
+	apiKeyHeader    = "X-FLOWMILL-API-KEY"
+	n8nAPIKeyHeader = "X-N8N-API-KEY"
+)
 
 // localsPublicAPI marks a request to the public API, whose errors are {"message"} only.
 const localsPublicAPI = "publicApi"
@@ -56,56 +61,127 @@ var loadPublicAPISpec = sync.OnceValues(func() (*openAPISpec, error) {
 })
 
 // publicAPIGuard admits public API calls while the public API is enabled, with a known key and a
-// request that matches the OpenAPI document; the key's user is then the caller.
+// request that matches the OpenAPI document; the key's user is then the caller. The key is checked
+// first, so that nothing about the API answers without one. An error the operation does not
+// declare in the document is answered as a 400 with its message, so that clients generated from
+// the document meet only the statuses it lists.
 func (s *server) publicAPIGuard(c fiber.Ctx) error {
-	c.Locals(localsPublicAPI, true)
-	if s.cfg.PublicAPIDisabled {
-		return notFound("Not found")
-	}
-	key := c.Get(apiKeyHeader)
-	if key == "" {
-		return unauthorized("'" + apiKeyHeader + "' header required")
-	}
-	u, err := s.in.Store.UserByAPIKey(c.Context(), auth.HashToken(key))
-	if errors.Is(err, store.ErrNotFound) {
-		return unauthorized("Unauthorized")
-	}
+	u, err := s.publicAPIKeyUser(c)
 	if err != nil {
 		return err
 	}
-	if err := s.validatePublicAPIRequest(c); err != nil {
+	route, err := s.validatePublicAPIRequest(c)
+	if err != nil {
 		return err
 	}
 	c.Locals(localsUser, u)
-	return c.Next()
+	return declaredError(route, c.Next())
 }
 
-// validatePublicAPIRequest checks the request's path, query and body against the document.
-func (s *server) validatePublicAPIRequest(c fiber.Ctx) error {
+// publicAPIKeyUser marks the request as a public API call and finds the user of its key.
+func (s *server) publicAPIKeyUser(c fiber.Ctx) (*store.User, error) {
+	c.Locals(localsPublicAPI, true)
+	if s.cfg.PublicAPIDisabled {
+		return nil, notFound("Not found")
+	}
+	key := c.Get(apiKeyHeader)
+	if key == "" {
+		key = c.Get(n8nAPIKeyHeader)
+	}
+	if key == "" {
+		return nil, unauthorized("'" + apiKeyHeader + "' or '" + n8nAPIKeyHeader + "' header required")
+	}
+	u, err := s.in.Store.UserByAPIKey(c.Context(), auth.HashToken(key))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, unauthorized("Unauthorized")
+	}
+	return u, err
+}
+
+// publicAPIFallback answers a public API path no route took: after the key check, 405 when the
+// document has the path with other methods, else 404.
+func (s *server) publicAPIFallback(c fiber.Ctx) error {
+	if _, err := s.publicAPIKeyUser(c); err != nil {
+		return err
+	}
+	_, _, _, err := s.findPublicAPIRoute(c)
+	return err
+}
+
+// findPublicAPIRoute finds the document's operation of the request.
+func (s *server) findPublicAPIRoute(c fiber.Ctx) (*http.Request, *routers.Route, map[string]string, error) {
 	spec, err := loadPublicAPISpec()
 	if err != nil {
-		return err
+		return nil, nil, nil, err
 	}
 	u := &url.URL{Path: "/" + strings.TrimPrefix(c.Path(), s.cfg.BasePath), RawQuery: string(c.Request().URI().QueryString())}
 	req, err := http.NewRequestWithContext(c.Context(), c.Method(), u.String(), bytes.NewReader(c.Body()))
 	if err != nil {
-		return badRequest("Bad request: " + err.Error())
+		return nil, nil, nil, badRequest("Bad request: " + err.Error())
 	}
 	for k, v := range c.Request().Header.All() {
 		req.Header.Add(string(k), string(v))
 	}
 	route, params, err := spec.router.FindRoute(req)
+	if err == nil {
+		return req, route, params, nil
+	}
+	// The router tells a wrong method only for paths without parameters: try the others.
+	if allowed := allowedMethods(spec.router, req); len(allowed) > 0 {
+		c.Set(fiber.HeaderAllow, strings.Join(allowed, ", "))
+		return nil, nil, nil, &apiError{Status: fiber.StatusMethodNotAllowed,
+			Message: "Method " + c.Method() + " is not allowed on " + c.Path()}
+	}
+	return nil, nil, nil, notFound("Not found")
+}
+
+// allowedMethods lists the methods the document has for the path of req.
+func allowedMethods(router routers.Router, req *http.Request) []string {
+	var out []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete} {
+		r := req.Clone(req.Context())
+		r.Method = m
+		if _, _, err := router.FindRoute(r); err == nil {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// validatePublicAPIRequest checks the request's path, query and body against the document: a
+// body that is not JSON is 415, any other mismatch 400.
+func (s *server) validatePublicAPIRequest(c fiber.Ctx) (*routers.Route, error) {
+	req, route, params, err := s.findPublicAPIRoute(c)
 	if err != nil {
-		return notFound("Not found")
+		return nil, err
+	}
+	if route.Operation.RequestBody != nil && (len(c.Body()) > 0 || route.Operation.RequestBody.Value.Required) {
+		if mt, _, _ := mime.ParseMediaType(c.Get(fiber.HeaderContentType)); mt != fiber.MIMEApplicationJSON {
+			return nil, &apiError{Status: fiber.StatusUnsupportedMediaType,
+				Message: "Unsupported Media Type: the body must be application/json"}
+		}
 	}
 	err = openapi3filter.ValidateRequest(c.Context(), &openapi3filter.RequestValidationInput{
 		Request: req, PathParams: params, Route: route,
 		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc},
 	})
 	if err != nil {
-		return badRequest(validationMessage(err))
+		return nil, badRequest(validationMessage(err))
 	}
-	return nil
+	return route, nil
+}
+
+// declaredError passes err on when the operation declares its status (or it is a server error),
+// else makes it a 400 with the same message.
+func declaredError(route *routers.Route, err error) error {
+	if err == nil {
+		return nil
+	}
+	status := statusOf(err)
+	if status >= 500 || route.Operation.Responses.Status(status) != nil {
+		return err
+	}
+	return &apiError{Status: fiber.StatusBadRequest, Message: toErrorBody(err).Message, cause: err}
 }
 
 // validationMessage words a validation failure as n8n's validator does: where, then what.

@@ -19,7 +19,7 @@ func TestPublicAPICredentials(t *testing.T) {
 	ownerAPI := apiClient{e: e, key: createKey(t, owner)}
 	memberAPI := apiClient{e: e, key: createKey(t, member)}
 
-	apiClient{e: e}.fails(t, "POST", "credentials", `{"name":"x","type":"httpBasicAuth","data":{"user":"a","password":"b"}}`, 401, "'X-FLOWMILL-API-KEY' header required")
+	apiClient{e: e}.fails(t, "POST", "credentials", `{"name":"x","type":"httpBasicAuth","data":{"user":"a","password":"b"}}`, 401, "'X-FLOWMILL-API-KEY' or 'X-N8N-API-KEY' header required")
 	apiClient{e: e, key: "flowmill_api_nope"}.fails(t, "DELETE", "credentials/abc", "", 401, "Unauthorized")
 	apiClient{e: e, key: "flowmill_api_nope"}.fails(t, "GET", "credentials/schema/httpBasicAuth", "", 401, "Unauthorized")
 

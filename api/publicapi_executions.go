@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/gofiber/fiber/v3"
 
@@ -22,9 +23,11 @@ type apiExecution struct {
 	RetryOf        *string         `json:"retryOf"`
 	RetrySuccessID *string         `json:"retrySuccessId"`
 	StartedAt      any             `json:"startedAt"`
-	StoppedAt      any             `json:"stoppedAt"`
-	WorkflowID     *string         `json:"workflowId"`
-	WaitTill       any             `json:"waitTill"`
+	// StoppedAt is left out while the execution has not stopped (running or waiting): n8n's
+	// schema has a date here, never null.
+	StoppedAt  *time.Time `json:"stoppedAt,omitempty"`
+	WorkflowID *string    `json:"workflowId"`
+	WaitTill   any        `json:"waitTill"`
 }
 
 func (s *server) toAPIExecution(c fiber.Ctx, e *store.Execution, includeData bool) (apiExecution, error) {

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gofiber/fiber/v3"
@@ -8,14 +11,15 @@ import (
 	"github.com/flowmill/flowmill/pkg/store"
 )
 
-// apiGetWorkflows lists the workflows the key's user may see, filtered by active flag and tag
-// names, one page at a time.
+// apiGetWorkflows lists the workflows the key's user may see, filtered by active flag, part of
+// the name and tag names (names of no tag are skipped, as n8n does; when none is a tag, nothing
+// matches), one page at a time.
 func (s *server) apiGetWorkflows(c fiber.Ctx) error {
 	page, err := readPage(c)
 	if err != nil {
 		return err
 	}
-	var f store.WorkflowFilter
+	f := store.WorkflowFilter{Name: strings.TrimSpace(c.Query("name"))}
 	if v := c.Query("active"); v != "" {
 		active := v == "true"
 		f.Active = &active
@@ -25,7 +29,8 @@ func (s *server) apiGetWorkflows(c fiber.Ctx) error {
 		if err != nil {
 			return err
 		}
-		if ids == nil {
+		if len(ids) == 0 {
+			// No name is a tag: no workflow carries one.
 			return c.JSON(listAnswer{Data: []workflowResponse{}})
 		}
 		f.TagIDs = ids
@@ -45,7 +50,7 @@ func (s *server) apiGetWorkflows(c fiber.Ctx) error {
 	return c.JSON(listAnswer{Data: out, NextCursor: next})
 }
 
-// tagIDsByName maps tag names to ids; nil when some name is no tag, so nothing can match.
+// tagIDsByName maps tag names to ids, skipping names of no tag.
 func (s *server) tagIDsByName(c fiber.Ctx, names []string) ([]string, error) {
 	tags, err := s.in.Store.ListTags(c.Context())
 	if err != nil {
@@ -54,28 +59,25 @@ func (s *server) tagIDsByName(c fiber.Ctx, names []string) ([]string, error) {
 	ids := []string{}
 	for _, name := range names {
 		name = strings.TrimSpace(name)
-		if name == "" {
-			continue
-		}
-		found := false
 		for _, t := range tags {
-			if t.Name == name {
-				ids, found = append(ids, t.ID), true
+			if name != "" && t.Name == name {
+				ids = append(ids, t.ID)
 				break
 			}
-		}
-		if !found {
-			return nil, nil
 		}
 	}
 	return ids, nil
 }
 
 // publicWorkflowRequest reads a workflow body of the public API: active and tags are read-only
-// there (activation has its own calls).
+// there (activation and tags have their own calls); nodes get n8n's defaults.
 func publicWorkflowRequest(c fiber.Ctx) (workflowRequest, error) {
 	req, err := decodeWorkflowRequest(c.Body())
+	if err != nil {
+		return req, err
+	}
 	req.Active, req.Tags, req.PinData = nil, nil, nil
+	req.Nodes, err = withNodeDefaults(req.Nodes)
 	return req, err
 }
 
@@ -150,4 +152,73 @@ func (s *server) apiDeactivateWorkflow(c fiber.Ctx) error {
 		return err
 	}
 	return c.JSON(toWorkflowResponse(w))
+}
+
+// apiGetWorkflowTags answers the tags of a workflow the key's user may see, by name.
+func (s *server) apiGetWorkflowTags(c fiber.Ctx) error {
+	if err := s.tagsEnabled(); err != nil {
+		return err
+	}
+	id := c.Params("id")
+	w, err := s.in.Store.GetWorkflowFor(c.Context(), apiUser(c), id)
+	if err != nil {
+		return workflowStoreError(err, id, "")
+	}
+	return c.JSON(toTagResponses(w.Tags))
+}
+
+// apiUpdateWorkflowTags replaces a workflow's tags with those of the body ([{"id"}], ids as
+// strings or numbers) and answers them as n8n does, with 201. A tag id that is no tag is a 404
+// and changes nothing.
+func (s *server) apiUpdateWorkflowTags(c fiber.Ctx) error {
+	if err := s.tagsEnabled(); err != nil {
+		return err
+	}
+	var body []struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if err := json.Unmarshal(c.Body(), &body); err != nil {
+		return badRequest("The body must be a list of {\"id\"} objects: " + err.Error())
+	}
+	id := c.Params("id")
+	if _, err := s.in.Store.GetWorkflowFor(c.Context(), apiUser(c), id); err != nil {
+		return workflowStoreError(err, id, "")
+	}
+	ids := make([]string, len(body))
+	for i, t := range body {
+		var n json.Number
+		if json.Unmarshal(t.ID, &ids[i]) != nil && json.Unmarshal(t.ID, &n) != nil {
+			return badRequest(fmt.Sprintf("request/body/%d/id must be a string or a number", i))
+		}
+		if ids[i] == "" {
+			ids[i] = n.String()
+		}
+	}
+	known, err := s.in.Store.ListTags(c.Context())
+	if err != nil {
+		return err
+	}
+	for _, want := range ids {
+		if !slices.ContainsFunc(known, func(t store.Tag) bool { return t.ID == want }) {
+			return notFound("Some tags not found: no tag has the ID " + want)
+		}
+	}
+	raw, err := json.Marshal(ids)
+	if err != nil {
+		return err
+	}
+	w, err := s.updateWorkflow(c, id, workflowRequest{Tags: raw})
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(toTagResponses(w.Tags))
+}
+
+// toTagResponses answers tags as the public API does: without usage counts.
+func toTagResponses(tags []store.Tag) []tagResponse {
+	out := make([]tagResponse, len(tags))
+	for i := range tags {
+		out[i] = toTagResponse(&tags[i], nil)
+	}
+	return out
 }

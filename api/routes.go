@@ -19,7 +19,8 @@ const (
 	ownerOnly
 	// accountOnly routes need a signed-in user with a finished account: not the default user.
 	accountOnly
-	// apiKey routes are the public API: an API key in X-FLOWMILL-API-KEY, while it is enabled.
+	// apiKey routes are the public API: an API key in X-FLOWMILL-API-KEY or X-N8N-API-KEY, while
+	// it is enabled.
 	apiKey
 )
 
@@ -83,6 +84,12 @@ func (s *server) routes() []route {
 		{http.MethodGet, "/api/v1/tags/:id", apiKey, s.apiGetTag},
 		{http.MethodPut, "/api/v1/tags/:id", apiKey, s.apiUpdateTag},
 		{http.MethodDelete, "/api/v1/tags/:id", apiKey, s.apiDeleteTag},
+		{http.MethodGet, "/api/v1/workflows/:id/tags", apiKey, s.apiGetWorkflowTags},
+		{http.MethodPut, "/api/v1/workflows/:id/tags", apiKey, s.apiUpdateWorkflowTags},
+		{http.MethodGet, "/api/v1/users", apiKey, s.apiGetUsers},
+		{http.MethodGet, "/api/v1/users/:id", apiKey, s.apiGetUser},
+		{http.MethodPost, "/api/v1/audit", apiKey, s.apiGenerateAudit},
+		{http.MethodPost, "/api/v1/source-control/pull", apiKey, s.apiSourceControlPull},
 		{http.MethodGet, "/rest/push", signedIn, s.pushStream},
 		{http.MethodPost, "/rest/debug/ping", ownerOnly, s.postDebugPing},
 		{http.MethodGet, "/rest/debug/ping/:id", ownerOnly, s.getDebugPing},
@@ -152,6 +159,9 @@ func (s *server) mount() {
 		p, under := strings.CutPrefix(c.Path(), s.cfg.BasePath)
 		if c.Path()+"/" == s.cfg.BasePath {
 			p, under = "", true
+		}
+		if under && strings.HasPrefix(p, "api/v1/") {
+			return s.publicAPIFallback(c)
 		}
 		if !under || isAPIPath(p) || (c.Method() != http.MethodGet && c.Method() != http.MethodHead) {
 			return notFound("Not found: " + c.Method() + " " + c.Path())

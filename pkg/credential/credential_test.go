@@ -3,6 +3,7 @@ package credential_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -163,6 +164,16 @@ func TestResolve(t *testing.T) {
 		require.Equal(t, "member", data["user"], "an unknown id falls back to the name")
 		_, err = run(ctx, basic(ownerBasic.ID, ""))
 		require.ErrorIs(t, err, credential.ErrNotFound, "a member's workflow cannot use others' credentials")
+		require.EqualError(t, err, fmt.Sprintf(`Credential with ID %q does not exist for type "httpBasicAuth".`, ownerBasic.ID),
+			"said as n8n says it, as for a deleted credential")
+		_, err = run(ctx, basic(ownerBasic.ID, "Not a name of the member's"))
+		require.EqualError(t, err, fmt.Sprintf(`Credential with ID %q does not exist for type "httpBasicAuth".`, ownerBasic.ID))
+		gone := create(member, "Gone", "httpBasicAuth", "gone")
+		_, err = s.DeleteCredential(ctx, member, gone.ID)
+		require.NoError(t, err)
+		_, err = run(ctx, basic(gone.ID, "Gone"))
+		require.ErrorIs(t, err, credential.ErrNotFound)
+		require.EqualError(t, err, fmt.Sprintf(`Credential with ID %q does not exist for type "httpBasicAuth".`, gone.ID), "a deleted credential")
 		_, err = run(ctx, basic("", "Twice"))
 		require.ErrorIs(t, err, credential.ErrAmbiguous)
 		_, err = run(ctx, basic("", "Digest"))

@@ -3,7 +3,6 @@ package credential
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 
@@ -84,14 +83,9 @@ func oauth1Post(ctx context.Context, client *http.Client, data map[string]any, k
 		ConsumerKey: field(data, "consumerKey"), ConsumerSecret: field(data, "consumerSecret"),
 		Token: token, TokenSecret: tokenSecret, SignatureMethod: field(data, "signatureMethod"), Extra: extra,
 	}))
-	res, err := client.Do(req)
+	res, body, err := doTokenRequest(client, req)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrTokenRequest, err)
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(res.Body, maxTokenResponse))
-	if err != nil {
-		return nil, fmt.Errorf("%w: read the answer of %s: %w", ErrTokenRequest, u.Host, err)
+		return nil, err
 	}
 	if res.StatusCode < 200 || res.StatusCode > 299 {
 		return nil, fmt.Errorf("%w: %s answered %d %s", ErrTokenRequest, u.Host, res.StatusCode, truncate(string(body), 200))

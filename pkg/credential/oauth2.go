@@ -222,17 +222,13 @@ func tokenRequest(ctx context.Context, client *http.Client, data map[string]any,
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
 	if field(data, "authentication") != "body" && !(GrantType(data) == GrantPKCE && secret == "") {
-		req.SetBasicAuth(url.QueryEscape(id), url.QueryEscape(secret))
+		// As n8n sends it: id and secret as they are, not form-encoded first.
+		req.SetBasicAuth(id, secret)
 	}
 	obtained := time.Now()
-	res, err := client.Do(req)
+	res, body, err := doTokenRequest(client, req)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrTokenRequest, err)
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(res.Body, maxTokenResponse))
-	if err != nil {
-		return nil, fmt.Errorf("%w: read the answer of %s: %w", ErrTokenRequest, u.Host, err)
+		return nil, err
 	}
 	token, err := parseTokenBody(res.Header.Get("Content-Type"), body)
 	if err != nil {
@@ -284,4 +280,18 @@ func expiresIn(v any) (float64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// doTokenRequest sends a token request and reads the answer, up to maxTokenResponse bytes.
+func doTokenRequest(client *http.Client, req *http.Request) (*http.Response, []byte, error) {
+	res, err := client.Do(req)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", ErrTokenRequest, err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(res.Body, maxTokenResponse))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: read the answer of %s: %w", ErrTokenRequest, req.URL.Host, err)
+	}
+	return res, body, nil
 }

@@ -103,10 +103,10 @@ func (e *oauthEnv) authorize(t *testing.T, data map[string]any) map[string]any {
 	return token
 }
 
-// callMe runs HTTP Request (v3, generic oAuth2Api) against the provider's /api/me.
+// callMe runs HTTP Request (v2, generic oAuth2Api) against the provider's /api/me.
 func (e *oauthEnv) callMe(t *testing.T, creds nodes.CredentialsFunc, cred *store.Credential) (map[string]any, error) {
 	t.Helper()
-	out, err := nodetest.Run(t, httprequest.TypeV2(), nodetest.Node{Version: 3,
+	out, err := nodetest.Run(t, httprequest.TypeV2(), nodetest.Node{Version: 2,
 		Credentials: map[string]any{"oAuth2Api": map[string]any{"id": cred.ID, "name": cred.Name}}, CredentialData: creds, Host: e.host,
 		Parameters: map[string]any{"url": e.url + "/api/me", "authentication": "genericCredentialType", "genericAuthType": "oAuth2Api"}},
 		nodetest.Items(map[string]any{}))

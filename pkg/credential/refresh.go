@@ -100,17 +100,22 @@ func (t *Tokens) open(ctx context.Context, cred *store.Credential, ref nodes.Cre
 // longer usable, saves it and returns the credential's data with it. When the credential already
 // holds another token (a concurrent refresh saved it), that one is returned without a request.
 func (t *Tokens) Refresh(ctx context.Context, id, stale string) (map[string]any, error) {
-	v, err, _ := t.group.Do(id+"\x00"+stale, func() (any, error) {
+	ch := t.group.DoChan(id+"\x00"+stale, func() (any, error) {
 		// Detached from the first caller's cancellation: the others share the result.
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), t.cfg.LeaseTTL)
 		defer cancel()
 		return t.refreshLeased(ctx, id, stale)
 	})
-	if err != nil {
-		return nil, err
+	select {
+	case <-ctx.Done():
+		return nil, fmt.Errorf("refresh the OAuth token of credential %s: %w", id, ctx.Err())
+	case res := <-ch:
+		if res.Err != nil {
+			return nil, res.Err
+		}
+		// Each caller gets its own copy: nodes may change what they get.
+		return cloneData(res.Val.(map[string]any)), nil
 	}
-	// Each caller gets its own copy: nodes may change what they get.
-	return cloneData(v.(map[string]any)), nil
 }
 
 func (t *Tokens) refreshLeased(ctx context.Context, id, stale string) (map[string]any, error) {

@@ -283,24 +283,21 @@ func (t *Type) runDeclarative(ctx context.Context, client *http.Client, data map
 	if err != nil {
 		return failedErr(err)
 	}
-	headers, err := resolveAll(r.Headers, data)
-	if err != nil {
-		return failedErr(err)
-	}
-	qs, err := resolveAll(r.QS, data)
-	if err != nil {
-		return failedErr(err)
-	}
+	headerMaps, qsMaps := []map[string]string{r.Headers}, []map[string]string{r.QS}
 	if a := t.Authenticate; a != nil {
-		ah, err := resolveAll(a.Properties.Headers, data)
+		headerMaps, qsMaps = append(headerMaps, a.Properties.Headers), append(qsMaps, a.Properties.QS)
+	}
+	var headers, qs []httpauth.Param
+	for i := range headerMaps {
+		h, err := resolveAll(headerMaps[i], data)
 		if err != nil {
 			return failedErr(err)
 		}
-		aq, err := resolveAll(a.Properties.QS, data)
+		q, err := resolveAll(qsMaps[i], data)
 		if err != nil {
 			return failedErr(err)
 		}
-		headers, qs = append(headers, ah...), append(qs, aq...)
+		headers, qs = append(headers, h...), append(qs, q...)
 	}
 	target := path
 	if base != "" {

@@ -104,7 +104,9 @@ type Request struct {
 	// DestinationNode limits the run to that node and its parents, and stops after it.
 	DestinationNode string
 	// StartNodes and RunData make a partial run: each start node gets its input from the run
-	// data of its parents (run index 0), and those runs are kept in the result.
+	// data of its parents (run index 0), and those runs are kept in the result. A start node
+	// whose parents have no run data is replaced by the nearest ancestors without data; with no
+	// run data at all the run is a full one up to DestinationNode (n8n's rule).
 	StartNodes []string
 	RunData    workflow.RunData
 	// Timezone overrides the workflow's timezone setting for $now and $today.
@@ -152,7 +154,8 @@ func (e *Engine) Run(ctx context.Context, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(req.StartNodes) > 0 {
+	if usesPartialRun(req) {
+		req.StartNodes = r.g.partialStarts(req.StartNodes, req.RunData)
 		err = r.initPartial(req)
 	} else {
 		err = r.initFull(req)

@@ -57,25 +57,17 @@ func TestHTTPRequestWithBasicAuth(t *testing.T) {
 			 "parameters":{"url":%q,"authentication":"basicAuth"},
 			 "credentials":{"httpBasicAuth":{"id":%q,"name":%q}}}],
 			"connections":{"Start":{"main":[[{"node":"HTTP Request","type":"main","index":0}]]}}}`, store.NewID(), srv.URL, credID, credName)
-		wf, err := workflow.Parse([]byte(doc))
-		require.NoError(t, err)
-		saved := &store.Workflow{Name: wf.Name, Nodes: store.JSON(`[]`)}
-		require.NoError(t, e.in.Store.CreateWorkflow(ctx, saved, member.ID))
-		wf.ID = saved.ID
-		ex := e.wait(t, e.run(t, wf, workflow.ModeManual, "").ID)
-		return ex, e.state(t, ex.ID)
+		return e.runSaved(t, member.ID, doc)
 	}
 
 	ex, state := runWith(mine.ID, mine.Name)
 	require.Equal(t, workflow.StatusSuccess, ex.Status, "%v", state["resultData"])
-	out := state["resultData"].(map[string]any)["runData"].(map[string]any)["HTTP Request"].([]any)[0].(map[string]any)
-	item := out["data"].(map[string]any)["main"].([]any)[0].([]any)[0].(map[string]any)
-	require.Equal(t, map[string]any{"hello": "ada"}, item["json"])
+	require.Equal(t, map[string]any{"hello": "ada"}, firstJSON(state, "HTTP Request"))
 
 	ex, _ = runWith("", "Orders API")
 	require.Equal(t, workflow.StatusSuccess, ex.Status, "a credential named on the node is found by its name")
 
 	ex, state = runWith(theirs.ID, theirs.Name)
 	require.Equal(t, workflow.StatusError, ex.Status, "a workflow cannot use credentials its owner may not see")
-	require.Contains(t, fmt.Sprint(state["resultData"]), "credential not found")
+	require.Contains(t, fmt.Sprint(state["resultData"]), fmt.Sprintf(`Credential with ID %q does not exist for type "httpBasicAuth".`, theirs.ID))
 }

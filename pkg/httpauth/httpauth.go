@@ -5,25 +5,22 @@ package httpauth
 
 import (
 	"context"
-	"crypto/hmac"
 	"crypto/md5"
 	"crypto/rand"
-	"crypto/sha1"
 	"crypto/sha256"
-	"crypto/sha512"
-	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/flowmill/flowmill/pkg/oauth1"
 )
 
 // The kinds of authentication.
@@ -58,28 +55,10 @@ type Auth struct {
 	Kind string
 	// Data is the decrypted credential data.
 	Data map[string]any
-	// Refresh gets the credential again after the service refused the OAuth2 access token it
-	// names (nodes.Execution.RefreshedCredentials); nil for other kinds and outside runs.
+	// Refresh, for OAuth2, gets the credential data again after the service refused the access
+	// token refused (401): with a new token, or the newer one another run already saved. Nil
+	// means a refused token is final.
 	Refresh func(ctx context.Context, refused string) (map[string]any, error)
-}
-
-// RefreshOAuth2 replaces the OAuth2 token the service refused with a new one. It reports false
-// when there is no new token to retry with.
-func (a *Auth) RefreshOAuth2(ctx context.Context) (bool, error) {
-	refused := Str(tokenData(a.Data), "access_token")
-	if a.Kind != OAuth2 || a.Refresh == nil || refused == "" {
-		return false, nil
-	}
-	data, err := a.Refresh(ctx, refused)
-	if err != nil {
-		return false, err
-	}
-	fresh := Str(tokenData(data), "access_token")
-	if fresh == "" || fresh == refused {
-		return false, nil
-	}
-	a.Data = data
-	return true, nil
 }
 
 // Param is one header or query parameter a credential adds.
@@ -129,11 +108,7 @@ func customParams(text string) (headers, qs []Param, err error) {
 		return nil, nil, fmt.Errorf("the Custom Auth credential's JSON must be an object of headers and qs objects: %w", err)
 	}
 	list := func(m map[string]any) []Param {
-		names := make([]string, 0, len(m))
-		for k := range m {
-			names = append(names, k)
-		}
-		slices.Sort(names)
+		names := slices.Sorted(maps.Keys(m))
 		out := make([]Param, len(names))
 		for i, k := range names {
 			out[i] = Param{k, Str(m, k)}
@@ -170,8 +145,14 @@ func (a *Auth) Do(client *http.Client, form url.Values, newReq func() (*http.Req
 	}
 	a.Sign(req, form)
 	res, err := client.Do(req)
-	if err != nil || res.StatusCode != http.StatusUnauthorized || a.Kind != Digest {
+	if err != nil || res.StatusCode != http.StatusUnauthorized {
 		return res, err
+	}
+	if a.Kind == OAuth2 {
+		return a.retryRefreshed(req.Context(), client, form, newReq, res)
+	}
+	if a.Kind != Digest {
+		return res, nil
 	}
 	challenge := res.Header.Get("WWW-Authenticate")
 	_, _ = io.Copy(io.Discard, res.Body)
@@ -182,6 +163,36 @@ func (a *Auth) Do(client *http.Client, form url.Values, newReq func() (*http.Req
 	if h, ok := DigestAuthorization(challenge, Str(a.Data, "user"), Str(a.Data, "password"), req.Method, req.URL.RequestURI(), nonce()); ok {
 		req.Header.Set("Authorization", h)
 	}
+	return client.Do(req)
+}
+
+// ErrRefresh means an OAuth2 access token was refused and no new one could be obtained.
+var ErrRefresh = errors.New("The OAuth2 access token was refused and could not be refreshed")
+
+// retryRefreshed answers a 401 to an OAuth2 request: it gets a new token once and sends the
+// request again with it; without a new token, the 401 answer stands.
+func (a *Auth) retryRefreshed(ctx context.Context, client *http.Client, form url.Values,
+	newReq func() (*http.Request, error), refusedRes *http.Response) (*http.Response, error) {
+	refused := Str(tokenData(a.Data), "access_token")
+	if a.Refresh == nil || refused == "" {
+		return refusedRes, nil
+	}
+	data, err := a.Refresh(ctx, refused)
+	if err != nil {
+		refusedRes.Body.Close()
+		return nil, fmt.Errorf("%w: %w", ErrRefresh, err)
+	}
+	if fresh := Str(tokenData(data), "access_token"); fresh == "" || fresh == refused {
+		return refusedRes, nil
+	}
+	_, _ = io.Copy(io.Discard, refusedRes.Body)
+	refusedRes.Body.Close()
+	a.Data = data
+	req, err := newReq()
+	if err != nil {
+		return nil, err
+	}
+	a.Sign(req, form)
 	return client.Do(req)
 }
 
@@ -210,60 +221,12 @@ func EncodeComponent(s string) string {
 // oauth_token_secret.
 func OAuth1Header(cred map[string]any, req *http.Request, form url.Values, nonce string, now time.Time) string {
 	token := tokenData(cred)
-	method := Str(cred, "signatureMethod")
-	if method == "" {
-		method = "HMAC-SHA1"
-	}
-	oauth := map[string]string{
-		"oauth_consumer_key":     Str(cred, "consumerKey"),
-		"oauth_nonce":            nonce,
-		"oauth_signature_method": method,
-		"oauth_timestamp":        strconv.FormatInt(now.Unix(), 10),
-		"oauth_token":            Str(token, "oauth_token"),
-		"oauth_version":          "1.0",
-	}
-	var params []string
-	add := func(k, v string) { params = append(params, EncodeComponent(k)+"="+EncodeComponent(v)) }
-	for k, v := range oauth {
-		add(k, v)
-	}
-	for k, vs := range req.URL.Query() {
-		for _, v := range vs {
-			add(k, v)
-		}
-	}
-	for k, vs := range form {
-		for _, v := range vs {
-			add(k, v)
-		}
-	}
-	slices.Sort(params)
-	base := *req.URL
-	base.RawQuery, base.Fragment = "", ""
-	baseString := req.Method + "&" + EncodeComponent(base.String()) + "&" + EncodeComponent(strings.Join(params, "&"))
-	key := EncodeComponent(Str(cred, "consumerSecret")) + "&" + EncodeComponent(Str(token, "oauth_token_secret"))
-	var h func() hash.Hash
-	switch method {
-	case "HMAC-SHA256":
-		h = sha256.New
-	case "HMAC-SHA512":
-		h = sha512.New
-	default:
-		h = sha1.New
-	}
-	mac := hmac.New(h, []byte(key))
-	mac.Write([]byte(baseString))
-	oauth["oauth_signature"] = base64.StdEncoding.EncodeToString(mac.Sum(nil))
-	keys := make([]string, 0, len(oauth))
-	for k := range oauth {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = EncodeComponent(k) + `="` + EncodeComponent(oauth[k]) + `"`
-	}
-	return "OAuth " + strings.Join(parts, ", ")
+	return oauth1.Header(oauth1.Request{
+		Method: req.Method, URL: req.URL, Form: form,
+		ConsumerKey: Str(cred, "consumerKey"), ConsumerSecret: Str(cred, "consumerSecret"),
+		Token: Str(token, "oauth_token"), TokenSecret: Str(token, "oauth_token_secret"),
+		SignatureMethod: Str(cred, "signatureMethod"), Nonce: nonce, Now: now,
+	})
 }
 
 // DigestAuthorization answers a Digest challenge (RFC 7616, MD5 or SHA-256, qop auth); false when

@@ -118,12 +118,8 @@ func (s *Store) ListCredentials(ctx context.Context, u *User, f CredentialFilter
 func (s *Store) DeleteCredential(ctx context.Context, u *User, id string) (*Credential, error) {
 	var c Credential
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		q := credentialsVisibleTo(tx, u, CredentialRoleOwner)
-		if s.Dialect == Postgres {
-			q = q.Clauses(clause.Locking{Strength: "UPDATE"})
-		}
-		if err := q.Where("id = ?", id).Take(&c).Error; err != nil {
-			return notFound(err, "credential "+id)
+		if err := s.lockOwnedCredential(tx, u, id, &c); err != nil {
+			return err
 		}
 		// shared_credentials rows go with it (ON DELETE CASCADE).
 		if err := tx.Where("id = ?", id).Delete(&Credential{}).Error; err != nil {
@@ -148,6 +144,19 @@ func (s *Store) WorkflowOwner(ctx context.Context, workflowID string) (*User, er
 		return nil, notFound(err, "owner of workflow "+workflowID)
 	}
 	return &u, nil
+}
+
+// lockOwnedCredential reads credential id into c within transaction tx, its row locked on
+// Postgres, when u owns it (the instance owner: any); ErrNotFound otherwise.
+func (s *Store) lockOwnedCredential(tx *gorm.DB, u *User, id string, c *Credential) error {
+	q := credentialsVisibleTo(tx, u, CredentialRoleOwner)
+	if s.Dialect == Postgres {
+		q = q.Clauses(clause.Locking{Strength: "UPDATE"})
+	}
+	if err := q.Where("id = ?", id).Take(c).Error; err != nil {
+		return notFound(err, "credential "+id)
+	}
+	return nil
 }
 
 // credentialsVisibleTo limits q to the credentials u may see; with role set, to those u holds

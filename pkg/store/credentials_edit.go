@@ -2,16 +2,12 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 )
 
 // UpdateCredential changes credential id in one transaction, its row locked (on Postgres) so
@@ -23,12 +19,8 @@ import (
 func (s *Store) UpdateCredential(ctx context.Context, u *User, id string, change func(*Credential) error) (*Credential, error) {
 	var c Credential
 	err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		q := credentialsVisibleTo(tx, u, CredentialRoleOwner)
-		if s.Dialect == Postgres {
-			q = q.Clauses(clause.Locking{Strength: "UPDATE"})
-		}
-		if err := q.Where("id = ?", id).Take(&c).Error; err != nil {
-			return notFound(err, "credential "+id)
+		if err := s.lockOwnedCredential(tx, u, id, &c); err != nil {
+			return err
 		}
 		if err := change(&c); err != nil {
 			return err
@@ -68,30 +60,13 @@ func (s *Store) CredentialRole(ctx context.Context, credentialID, userID string)
 // "base 2", "base 3"… the first such name none of them carries. A name longer than maxLength
 // characters with its number has its base shortened.
 func (s *Store) UniqueCredentialName(ctx context.Context, u *User, base string, maxLength int) (string, error) {
-	for {
-		var names []string
-		err := credentialsVisibleTo(s.DB.WithContext(ctx).Model(&Credential{}), u, "").
-			Where("name = ? OR SUBSTR(name, 1, ?) = ?", base, utf8.RuneCountInString(base)+1, base+" ").
-			Pluck("name", &names).Error
-		if err != nil {
-			return "", fmt.Errorf("find credential names like %q: %w", base, err)
-		}
-		if !slices.Contains(names, base) {
-			return base, nil
-		}
+	return uniqueName(base, maxLength, func(base string) ([]string, error) {
+		return namesLike(credentialsVisibleTo(s.DB.WithContext(ctx).Model(&Credential{}), u, ""), base)
+	}, func(base string, names []string) int {
 		n := 2
 		for slices.Contains(names, base+" "+strconv.Itoa(n)) {
 			n++
 		}
-		name := base + " " + strconv.Itoa(n)
-		over := utf8.RuneCountInString(name) - maxLength
-		if over <= 0 {
-			return name, nil
-		}
-		runes := []rune(base)
-		if over >= len(runes) {
-			return "", errors.New("unique credential name: no room for a number")
-		}
-		base = strings.TrimSpace(string(runes[:len(runes)-over]))
-	}
+		return n
+	})
 }

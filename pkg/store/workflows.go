@@ -244,17 +244,9 @@ func (s *Store) ShareWorkflow(ctx context.Context, workflowID, userID, role stri
 // shortened when needed so the result fits WorkflowNameMaxLength. The answer is advice: the
 // unique index decides when a workflow is saved.
 func (s *Store) UniqueWorkflowName(ctx context.Context, base string) (string, error) {
-	for {
-		var names []string
-		err := s.DB.WithContext(ctx).Model(&Workflow{}).
-			Where("name = ? OR SUBSTR(name, 1, ?) = ?", base, utf8.RuneCountInString(base)+1, base+" ").
-			Pluck("name", &names).Error
-		if err != nil {
-			return "", fmt.Errorf("find names like %q: %w", base, err)
-		}
-		if !slices.Contains(names, base) {
-			return base, nil
-		}
+	return uniqueName(base, WorkflowNameMaxLength, func(base string) ([]string, error) {
+		return namesLike(s.DB.WithContext(ctx).Model(&Workflow{}), base)
+	}, func(base string, names []string) int {
 		highest := 1
 		for _, n := range names {
 			suffix, ok := strings.CutPrefix(n, base+" ")
@@ -265,14 +257,41 @@ func (s *Store) UniqueWorkflowName(ctx context.Context, base string) (string, er
 				highest = v
 			}
 		}
-		name := base + " " + strconv.Itoa(highest+1)
-		over := utf8.RuneCountInString(name) - WorkflowNameMaxLength
+		return highest + 1
+	})
+}
+
+// namesLike returns the names q holds that are base or start with base and a space.
+func namesLike(q *gorm.DB, base string) ([]string, error) {
+	var names []string
+	err := q.Where("name = ? OR SUBSTR(name, 1, ?) = ?", base, utf8.RuneCountInString(base)+1, base+" ").Pluck("name", &names).Error
+	if err != nil {
+		return nil, fmt.Errorf("find names like %q: %w", base, err)
+	}
+	return names, nil
+}
+
+// uniqueName returns base when names(base) does not hold it, else base and the number
+// number(base, names) picks. When that is longer than maxLength characters, base is shortened and
+// looked up again, as the shorter base may be taken too.
+func uniqueName(base string, maxLength int, names func(string) ([]string, error), number func(string, []string) int) (string, error) {
+	for {
+		taken, err := names(base)
+		if err != nil {
+			return "", err
+		}
+		if !slices.Contains(taken, base) {
+			return base, nil
+		}
+		name := base + " " + strconv.Itoa(number(base, taken))
+		over := utf8.RuneCountInString(name) - maxLength
 		if over <= 0 {
 			return name, nil
 		}
-		// Too long with the number: shorten the base and look again, as the shorter base may be
-		// taken too.
 		runes := []rune(base)
+		if over >= len(runes) {
+			return "", fmt.Errorf("no free name fits %d characters", maxLength)
+		}
 		base = strings.TrimSpace(string(runes[:len(runes)-over]))
 	}
 }

@@ -2,21 +2,17 @@ package httprequest_test
 
 import (
 	"context"
-	"crypto/hmac"
 	"crypto/md5"
-	"crypto/sha1"
-	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowmill/flowmill/pkg/httpauth/httpauthtest"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/httprequest"
 	"github.com/flowmill/flowmill/pkg/nodes/nodetest"
@@ -68,7 +64,7 @@ func authServer(t *testing.T) *httptest.Server {
 			ok(w, "oauth2")
 			return
 		}
-		if h := r.Header.Get("Authorization"); strings.HasPrefix(h, "OAuth ") && validOAuth1(r, h) {
+		if httpauthtest.ValidOAuth1(r, "ck", "cs", "ots") {
 			ok(w, "oauth1")
 			return
 		}
@@ -91,33 +87,6 @@ func authServer(t *testing.T) *httptest.Server {
 	}))
 	t.Cleanup(srv.Close)
 	return srv
-}
-
-// validOAuth1 recomputes the HMAC-SHA1 signature of a request.
-func validOAuth1(r *http.Request, header string) bool {
-	params := map[string]string{}
-	for _, f := range strings.Split(strings.TrimPrefix(header, "OAuth "), ", ") {
-		k, v, _ := strings.Cut(f, "=")
-		v, _ = url.QueryUnescape(strings.Trim(v, `"`))
-		params[k] = v
-	}
-	esc := func(s string) string { return strings.ReplaceAll(url.QueryEscape(s), "+", "%20") }
-	var pairs []string
-	for k, v := range params {
-		if k != "oauth_signature" {
-			pairs = append(pairs, esc(k)+"="+esc(v))
-		}
-	}
-	for k, vs := range r.URL.Query() {
-		for _, v := range vs {
-			pairs = append(pairs, esc(k)+"="+esc(v))
-		}
-	}
-	slices.Sort(pairs)
-	base := r.Method + "&" + esc("http://"+r.Host+r.URL.Path) + "&" + esc(strings.Join(pairs, "&"))
-	mac := hmac.New(sha1.New, []byte("cs&ots"))
-	mac.Write([]byte(base))
-	return base64.StdEncoding.EncodeToString(mac.Sum(nil)) == params["oauth_signature"] && params["oauth_consumer_key"] == "ck"
 }
 
 func TestAuthentication(t *testing.T) {

@@ -16,7 +16,6 @@ import (
 
 	"github.com/flowmill/flowmill/pkg/egress"
 	"github.com/flowmill/flowmill/pkg/httpauth"
-	"github.com/flowmill/flowmill/pkg/nodes"
 )
 
 // response is what a request answered.
@@ -159,21 +158,6 @@ func send(ctx context.Context, base *http.Client, r *request, auth *httpauth.Aut
 	res, err := auth.Do(client, form, newReq)
 	if err != nil {
 		return nil, requestError(err, r)
-	}
-	if res.StatusCode == http.StatusUnauthorized && auth.Kind == httpauth.OAuth2 {
-		// Refresh the token once and send the request again with it.
-		refreshed, err := auth.RefreshOAuth2(ctx)
-		if err != nil {
-			res.Body.Close()
-			return nil, &nodes.Error{Message: "The OAuth2 access token was refused and could not be refreshed: " + err.Error(), ItemIndex: -1, Cause: err}
-		}
-		if refreshed {
-			_, _ = io.Copy(io.Discard, res.Body)
-			res.Body.Close()
-			if res, err = auth.Do(client, form, newReq); err != nil {
-				return nil, requestError(err, r)
-			}
-		}
 	}
 	defer res.Body.Close()
 	data, err := io.ReadAll(res.Body)

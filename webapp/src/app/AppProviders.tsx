@@ -19,7 +19,7 @@ export function AppProviders({ children, swrCache }: AppProvidersProps) {
     <I18nextProvider i18n={i18n}>
       <SWRConfig value={swrCache ? { provider: swrCache } : {}}>
         <MantineProvider theme={theme} defaultColorScheme="light">
-          <Notifications position="top-right" zIndex={1000} />
+          <Notifications position="bottom-right" zIndex={1000} />
           <ModalsProvider>{children}</ModalsProvider>
         </MantineProvider>
       </SWRConfig>

@@ -37,3 +37,8 @@ export function showToast({ type, title, message, id, autoClose }: ToastOptions)
   };
   return notifications.show(data);
 }
+
+/** Closes a toast shown with an id, if it is still showing. */
+export function hideToast(id: string): void {
+  notifications.hide(id);
+}

@@ -21,3 +21,14 @@ export function executeLabel(type: NodeTypeDescription | undefined, listening: b
   }
   return 'ndv.execute.executeNode';
 }
+
+/**
+ * Why a node cannot be executed now, as a label key; null when it can. Every Execute Node button
+ * (the panel header's and the output panel's) follows the same rule.
+ */
+export function executeBlockedReason(state: { disabled: boolean; hasIssues: boolean; otherRun: boolean }): string | null {
+  if (state.disabled) return 'ndv.execute.nodeIsDisabled';
+  if (state.hasIssues) return 'ndv.execute.requiredFieldsMissing';
+  if (state.otherRun) return 'ndv.execute.workflowAlreadyRunning';
+  return null;
+}

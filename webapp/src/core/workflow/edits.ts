@@ -11,6 +11,7 @@ import {
 import { connectionsAmong, downstreamNodes, hasConnection, incoming, listConnections, mainConnection, outgoing } from './connections';
 import { uniqueName } from './naming';
 import { STICKY_NOTE_TYPE, START_NODE_TYPE, defaultParameters, latestVersion, type NodeTypeDescription, type NodeTypeIndex } from './nodeTypes';
+import { untouchedStart } from './importRules';
 import { renameNodeReferences } from './references';
 import { MAIN, type Connection, type Graph, type JsonObject, type Position, type WorkflowNode } from './types';
 
@@ -21,7 +22,12 @@ export interface MaxNodesError {
   displayName: string;
 }
 
-export type Plan = { ok: true; changes: GraphChange[]; names: string[] } | { ok: false; error: MaxNodesError };
+/** Nodes an import left out because their type reached its maximum count. */
+export interface SkippedNodes extends MaxNodesError {
+  nodes: string[];
+}
+
+export type Plan = { ok: true; changes: GraphChange[]; names: string[]; skipped?: SkippedNodes } | { ok: false; error: MaxNodesError };
 
 export interface AddNodeRequest {
   type: NodeTypeDescription;
@@ -180,33 +186,51 @@ export interface ImportOptions {
 
 /**
  * Adds a set of nodes and their connections (paste, import, duplicate): names made unique with
- * references renamed, positions moved so the set's top-left corner lands at the given position,
- * node types over their maximum left out.
+ * references renamed, positions moved so the set's top-left corner lands at the given position.
+ * A set that brings its own Start replaces the canvas's untouched Start (n8n's rule). Nodes whose
+ * type reached its maximum count are left out, as n8n does, with their connections dropped and
+ * references to them pointed at the node already there; the rest is still added. With nothing
+ * left to add, the plan is refused with the maximum-count error.
  */
 export function planImport(graph: Graph, types: NodeTypeIndex, data: Graph, options: ImportOptions): Plan {
-  const used = usedNames(graph);
+  const changes: GraphChange[] = [];
+  let base = graph;
+  const start = data.nodes.some((node) => node.type === START_NODE_TYPE) ? untouchedStart(graph, types) : undefined;
+  if (start) {
+    changes.push({ kind: 'removeNode', name: start.name });
+    base = applyChanges(graph, changes).graph;
+  }
+  const used = usedNames(base);
   const renames = new Map<string, string>();
+  const references = new Map<string, string>();
   const counts = new Map<string, number>();
   const kept: WorkflowNode[] = [];
+  let skipped: SkippedNodes | undefined;
   for (const node of data.nodes) {
     const type = types.get(node.type, node.typeVersion);
     const adding = (counts.get(node.type) ?? 0) + 1;
-    const error = type ? maxNodesError(graph, type, adding) : null;
-    if (error) return { ok: false, error };
+    const error = type ? maxNodesError(base, type, adding) : null;
+    if (error) {
+      skipped = skipped ?? { ...error, nodes: [] };
+      skipped.nodes.push(node.name);
+      const existing = base.nodes.find((n) => n.type === node.type);
+      if (existing) references.set(node.name, existing.name);
+      continue;
+    }
     counts.set(node.type, adding);
     const name = uniqueName(node.name, used);
     used.add(name);
     renames.set(node.name, name);
+    references.set(node.name, name);
     kept.push(node);
   }
-  if (kept.length === 0) return { ok: true, changes: [], names: [] };
+  if (kept.length === 0) return skipped ? { ok: false, error: { kind: skipped.kind, count: skipped.count, displayName: skipped.displayName } } : { ok: true, changes: [], names: [] };
   const minX = Math.min(...kept.map((n) => n.position[0]));
   const minY = Math.min(...kept.map((n) => n.position[1]));
   const [dx, dy] = [options.position[0] - minX, options.position[1] - minY];
-  const changes: GraphChange[] = [];
   for (const node of kept) {
     let parameters = node.parameters ?? {};
-    for (const [from, to] of renames) if (from !== to) parameters = renameNodeReferences(parameters, from, to);
+    for (const [from, to] of references) if (from !== to) parameters = renameNodeReferences(parameters, from, to);
     const copy: WorkflowNode = {
       ...node,
       name: renames.get(node.name) ?? node.name,
@@ -226,7 +250,7 @@ export function planImport(graph: Graph, types: NodeTypeIndex, data: Graph, opti
     if (source === undefined || target === undefined) continue;
     changes.push({ kind: 'addConnection', connection: { ...connection, source, target } });
   }
-  return { ok: true, changes, names: [...renames.values()] };
+  return { ok: true, changes, names: [...renames.values()], ...(skipped ? { skipped } : {}) };
 }
 
 /** Duplicates nodes 140 px below the originals, with the connections among them. */

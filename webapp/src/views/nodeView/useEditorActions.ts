@@ -18,7 +18,7 @@ import type { Connection, Graph, Position } from '@/core/workflow/types';
 import { workflowFromUrl } from '@/api/workflows';
 import { i18n } from '@/i18n';
 import { showToast } from '@/components/toast';
-import { errorMessage, showMaxNodesError, showReadOnlyError } from './editorToasts';
+import { errorMessage, showMaxNodesError, showReadOnlyError, showSkippedNodes } from './editorToasts';
 import { confirmModal } from '@/components/confirm';
 
 /** Where a node picked in the creator goes. */
@@ -84,6 +84,7 @@ export function useEditorActions(store: EditorStore, index: NodeTypeIndex, readO
         return false;
       }
       store.edit(plan.changes, { select: plan.names });
+      if (plan.skipped) showSkippedNodes(plan.skipped);
       return plan.changes.length > 0;
     };
     const importData = (data: Graph): boolean => {

@@ -170,6 +170,8 @@ export function Canvas() {
           nodesDraggable={!readOnly}
           nodesConnectable={!readOnly}
           elementsSelectable
+          // Arrow keys move the selection along connections (spec 001 §2), never the node.
+          disableKeyboardA11y
           connectOnClick={false}
           snapToGrid
           snapGrid={SNAP_GRID}

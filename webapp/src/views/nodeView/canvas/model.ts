@@ -1,4 +1,5 @@
 import type { Dimensions, Edge, Node, NodeChange, XYPosition } from '@xyflow/react';
+import { edgeItemCount } from '@/core/runData/edgeItems';
 import { nodeRunStatus, type ExecutionState } from '@/core/editor/execution';
 import { listConnections } from '@/core/workflow/connections';
 import { NODE_SIZE, STICKY_DEFAULT_HEIGHT, STICKY_DEFAULT_WIDTH } from '@/core/workflow/canvas';
@@ -272,9 +273,7 @@ export function applySelectionChanges(selected: readonly string[], changes: Read
 function computeEdges(graph: Graph, execution: ExecutionState, previous: ReadonlyMap<string, CanvasEdge>): CanvasEdge[] {
   return listConnections(graph.connections).map((connection) => {
     const id = edgeId(connection);
-    const runs = execution.runData?.[connection.source];
-    const last = runs?.[runs.length - 1];
-    const items = last ? (last.data?.main?.[connection.sourceIndex]?.length ?? 0) : null;
+    const items = edgeItemCount(execution.runData?.[connection.source], connection.sourceIndex);
     const old = previous.get(id);
     if (old && old.data?.items === items) return old;
     return {

@@ -6,8 +6,10 @@ import { checkWorkflowName, copyName, WORKFLOW_NAME_MAX_LENGTH } from '@/core/wo
 import { createWorkflow, WORKFLOWS_KEY, type WorkflowBody } from '@/api/workflows';
 import { currentAppPaths } from '@/core/basePath';
 import { useSubmit } from '@/components/forms/useSubmit';
-import { showToast } from '@/components/toast';
+import { hideToast, showToast } from '@/components/toast';
 import { errorMessage } from '@/views/nodeView/editorToasts';
+
+const DUPLICATE_ERROR_TOAST = 'duplicate-name-error';
 
 /** Duplicate dialog (spec 002): saves a copy under a new name and opens it in a new window. */
 export function DuplicateWorkflowModal({ name, body, onClose }: { name: string; body: () => WorkflowBody; onClose: () => void }) {
@@ -28,10 +30,13 @@ export function DuplicateWorkflowModal({ name, body, onClose }: { name: string; 
   const submit = () => {
     const check = checkWorkflowName(value);
     if (!check.ok) {
-      setError(t('duplicate.empty'));
-      showToast({ type: 'error', title: t('duplicate.errorTitle'), message: t('duplicate.empty') });
+      const empty = check.reason === 'empty';
+      const message = empty ? t('duplicate.empty') : t('duplicate.tooLong', { max: WORKFLOW_NAME_MAX_LENGTH, length: [...value.trim()].length });
+      setError(message);
+      showToast({ id: DUPLICATE_ERROR_TOAST, type: 'error', title: empty ? t('duplicate.errorTitle') : t('duplicate.tooLongTitle'), message });
       return;
     }
+    hideToast(DUPLICATE_ERROR_TOAST);
     void save.submit(check.name);
   };
 
@@ -48,7 +53,6 @@ export function DuplicateWorkflowModal({ name, body, onClose }: { name: string; 
             name="name"
             label={t('duplicate.name')}
             value={value}
-            maxLength={WORKFLOW_NAME_MAX_LENGTH}
             error={error}
             autoFocus
             onChange={(event) => {

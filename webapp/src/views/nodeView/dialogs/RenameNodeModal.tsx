@@ -16,7 +16,7 @@ export function RenameNodeModal({ name, onRename, onClose }: { name: string; onR
         }}
       >
         <Stack>
-          <TextInput name="name" label={t('renameNode.label')} value={value} autoFocus onFocus={(event) => event.currentTarget.select()} onChange={(event) => setValue(event.currentTarget.value)} data-test-id="node-rename-input" />
+          <TextInput name="name" label={t('renameNode.label')} value={value} data-autofocus onFocus={(event) => event.currentTarget.select()} onChange={(event) => setValue(event.currentTarget.value)} data-test-id="node-rename-input" />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t('renameNode.cancel')}

@@ -88,7 +88,8 @@ export function WorkflowSettingsModal({
       label={label}
       min={0}
       max={max}
-      clampBehavior="strict"
+      // Typing is never clamped ("75" minutes stays 75, saved as 1 h 15 min); max only bounds the steppers.
+      clampBehavior="none"
       allowDecimal={false}
       value={timeout[key]}
       onChange={(value) => setTimeoutParts((current) => ({ ...current, [key]: parseTimeoutInput(value) }))}

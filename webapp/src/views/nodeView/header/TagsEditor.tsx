@@ -1,7 +1,8 @@
 import { Badge, Group, MultiSelect, UnstyledButton } from '@mantine/core';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSWRConfig } from 'swr';
+import { typedTag, withTagId } from '@/core/editor/tagInput';
 import { visibleTags } from '@/core/editor/workflowList';
 import type { Tag } from '@/core/workflow/types';
 import { createTag, TAGS_KEY, useTags } from '@/api/workflows';
@@ -38,6 +39,8 @@ export function TagsEditor({ tagIds, readOnly, onChange }: { tagIds: readonly st
   const { mutate } = useSWRConfig();
   const [draft, setDraft] = useState<string[] | null>(null);
   const [search, setSearch] = useState('');
+  // Arrow keys picked an option in the list: Enter then takes that option, not the typed text.
+  const navigated = useRef(false);
   const byId = new Map(allTags.map((tag) => [tag.id, tag]));
   const tags = tagIds.map((id) => byId.get(id)).filter((tag): tag is Tag => tag !== undefined);
 
@@ -64,47 +67,88 @@ export function TagsEditor({ tagIds, readOnly, onChange }: { tagIds: readonly st
     ...(trimmed !== '' && !exists ? [{ value: `${CREATE_PREFIX}${trimmed}`, label: t('workflow.tags.create', { name: trimmed }) }] : []),
   ];
 
+  /** The ids with the typed tag added: an existing tag of that name, else a new one. */
+  const withTyped = async (ids: string[], text: string): Promise<string[]> => {
+    const typed = typedTag(allTags, text);
+    if (typed === null) return ids;
+    if ('id' in typed) return withTagId(ids, typed.id);
+    try {
+      const tag = await createTag(typed.create);
+      await mutate(TAGS_KEY);
+      return withTagId(ids, tag.id);
+    } catch (error) {
+      showToast({ type: 'error', title: t('workflow.tags.createError'), message: errorMessage(error) });
+      return ids;
+    }
+  };
+
+  // Clicking away applies the tags, the typed one included (n8n saves on blur).
   const commit = () => {
-    const next = draft;
+    const base = draft;
     setDraft(null);
-    const same = next.length === tagIds.length && next.every((id, i) => id === tagIds[i]);
-    if (!same) onChange(next);
+    setSearch('');
+    void (async () => {
+      const next = await withTyped(base, trimmed);
+      const same = next.length === tagIds.length && next.every((id, i) => id === tagIds[i]);
+      if (!same) onChange(next);
+    })();
+  };
+
+  // Enter creates (or picks) the typed tag and clears the input for the next one.
+  const onEnter = async () => {
+    setSearch('');
+    setDraft(await withTyped(draft, trimmed));
   };
 
   return (
-    <MultiSelect
+    <div
       className={classes.tagsSelect}
-      data-test-id="workflow-tags"
-      aria-label={t('workflow.tags.label')}
-      data={options}
-      value={draft}
-      searchable
-      searchValue={search}
-      onSearchChange={setSearch}
-      autoFocus
-      defaultDropdownOpened
-      size="xs"
-      maxDropdownHeight={260}
-      placeholder={t('workflow.tags.placeholder')}
-      onBlur={commit}
-      onKeyDown={(event) => {
-        if (event.key === 'Escape') setDraft(null);
+      onKeyDownCapture={(event) => {
+        if (event.key === 'ArrowDown' || event.key === 'ArrowUp') navigated.current = true;
+        if (event.key !== 'Enter' || trimmed === '' || navigated.current) return;
+        event.preventDefault();
+        event.stopPropagation();
+        void onEnter();
       }}
-      onChange={async (values) => {
-        const created = values.find((value) => value.startsWith(CREATE_PREFIX));
-        if (!created) {
-          setDraft(values);
-          return;
-        }
-        try {
-          const tag = await createTag(created.slice(CREATE_PREFIX.length));
-          await mutate(TAGS_KEY);
-          setDraft(values.map((value) => (value === created ? tag.id : value)));
+    >
+      <MultiSelect
+        data-test-id="workflow-tags"
+        aria-label={t('workflow.tags.label')}
+        data={options}
+        value={draft}
+        searchable
+        searchValue={search}
+        onSearchChange={(value) => {
+          navigated.current = false;
+          setSearch(value);
+        }}
+        autoFocus
+        defaultDropdownOpened
+        size="xs"
+        maxDropdownHeight={260}
+        placeholder={t('workflow.tags.placeholder')}
+        onBlur={commit}
+        onKeyDown={(event) => {
+          if (event.key !== 'Escape') return;
+          setDraft(null);
           setSearch('');
-        } catch (error) {
-          showToast({ type: 'error', title: t('workflow.tags.createError'), message: errorMessage(error) });
-        }
-      }}
-    />
+        }}
+        onChange={async (values) => {
+          const created = values.find((value) => value.startsWith(CREATE_PREFIX));
+          if (!created) {
+            setDraft(values);
+            return;
+          }
+          try {
+            const tag = await createTag(created.slice(CREATE_PREFIX.length));
+            await mutate(TAGS_KEY);
+            setDraft(values.map((value) => (value === created ? tag.id : value)));
+            setSearch('');
+          } catch (error) {
+            showToast({ type: 'error', title: t('workflow.tags.createError'), message: errorMessage(error) });
+          }
+        }}
+      />
+    </div>
   );
 }

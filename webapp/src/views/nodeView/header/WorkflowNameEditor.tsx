@@ -3,8 +3,11 @@ import { useViewportSize } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkWorkflowName, headerNameLimit, shortenName, WORKFLOW_NAME_MAX_LENGTH } from '@/core/workflow/naming';
-import { showToast } from '@/components/toast';
+import { hideToast, showToast } from '@/components/toast';
 import classes from './header.module.css';
+
+/** The id of the toast about an invalid name, closed once a valid one is entered. */
+const NAME_ERROR_TOAST = 'workflow-name-error';
 
 /** The inline workflow-name editor: Enter or blur submits, Escape cancels (spec 001 §4). */
 export function WorkflowNameEditor({ name, readOnly, onSubmit }: { name: string; readOnly: boolean; onSubmit: (name: string) => Promise<boolean> | boolean }) {
@@ -16,9 +19,17 @@ export function WorkflowNameEditor({ name, readOnly, onSubmit }: { name: string;
     if (draft === null) return;
     const check = checkWorkflowName(draft);
     if (!check.ok) {
-      showToast({ type: 'error', title: t('workflow.name.errorTitle'), message: check.reason === 'empty' ? t('workflow.name.empty') : t('workflow.name.tooLong', { max: WORKFLOW_NAME_MAX_LENGTH }) });
+      const empty = check.reason === 'empty';
+      showToast({
+        id: NAME_ERROR_TOAST,
+        type: 'error',
+        title: empty ? t('workflow.name.errorTitle') : t('workflow.name.tooLongTitle'),
+        message: empty ? t('workflow.name.empty') : t('workflow.name.tooLong', { max: WORKFLOW_NAME_MAX_LENGTH }),
+      });
       return;
     }
+    // A valid name ends the complaint about the last one.
+    hideToast(NAME_ERROR_TOAST);
     if (check.name === name) {
       setDraft(null);
       return;
@@ -34,7 +45,6 @@ export function WorkflowNameEditor({ name, readOnly, onSubmit }: { name: string;
         data-test-id="workflow-name-input"
         aria-label={t('workflow.name.label')}
         value={draft}
-        maxLength={WORKFLOW_NAME_MAX_LENGTH}
         autoFocus
         onFocus={(event) => event.currentTarget.select()}
         onChange={(event) => setDraft(event.currentTarget.value)}

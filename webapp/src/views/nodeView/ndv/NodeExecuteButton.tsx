@@ -2,7 +2,7 @@ import { Button, Tooltip } from '@mantine/core';
 import { IconPlayerPlay, IconPlayerStop } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { executeLabel, type ExecuteButtonState } from '@/core/editor/nodeExecute';
+import { executeBlockedReason, executeLabel, type ExecuteButtonState } from '@/core/editor/nodeExecute';
 import type { NodeTypeDescription } from '@/core/workflow/nodeTypes';
 import type { WorkflowNode } from '@/core/workflow/types';
 
@@ -38,7 +38,8 @@ export function NodeExecuteButton({
   const listening = ownRun && execution.status === 'waitingForWebhook';
   const executing = execution.executing.includes(node.name) || (ownRun && execution.status !== 'waitingForWebhook');
   const otherRun = execution.status !== 'idle' && !ownRun;
-  const reason = node.disabled ? t('ndv.execute.nodeIsDisabled') : hasIssues ? t('ndv.execute.requiredFieldsMissing') : otherRun ? t('ndv.execute.workflowAlreadyRunning') : null;
+  const reasonKey = executeBlockedReason({ disabled: node.disabled === true, hasIssues, otherRun });
+  const reason = reasonKey === null ? null : t(reasonKey);
   return (
     <Tooltip label={reason} disabled={reason === null} withArrow>
       <Button

@@ -1,6 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { addConnection, mainConnection } from '@/core/workflow/connections';
+import { NodeTypeIndex } from '@/core/workflow/nodeTypes';
+import { testType } from '@/core/workflow/testTypes';
 import type { Graph } from '@/core/workflow/types';
 import { OutputPanel } from './OutputPanel';
 import { items, node, renderRunData, taskData } from './testHarness';
@@ -83,6 +85,12 @@ describe('output panel', () => {
     expect(screen.getByTestId('ndv-output-run-node-hint')).toHaveTextContent('Execute this node to output data');
     fireEvent.click(screen.getByTestId('ndv-output-execute-node'));
     expect(ndv.runTo).toHaveBeenCalledWith('Set');
+  });
+
+  it('disables Execute Node while the node has issues, as the panel header does', () => {
+    const required = { ...testType('set'), properties: [{ name: 'value', displayName: 'Value', type: 'string' as const, default: '', required: true }] };
+    renderRunData(<OutputPanel />, { graph, nodeName: 'Set', details: new NodeTypeIndex([required]) });
+    expect(screen.getByTestId('ndv-output-execute-node')).toBeDisabled();
   });
 
   it('shows the stale-data warning only when parameters changed after the shown run started', () => {

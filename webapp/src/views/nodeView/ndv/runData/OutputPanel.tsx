@@ -3,7 +3,9 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconAlertTriangle, IconChevronDown, IconChevronRight, IconPlayerPlay } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { executeBlockedReason } from '@/core/editor/nodeExecute';
 import { shownOutputs } from '@/core/runData/runs';
+import { nodeIssues } from '@/core/workflow/nodeIssues';
 import { canActivateWorkflow, isTriggerType, WEBHOOK_NODE_TYPE, type NodeTypeDescription } from '@/core/workflow/nodeTypes';
 import { useEditor, useEditorState } from '@/views/nodeView/EditorContext';
 import { useNdv } from '@/views/nodeView/ndv/NdvContext';
@@ -56,7 +58,7 @@ export interface OutputPanelProps {
 export function OutputPanel({ onOpenSettings }: OutputPanelProps) {
   const { t } = useTranslation();
   const { nodeName, runTo, readOnly } = useNdv();
-  const { index } = useEditor();
+  const { index, details } = useEditor();
   const { dispatch } = useRunDataView();
   const { outputRuns, outputRunIndex, canLink, linked } = useRunSelection(nodeName);
   const node = useEditorState((s) => s.graph.nodes.find((n) => n.name === nodeName));
@@ -66,6 +68,9 @@ export function OutputPanel({ onOpenSettings }: OutputPanelProps) {
   const active = useEditorState((s) => s.meta.active);
   const type = node ? index.forNode(node) : undefined;
   const trigger = isTriggerLike(type);
+  // Disabled for the same reasons as the panel header's Execute Node button.
+  const fullType = node ? details?.forNode(node) : undefined;
+  const blockedKey = node ? executeBlockedReason({ disabled: node.disabled === true, hasIssues: details !== null && nodeIssues(node, fullType).length > 0, otherRun: status !== 'idle' }) : null;
   const run = outputRuns[outputRunIndex];
 
   let placeholder: ReactNode;
@@ -103,9 +108,11 @@ export function OutputPanel({ onOpenSettings }: OutputPanelProps) {
           {t('ndv.output.runNodeHint')}
         </Text>
         {readOnly ? null : (
-          <Button variant="outline" size="sm" leftSection={<IconPlayerPlay size={14} />} onClick={() => runTo(nodeName)} disabled={status !== 'idle'} data-test-id="ndv-output-execute-node">
-            {t('runData.executeNode')}
-          </Button>
+          <Tooltip label={blockedKey === null ? null : t(blockedKey)} disabled={blockedKey === null} withArrow>
+            <Button variant="outline" size="sm" leftSection={<IconPlayerPlay size={14} />} onClick={() => runTo(nodeName)} disabled={blockedKey !== null} data-test-id="ndv-output-execute-node">
+              {t('runData.executeNode')}
+            </Button>
+          </Tooltip>
         )}
         {type && canActivateWorkflow(type) ? <TriggerHelp type={type} active={active} /> : null}
       </>
