@@ -1,5 +1,7 @@
-import useSWR from 'swr';
+import useSWR, { mutate } from 'swr';
+import type { CredentialPayload, CredentialType, CredentialWithData } from '@/core/credentials';
 import type { KnownCredential } from '@/core/parameters/credentials';
+import type { JsonObject } from '@/core/workflow/types';
 import { restApi } from './fetcher';
 
 /** A stored credential as GET /rest/credentials lists it. */
@@ -9,11 +11,7 @@ export interface CredentialSummary extends KnownCredential {
 }
 
 /** A credential type as GET /rest/credential-types lists it (n8n's ICredentialType, in part). */
-export interface CredentialTypeSummary {
-  name: string;
-  displayName: string;
-  extends?: string[];
-  genericAuth?: boolean;
+export interface CredentialTypeSummary extends CredentialType {
   authenticate?: unknown;
   [key: string]: unknown;
 }
@@ -52,4 +50,63 @@ export function useCredentialTypes(): { types: CredentialTypeSummary[]; isLoadin
 export function useKnownCredentials(): readonly KnownCredential[] | undefined {
   const { credentials, isLoading, error } = useCredentials();
   return isLoading || error !== undefined ? undefined : credentials;
+}
+
+/** Refreshes every cached credentials list (after a create, update or delete). */
+export function refreshCredentials(): Promise<unknown> {
+  return mutate(CREDENTIALS_KEY);
+}
+
+/** A unique name for a new credential, built from `name` by the server (spec 002 §4). */
+export async function newCredentialName(name: string): Promise<string> {
+  const answer = await restApi.get<{ name: string }>('/credentials/new', { name });
+  return answer.name;
+}
+
+/** One credential with its data; secrets come back as the redaction marker. */
+export function getCredential(id: string): Promise<CredentialWithData> {
+  return restApi.get<CredentialWithData>(`/credentials/${encodeURIComponent(id)}`, { includeData: true });
+}
+
+/** Creates a credential and refreshes the lists. */
+export async function createCredential(payload: CredentialPayload): Promise<CredentialWithData> {
+  const created = await restApi.request<CredentialWithData>('POST', '/credentials', { ...payload });
+  await refreshCredentials();
+  return created;
+}
+
+/** Updates a credential and refreshes the lists. */
+export async function updateCredential(id: string, payload: CredentialPayload): Promise<CredentialWithData> {
+  const updated = await restApi.request<CredentialWithData>('PATCH', `/credentials/${encodeURIComponent(id)}`, { ...payload });
+  await refreshCredentials();
+  return updated;
+}
+
+/** Deletes a credential and refreshes the lists. */
+export async function deleteCredential(id: string): Promise<void> {
+  await restApi.request<unknown>('DELETE', `/credentials/${encodeURIComponent(id)}`);
+  await refreshCredentials();
+}
+
+/** What POST /credentials/test takes: the credential, and the node that tests it when the type has no test of its own. */
+export interface CredentialTestRequest {
+  credentials: { id?: string; name: string; type: string; data: JsonObject };
+  nodeToTestWith?: string;
+  testRequest?: { url: string; method: string };
+}
+
+/** The outcome of a connection test. */
+export interface CredentialTestResult {
+  status: 'OK' | 'Error';
+  message: string;
+}
+
+/** Tests a credential against its service; a failed connection is a result, not an error. */
+export function testCredential(body: CredentialTestRequest): Promise<CredentialTestResult> {
+  return restApi.request<CredentialTestResult>('POST', '/credentials/test', { ...body });
+}
+
+/** The provider's authorization URL for a saved OAuth credential. */
+export function oauthAuthorizationUrl(kind: 'oAuth1' | 'oAuth2', id: string): Promise<string> {
+  return restApi.get<string>(kind === 'oAuth1' ? '/oauth1-credential/auth' : '/oauth2-credential/auth', { id });
 }

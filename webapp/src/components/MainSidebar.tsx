@@ -2,9 +2,11 @@ import { Avatar, Menu, Tooltip, UnstyledButton } from '@mantine/core';
 import {
   IconHelpCircle,
   IconInfoCircle,
+  IconFolderOpen,
   IconKey,
   IconLayoutSidebarLeftCollapse,
   IconLayoutSidebarLeftExpand,
+  IconPlus,
   IconListDetails,
   IconLogout,
   IconBook,
@@ -48,6 +50,9 @@ export interface MainSidebarProps {
   templatesEnabled: boolean;
   /** Where the settings entry leads; null hides it (the user may reach no settings page). */
   settingsTo: string | null;
+  /** Credentials → New: choose the type of a new credential. */
+  onNewCredential: () => void;
+  /** Credentials → Open: the credentials list. */
   onOpenCredentials: () => void;
   onOpenExecutions: () => void;
   onOpenAbout: () => void;
@@ -108,6 +113,7 @@ export function MainSidebar({
   user,
   templatesEnabled,
   settingsTo,
+  onNewCredential,
   onOpenCredentials,
   onOpenExecutions,
   onOpenAbout,
@@ -129,7 +135,24 @@ export function MainSidebar({
         {templatesEnabled ? (
           <Entry id="templates" label={t('mainSidebar.templates')} icon={IconTemplate} to="/templates/" active={TEMPLATE_ROUTES.has(activeRoute)} />
         ) : null}
-        <Entry id="credentials" label={t('mainSidebar.credentials')} icon={IconKey} onClick={onOpenCredentials} />
+        <Menu position="right-start" withArrow offset={10} width={200}>
+          <Menu.Target>
+            <Tooltip label={t('mainSidebar.credentials')} position="right" withArrow openDelay={150}>
+              <UnstyledButton className={classes.entry} aria-label={t('mainSidebar.credentials')} data-test-id="main-sidebar-credentials">
+                <IconKey size={22} stroke={1.6} />
+              </UnstyledButton>
+            </Tooltip>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Label>{t('mainSidebar.credentials')}</Menu.Label>
+            <Menu.Item leftSection={<IconPlus size={16} />} onClick={onNewCredential} data-test-id="main-sidebar-credentials-new">
+              {t('mainSidebar.credentials.new')}
+            </Menu.Item>
+            <Menu.Item leftSection={<IconFolderOpen size={16} />} onClick={onOpenCredentials} data-test-id="main-sidebar-credentials-open">
+              {t('mainSidebar.credentials.open')}
+            </Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
         <Entry id="executions" label={t('mainSidebar.executions')} icon={IconListDetails} onClick={onOpenExecutions} />
         {settingsTo !== null ? <Entry id="settings" label={t('mainSidebar.settings')} icon={IconSettings} to={settingsTo} /> : null}
       </div>

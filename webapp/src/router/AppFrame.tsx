@@ -8,14 +8,22 @@ import { routePath, type RouteName } from '@/core/routes';
 import type { Settings } from '@/core/settings';
 import { openAboutModal } from '@/components/aboutModal';
 import { MainSidebar } from '@/components/MainSidebar';
+import { closeAllModals, ModalHost, openModal, type ModalRegistry } from '@/components/modalHost';
 import { PersonalizationModal } from '@/components/PersonalizationModal';
 import { PushConnectionLost } from '@/components/PushConnectionLost';
 import { showToast } from '@/components/toast';
-import { openPendingModal } from '@/views/pending/pendingModals';
+import { CredentialsListModal, EditCredentialModal, SelectCredentialModal } from '@/views/credentials';
 import classes from './AppFrame.module.css';
 
 /** The executions dialog is its own chunk, fetched when first opened. */
 const ExecutionsDialog = lazy(() => import('@/views/executions/ExecutionsDialog').then((module) => ({ default: module.ExecutionsDialog })));
+
+/** The named modals and the features that draw them. */
+const MODALS: ModalRegistry = {
+  editCredential: EditCredentialModal,
+  credentialsList: CredentialsListModal,
+  selectCredential: SelectCredentialModal,
+};
 
 interface AppFrameProps {
   route: RouteName;
@@ -35,6 +43,8 @@ export function AppFrame({ route, settings, access, pushStatus, children }: AppF
   const handleSignOut = async () => {
     try {
       await signOut();
+      // Open modals belong to the signed-out user's session.
+      closeAllModals();
       await navigate(routePath('SigninView'));
     } catch (error) {
       showToast({ type: 'error', title: t('auth.signout.error'), message: error instanceof Error ? error.message : String(error) });
@@ -48,7 +58,8 @@ export function AppFrame({ route, settings, access, pushStatus, children }: AppF
         user={access.user}
         templatesEnabled={access.templatesEnabled}
         settingsTo={settingsEntryTarget(access)}
-        onOpenCredentials={() => openPendingModal('Credentials')}
+        onNewCredential={() => openModal('selectCredential', {})}
+        onOpenCredentials={() => openModal('credentialsList', {})}
         onOpenExecutions={() => setExecutionsOpen(true)}
         onOpenAbout={() => openAboutModal(settings)}
         onSignOut={() => void handleSignOut()}
@@ -61,6 +72,7 @@ export function AppFrame({ route, settings, access, pushStatus, children }: AppF
         ) : null}
         {children}
       </main>
+      <ModalHost registry={MODALS} />
       <PersonalizationModal enabled={settings.personalizationSurveyEnabled} user={access.user} />
       {executionsOpen ? (
         <Suspense fallback={null}>

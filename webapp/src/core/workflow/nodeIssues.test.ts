@@ -37,6 +37,33 @@ describe('node issues', () => {
     expect(nodeIssues(node({ url: 'u', authentication: 'basicAuth' }, { credentials: { httpBasicAuth: { id: '1', name: 'a' } } }), type)).toEqual([]);
   });
 
+  it('reports every credential issue: unmatched name, ambiguous name, generic type unset, type select empty', () => {
+    const known = [
+      { id: '1', name: 'shared', type: 'httpBasicAuth' },
+      { id: '2', name: 'shared', type: 'httpBasicAuth' },
+      { id: '3', name: 'solo', type: 'httpBasicAuth' },
+    ];
+    const basic = { url: 'u', authentication: 'basicAuth' };
+    // Older workflows store a credential as its name alone.
+    const byName = (name: string) => ({ httpBasicAuth: name }) as unknown as WorkflowNode['credentials'];
+    expect(nodeIssues(node(basic, { credentials: byName('missing') }), type, known)).toEqual([{ kind: 'credentialsNotFound', credential: 'httpBasicAuth', name: 'missing' }]);
+    expect(nodeIssues(node(basic, { credentials: { httpBasicAuth: { id: null, name: 'shared' } } }), type, known)).toEqual([{ kind: 'credentialsAmbiguous', credential: 'httpBasicAuth', name: 'shared' }]);
+    // A unique name is matched (and, until the list loads, nothing is reported).
+    expect(nodeIssues(node(basic, { credentials: byName('solo') }), type, known)).toEqual([]);
+    expect(nodeIssues(node(basic, { credentials: byName('missing') }), type)).toEqual([]);
+
+    const generic: NodeTypeDescription = {
+      ...type,
+      credentials: [],
+      properties: [
+        { name: 'authentication', displayName: 'Authentication', type: 'options', default: 'none' },
+        { name: 'genericAuthType', displayName: 'Generic Auth Type', type: 'credentialsSelect', default: '', required: true, displayOptions: { show: { authentication: ['genericCredentialType'] } } },
+      ],
+    };
+    expect(nodeIssues(node({ authentication: 'genericCredentialType' }), generic)).toEqual([{ kind: 'credentialTypeNotSelected', parameter: 'genericAuthType', displayName: 'Generic Auth Type' }]);
+    expect(nodeIssues(node({ authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth' }), generic)).toEqual([{ kind: 'credentials', credential: 'httpHeaderAuth' }]);
+  });
+
   it('has no issues when disabled and one when the type is unknown', () => {
     expect(nodeIssues(node({}, { disabled: true }), type)).toEqual([]);
     expect(nodeIssues(node({}), undefined)).toEqual([{ kind: 'typeUnknown' }]);

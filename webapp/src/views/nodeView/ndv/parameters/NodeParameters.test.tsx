@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { applyParameterChange, type ParameterChange } from '@/core/parameters';
 import type { NodeTypeDescription } from '@/core/workflow/nodeTypes';
 import type { WorkflowNode } from '@/core/workflow/types';
+import { closeModal, getModalStack, type EditCredentialProps } from '@/components/modalHost';
 import { renderWithProviders } from '@/test/renderApp';
 import { NdvContext, type NdvServices } from '@/views/nodeView/ndv/NdvContext';
 import { NodeParameters, NodeSettings } from './index';
@@ -216,6 +217,19 @@ describe('NodeParameters', { timeout: 20000 }, () => {
     await userEvent.click(screen.getByTestId('node-credentials-select'));
     await userEvent.click(await screen.findByRole('option', { name: 'My Test', hidden: true }));
     expect(spy).toHaveBeenLastCalledWith({ path: 'credentials.testApi', value: { id: '1', name: 'My Test' } });
+  });
+
+  it('offers Create New, which opens the credential modal and selects the saved credential', async () => {
+    const { spy } = setup();
+    await userEvent.click(screen.getByTestId('node-credentials-select'));
+    await userEvent.click(await screen.findByRole('option', { name: '- Create New -', hidden: true }));
+    const opened = getModalStack()[0];
+    expect(opened?.name).toBe('editCredential');
+    const props = opened?.props as EditCredentialProps;
+    expect(props).toMatchObject({ mode: 'new', activeId: 'testApi' });
+    act(() => props.onSaved?.({ id: '5', name: 'Fresh', type: 'testApi' }));
+    expect(spy).toHaveBeenLastCalledWith({ path: 'credentials.testApi', value: { id: '5', name: 'Fresh' } });
+    act(() => closeModal('editCredential'));
   });
 
   it('disables every input in read-only mode', () => {

@@ -1,0 +1,3 @@
+export { CredentialsListModal } from './CredentialsListModal';
+export { EditCredentialModal } from './EditCredentialModal';
+export { SelectCredentialModal } from './SelectCredentialModal';
