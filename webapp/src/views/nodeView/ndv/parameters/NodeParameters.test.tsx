@@ -70,6 +70,7 @@ function services(overrides: Partial<NdvServices> = {}): NdvServices {
     openExpressionEditor: vi.fn(),
     resolveExpression: () => Promise.resolve({ ok: true, value: 'resolved' }),
     runTo: vi.fn(),
+    completionData: () => ({ inputFields: [], nodeNames: [], nodeFields: {} }),
     ...overrides,
   };
 }
