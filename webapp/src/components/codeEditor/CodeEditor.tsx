@@ -38,7 +38,8 @@ const noData = () => NO_DATA;
 /**
  * A CodeMirror 6 editor for JavaScript (line numbers, Tab indents, brackets, syntax lint markers,
  * n8n's variables as completions), JSON (with lint) or expressions (`{{ }}` segments highlighted).
- * Keys typed here stay here: the node view and canvas shortcuts do not see them.
+ * Keys typed here stay here: the node view and canvas shortcuts do not see them (Escape in an
+ * expression aside, which closes its dialog).
  */
 export default function CodeEditor({ value, onChange, mode, readOnly = false, completions, segmentStates, placeholder, autoFocus = false, minHeight, maxHeight, label, testId, ref }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
@@ -98,6 +99,11 @@ export default function CodeEditor({ value, onChange, mode, readOnly = false, co
     },
   }));
 
-  const keepKeys = (event: KeyboardEvent) => event.stopPropagation();
+  const keepKeys = (event: KeyboardEvent) => {
+    // Escape in an expression closes its dialog unless it closed the completion list; in code it
+    // stays (Escape, then Tab leaves the editor).
+    if (mode === 'expression' && event.key === 'Escape' && !event.defaultPrevented) return;
+    event.stopPropagation();
+  };
   return <div ref={host} onKeyDown={keepKeys} className="fm-code-editor" style={{ ['--cm-min-height' as string]: minHeight ?? 'auto', ['--cm-max-height' as string]: maxHeight ?? 'none' }} data-test-id={testId ? `${testId}-host` : undefined} data-mode={mode} />;
 }

@@ -134,7 +134,7 @@ export function editorExtensions({ mode, readOnly, placeholder, data, onChange }
     bracketMatching(),
     closeBrackets(),
     syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
-    keymap.of([...closeBracketsKeymap, ...completionKeymap, ...defaultKeymap, ...historyKeymap, indentWithTab]),
+    keymap.of([...closeBracketsKeymap, ...completionKeymap, ...defaultKeymap, ...historyKeymap]),
     EditorState.readOnly.of(readOnly),
     EditorView.editable.of(!readOnly),
     theme,
@@ -146,7 +146,8 @@ export function editorExtensions({ mode, readOnly, placeholder, data, onChange }
   if (mode === 'expression') {
     return [...common, EditorView.lineWrapping, segmentMarks, autocompletion({ override: [specialVariables(data, true)], icons: false })];
   }
-  const code: Extension[] = [...common, lineNumbers(), highlightActiveLineGutter(), highlightActiveLine(), foldGutter(), indentOnInput(), lintGutter()];
+  // Tab indents in code (Escape, then Tab moves on, CodeMirror's rule); in an expression Tab moves on.
+  const code: Extension[] = [...common, keymap.of([indentWithTab]), lineNumbers(), highlightActiveLineGutter(), highlightActiveLine(), foldGutter(), indentOnInput(), lintGutter()];
   if (mode === 'json') return [...code, json(), linter(jsonParseLinter(), { delay: 300 })];
   return [...code, javascript(), javascriptSyntaxLinter, autocompletion({ override: [specialVariables(data, false), localCompletionSource], icons: false })];
 }
