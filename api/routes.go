@@ -120,6 +120,9 @@ func (s *server) routes() []route {
 		{http.MethodGet, "/rest/active", signedIn, s.getActive},
 		{http.MethodGet, "/rest/active/error/:id", signedIn, s.getActiveError},
 		{http.MethodDelete, "/rest/test-webhook/:id", signedIn, s.deleteTestWebhook},
+		// Node documentation pages, built in so the editor's Docs links work offline.
+		{http.MethodGet, "/docs/nodes", signedIn, s.getNodeDocsIndex},
+		{http.MethodGet, "/docs/nodes/:type", signedIn, s.getNodeDoc},
 	}, s.webhookRoutes()...)
 }
 

@@ -211,6 +211,13 @@ type Config struct {
 	TrustedProxies string
 	// TrustedProxyNets is TrustedProxies parsed.
 	TrustedProxyNets []netip.Prefix
+
+	// DocsURL is where the Help menu's documentation and quickstart entries point. Default empty:
+	// the built-in node documentation, <BasePath>docs/nodes. Empty or an http(s) URL.
+	DocsURL string
+	// IssuesURL is the issue tracker the Help menu's forum entry and the node creator's "Request
+	// a node" point at. Default https://github.com/flowmill/flowmill/issues. An http(s) URL.
+	IssuesURL string
 }
 
 // HTTPIdempotencyKeyHeader is the header the HTTP Request node sends its idempotency key in,
@@ -456,6 +463,16 @@ func (c *Config) finish() error {
 	}
 	if c.TemplatesHost != "" {
 		if err := checkURL("FLOWMILL_TEMPLATES_HOST", c.TemplatesHost, "http", "https"); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if c.DocsURL != "" {
+		if err := checkURL("FLOWMILL_DOCS_URL", c.DocsURL, "http", "https"); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if c.IssuesURL != "" {
+		if err := checkURL("FLOWMILL_ISSUES_URL", c.IssuesURL, "http", "https"); err != nil {
 			errs = append(errs, err)
 		}
 	}
