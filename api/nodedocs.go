@@ -20,7 +20,10 @@ import (
 type nodeDocParameter struct {
 	Name, Label, Type, Default, Description string
 	Required                                bool
-	Choices                                 []string
+	// Choices are the options of an options parameter, or the fields a collection holds
+	// (Holds true).
+	Choices []string
+	Holds   bool
 }
 
 type nodeDocPage struct {
@@ -105,7 +108,8 @@ func docParameters(props []workflow.Property) []nodeDocParameter {
 			continue
 		}
 		seen[p.Name] = true
-		row := nodeDocParameter{Name: p.Name, Label: plainText(p.DisplayName), Type: p.Type, Description: plainText(p.Description), Required: p.Required}
+		row := nodeDocParameter{Name: p.Name, Label: plainText(p.DisplayName), Type: p.Type, Description: plainText(p.Description), Required: p.Required,
+			Holds: p.Type == "collection" || p.Type == "fixedCollection"}
 		if p.Default != nil && p.Type != "collection" && p.Type != "fixedCollection" {
 			if b, err := json.Marshal(p.Default); err == nil && string(b) != `""` && string(b) != "{}" && string(b) != "[]" {
 				row.Default = string(b)
@@ -199,7 +203,7 @@ var docTemplates = template.Must(template.New("docs").Parse(`
 <h2>Parameters</h2>
 {{if .Parameters}}<table><thead><tr><th>Parameter</th><th>Type</th><th>Default</th><th>Description</th></tr></thead><tbody>
 {{range .Parameters}}<tr><td><strong>{{.Label}}</strong>{{if .Required}} <span class="req">required</span>{{end}}<br><code>{{.Name}}</code></td><td>{{.Type}}</td><td>{{if .Default}}<code>{{.Default}}</code>{{end}}</td>
-<td>{{.Description}}{{if .Choices}}<div class="choices">One of: {{range $i, $c := .Choices}}{{if $i}}, {{end}}{{$c}}{{end}}</div>{{end}}</td></tr>
+<td>{{.Description}}{{if .Choices}}<div class="choices">{{if .Holds}}Holds{{else}}One of{{end}}: {{range $i, $c := .Choices}}{{if $i}}, {{end}}{{$c}}{{end}}</div>{{end}}</td></tr>
 {{end}}</tbody></table>{{else}}<p class="muted">This node has no parameters.</p>{{end}}
 {{if .Credentials}}<h2>Credentials</h2><p>{{range $i, $c := .Credentials}}{{if $i}}, {{end}}<code>{{$c}}</code>{{end}}</p>{{end}}
 </main></body></html>{{end}}

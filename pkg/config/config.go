@@ -461,18 +461,13 @@ func (c *Config) finish() error {
 			errs = append(errs, fmt.Errorf("FLOWMILL_WEBHOOK_SANDBOX: may be false only when FLOWMILL_WEBHOOK_URL has an origin of its own; it shares the editor's origin %s, where a page a workflow serves could act as any signed-in user", editor))
 		}
 	}
-	if c.TemplatesHost != "" {
-		if err := checkURL("FLOWMILL_TEMPLATES_HOST", c.TemplatesHost, "http", "https"); err != nil {
-			errs = append(errs, err)
+	for _, u := range []struct{ env, value string }{
+		{"FLOWMILL_TEMPLATES_HOST", c.TemplatesHost}, {"FLOWMILL_DOCS_URL", c.DocsURL}, {"FLOWMILL_ISSUES_URL", c.IssuesURL},
+	} {
+		if u.value == "" {
+			continue
 		}
-	}
-	if c.DocsURL != "" {
-		if err := checkURL("FLOWMILL_DOCS_URL", c.DocsURL, "http", "https"); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if c.IssuesURL != "" {
-		if err := checkURL("FLOWMILL_ISSUES_URL", c.IssuesURL, "http", "https"); err != nil {
+		if err := checkURL(u.env, u.value, "http", "https"); err != nil {
 			errs = append(errs, err)
 		}
 	}

@@ -32,6 +32,18 @@ export interface CodeEditorProps {
   ref?: Ref<CodeEditorHandle>;
 }
 
+/**
+ * Attributes of the editable element. In code, Escape belongs to the editor (it closes the
+ * completion list, and Escape then Tab leaves): Mantine's dialogs leave an Escape alone whose
+ * target carries data-mantine-stop-propagation. In an expression, Escape closes the dialog.
+ */
+function contentAttributes(mode: CodeEditorMode, label: string, testId: string | undefined): Record<string, string> {
+  const out: Record<string, string> = { 'aria-label': label };
+  if (testId) out['data-test-id'] = testId;
+  if (mode !== 'expression') out['data-mantine-stop-propagation'] = 'true';
+  return out;
+}
+
 const NO_DATA: CompletionData = { inputFields: [], nodeNames: [], nodeFields: {} };
 const noData = () => NO_DATA;
 
@@ -57,7 +69,7 @@ export default function CodeEditor({ value, onChange, mode, readOnly = false, co
         doc: value,
         extensions: [
           editorExtensions({ mode, readOnly, placeholder, data: () => latest.current.completions(), onChange: (next) => latest.current.onChange(next) }),
-          EditorView.contentAttributes.of(testId ? { 'aria-label': label, 'data-test-id': testId } : { 'aria-label': label }),
+          EditorView.contentAttributes.of(contentAttributes(mode, label, testId)),
         ],
       }),
     });

@@ -144,10 +144,10 @@ export function editorExtensions({ mode, readOnly, placeholder, data, onChange }
   ];
   if (placeholder) common.push(placeholderText(placeholder));
   if (mode === 'expression') {
-    return [...common, EditorView.lineWrapping, segmentMarks, autocompletion({ override: [specialVariables(data, true)], icons: false })];
+    return [...common, EditorView.lineWrapping, segmentMarks, autocompletion({ override: [specialVariables(data, true)], icons: false, interactionDelay: 0 })];
   }
   // Tab indents in code (Escape, then Tab moves on, CodeMirror's rule); in an expression Tab moves on.
   const code: Extension[] = [...common, keymap.of([indentWithTab]), lineNumbers(), highlightActiveLineGutter(), highlightActiveLine(), foldGutter(), indentOnInput(), lintGutter()];
   if (mode === 'json') return [...code, json(), linter(jsonParseLinter(), { delay: 300 })];
-  return [...code, javascript(), javascriptSyntaxLinter, autocompletion({ override: [specialVariables(data, false), localCompletionSource], icons: false })];
+  return [...code, javascript(), javascriptSyntaxLinter, autocompletion({ override: [specialVariables(data, false), localCompletionSource], icons: false, interactionDelay: 0 })];
 }
