@@ -164,17 +164,15 @@ test('drags input fields onto a parameter as expressions and edits them with hig
   const header = input(page).getByTestId('ndv-run-data-display-mode').getByText('Table');
   await header.click();
   const column = input(page).getByTestId('ndv-table-header').filter({ hasText: /^score$/ });
-  const box = await column.boundingBox();
-  const drop = await param(page, 'name').boundingBox();
-  if (!box || !drop) throw new Error('not visible');
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(box.x + 30, box.y + 20, { steps: 4 });
-  await page.mouse.move(drop.x + drop.width / 2, drop.y + drop.height / 2, { steps: 8 });
+  // Dispatched drag events, so the page can be looked at while the drag is on.
+  const dataTransfer = await page.evaluateHandle(() => new DataTransfer());
+  await column.dispatchEvent('dragstart', { dataTransfer });
   await expect(page.locator('body')).toHaveAttribute('data-mapping-drag', 'true');
+  await param(page, 'name').dispatchEvent('dragover', { dataTransfer });
   await expect(param(page, 'name')).toHaveAttribute('data-drop-over', 'true');
   await shoot(page, 'drag-hint');
-  await page.mouse.up();
+  await param(page, 'name').dispatchEvent('drop', { dataTransfer });
+  await column.dispatchEvent('dragend', { dataTransfer });
   await expect(page.locator('body')).not.toHaveAttribute('data-mapping-drag', 'true');
 
   await ndv(page).getByTestId('back-to-canvas').click();
