@@ -38,7 +38,7 @@ func (s *server) getNodeTypes(c fiber.Ctx) error {
 	withProps := c.Query("includeProperties") == "true"
 	out := make([]json.RawMessage, 0, len(types))
 	for _, t := range types {
-		d, err := describe(t.Description, withProps)
+		d, err := describe(t.Description, withProps, s.cfg.BasePath)
 		if err != nil {
 			return err
 		}
@@ -62,7 +62,7 @@ func (s *server) postNodeTypes(c fiber.Ctx) error {
 		if !ok {
 			continue
 		}
-		d, err := describe(t.Description, true)
+		d, err := describe(t.Description, true, s.cfg.BasePath)
 		if err != nil {
 			return err
 		}
@@ -72,20 +72,31 @@ func (s *server) postNodeTypes(c fiber.Ctx) error {
 }
 
 // describe writes a description, dropping its properties unless asked for. Descriptions are
-// written as their JSON files hold them, so fields the editor knows and Go does not survive.
-func describe(d *nodes.Description, withProperties bool) (json.RawMessage, error) {
+// written as their JSON files hold them, so fields the editor knows and Go does not survive; a
+// description without a documentationUrl gets the address of its built-in documentation page
+// under basePath.
+func describe(d *nodes.Description, withProperties bool, basePath string) (json.RawMessage, error) {
 	b, err := json.Marshal(d)
 	if err != nil {
 		return nil, fmt.Errorf("node type %s: %w", d.Name, err)
 	}
-	if withProperties {
+	if withProperties && d.DocumentationURL != "" {
 		return b, nil
 	}
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(b, &fields); err != nil {
 		return nil, fmt.Errorf("node type %s: %w", d.Name, err)
 	}
-	delete(fields, "properties")
+	if !withProperties {
+		delete(fields, "properties")
+	}
+	if d.DocumentationURL == "" {
+		docs, err := json.Marshal(basePath + nodes.DocumentationPath(d.Name))
+		if err != nil {
+			return nil, err
+		}
+		fields["documentationUrl"] = docs
+	}
 	return json.Marshal(fields)
 }
 

@@ -142,6 +142,9 @@ func (s *server) routes() []route {
 		{http.MethodGet, "/rest/oauth2-credential/callback", signedIn, s.getOAuth2Callback},
 		{http.MethodGet, "/rest/oauth1-credential/auth", signedIn, s.getOAuth1Auth},
 		{http.MethodGet, "/rest/oauth1-credential/callback", signedIn, s.getOAuth1Callback},
+		// Node documentation pages, built in so the editor's Docs links work offline.
+		{http.MethodGet, "/docs/nodes", signedIn, s.getNodeDocsIndex},
+		{http.MethodGet, "/docs/nodes/:type", signedIn, s.getNodeDoc},
 	}, s.webhookRoutes()...)
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 
 	"github.com/gofiber/fiber/v3"
@@ -36,6 +37,10 @@ type settingsResponse struct {
 	ExecutionMode                string               `json:"executionMode"`
 	PublicAPI                    publicAPI            `json:"publicApi"`
 	OnboardingCallPromptEnabled  bool                 `json:"onboardingCallPromptEnabled"`
+	// DocsURL is where the Help menu's documentation points (FLOWMILL_DOCS_URL, else the
+	// built-in node documentation); IssuesURL the issue tracker (FLOWMILL_ISSUES_URL).
+	DocsURL   string `json:"docsUrl"`
+	IssuesURL string `json:"issuesUrl"`
 }
 
 type versionNotifications struct {
@@ -110,6 +115,8 @@ func (s *server) getSettings(c fiber.Ctx) error {
 		Templates:                    templates{Enabled: cfg.TemplatesEnabled, Host: cfg.TemplatesHost},
 		ExecutionMode:                mode,
 		PublicAPI:                    publicAPI{Enabled: !cfg.PublicAPIDisabled, LatestVersion: 1, Path: "api"},
+		DocsURL:                      cmp.Or(cfg.DocsURL, cfg.BasePath+"docs/nodes"),
+		IssuesURL:                    cfg.IssuesURL,
 	})
 }
 

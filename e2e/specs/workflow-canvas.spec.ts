@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { addAfter, connect, edge, edgeActions, getWorkflow, links, node, openNewWorkflow, pickInCreator, select, signIn, workflowIdOf } from '../support/editor';
 
 test.beforeEach(async ({ page }) => {
@@ -34,6 +34,12 @@ test('builds a workflow from the node creator with the mouse', async ({ page }) 
   await page.screenshot({ path: 'test-results/editor-built-with-mouse.png' });
 });
 
+async function closeAddedNode(page: Page): Promise<void> {
+  await expect(page.getByTestId('ndv')).toBeVisible();
+  await page.getByTestId('back-to-canvas').click();
+  await expect(page.getByTestId('ndv')).toBeHidden();
+}
+
 test('builds a workflow with the keyboard', async ({ page }) => {
   await select(page, 'Start');
   await page.keyboard.press('Tab');
@@ -42,11 +48,13 @@ test('builds a workflow with the keyboard', async ({ page }) => {
   await page.keyboard.press('Enter');
   await expect(node(page, 'Set')).toBeVisible();
   await expect(edge(page, 'Start', 'Set')).toHaveCount(1);
-  // The new node is selected, so the next one follows it.
+  // The added node's details open (as in n8n); back on the canvas it stays selected, so the next one follows it.
+  await closeAddedNode(page);
   await page.keyboard.press('Tab');
   await page.keyboard.type('No Operation');
   await page.keyboard.press('Enter');
   await expect(edge(page, 'Set', 'No Operation, do nothing')).toHaveCount(1);
+  await closeAddedNode(page);
   // Tab closes the creator again; arrow keys walk the connections.
   await page.keyboard.press('Tab');
   await expect(page.getByTestId('node-creator')).toBeVisible();

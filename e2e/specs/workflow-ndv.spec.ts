@@ -83,12 +83,10 @@ test('configures Set, IF and Code through the panel, runs them and reads table, 
   // Code: the code edit dialog, the node color in the settings tab.
   await addAfter(page, 'IF', 'code', 'Code');
   await openNode(page, 'Code');
-  await param(page, 'jsCode').getByTestId('parameter-edit-preview').click();
-  const code = page.getByTestId('edit-dialog-input');
+  const code = param(page, 'jsCode').getByTestId('code-editor');
   await code.fill(
     "return [{ json: { label: $input.first().json.label }, binary: { data: { data: 'aGVsbG8gd29ybGQ=', mimeType: 'text/plain', fileName: 'hello.txt', fileExtension: 'txt' } } }];",
   );
-  await page.getByTestId('edit-dialog-close').click();
   await ndv(page).getByTestId('ndv-tab-settings').click();
   await param(page, 'color').locator('input').fill('#ff6d5a');
   // Leaving the field closes its color picker.
@@ -308,9 +306,7 @@ test('date-time, multi-select, remote options, credential type, JSON and notice 
   await param(page, 'genericAuthType').locator('input:not([type="hidden"])').first().click();
   await page.getByRole('option', { name: 'Basic Auth', exact: true }).click();
   await expect(ndv(page).getByTestId('node-credentials').filter({ has: page.getByTestId('credentials-label') })).toBeVisible();
-  await param(page, 'headerParametersJson').getByTestId('parameter-edit-preview').click();
-  await page.getByTestId('edit-dialog-input').fill('{"x-test": "1"}');
-  await page.getByTestId('edit-dialog-close').click();
+  await param(page, 'headerParametersJson').getByTestId('code-editor').fill('{"x-test": "1"}');
   await closeNode(page);
 
   await page.keyboard.press('Control+s');

@@ -27,13 +27,21 @@ export async function openNewWorkflow(page: Page): Promise<void> {
   await expect(page.locator('body')).toHaveAttribute('data-push-connected', 'true');
 }
 
-/** Picks a node type in the open node creator by searching its name. */
-export async function pickInCreator(page: Page, search: string, displayName: string): Promise<void> {
+/**
+ * Picks a node type in the open node creator by searching its name. The added node's details
+ * open (as in n8n); they are closed again unless `keepOpen`.
+ */
+export async function pickInCreator(page: Page, search: string, displayName: string, keepOpen = false): Promise<void> {
   const creator = page.getByTestId('node-creator');
   await expect(creator).toBeVisible();
   await page.getByTestId('node-creator-search-bar').fill(search);
   await creator.getByTestId('node-creator-item-name').filter({ hasText: new RegExp(`^${displayName}$`) }).click();
   await expect(creator).toBeHidden();
+  const ndv = page.getByTestId('ndv');
+  await expect(ndv).toBeVisible();
+  if (keepOpen) return;
+  await ndv.getByTestId('back-to-canvas').click();
+  await expect(ndv).toBeHidden();
 }
 
 /** Adds a node after another through the other node's plus endpoint. */

@@ -211,6 +211,13 @@ type Config struct {
 	TrustedProxies string
 	// TrustedProxyNets is TrustedProxies parsed.
 	TrustedProxyNets []netip.Prefix
+
+	// DocsURL is where the Help menu's documentation and quickstart entries point. Default empty:
+	// the built-in node documentation, <BasePath>docs/nodes. Empty or an http(s) URL.
+	DocsURL string
+	// IssuesURL is the issue tracker the Help menu's forum entry and the node creator's "Request
+	// a node" point at. Default https://github.com/flowmill/flowmill/issues. An http(s) URL.
+	IssuesURL string
 }
 
 // HTTPIdempotencyKeyHeader is the header the HTTP Request node sends its idempotency key in,
@@ -454,8 +461,13 @@ func (c *Config) finish() error {
 			errs = append(errs, fmt.Errorf("FLOWMILL_WEBHOOK_SANDBOX: may be false only when FLOWMILL_WEBHOOK_URL has an origin of its own; it shares the editor's origin %s, where a page a workflow serves could act as any signed-in user", editor))
 		}
 	}
-	if c.TemplatesHost != "" {
-		if err := checkURL("FLOWMILL_TEMPLATES_HOST", c.TemplatesHost, "http", "https"); err != nil {
+	for _, u := range []struct{ env, value string }{
+		{"FLOWMILL_TEMPLATES_HOST", c.TemplatesHost}, {"FLOWMILL_DOCS_URL", c.DocsURL}, {"FLOWMILL_ISSUES_URL", c.IssuesURL},
+	} {
+		if u.value == "" {
+			continue
+		}
+		if err := checkURL(u.env, u.value, "http", "https"); err != nil {
 			errs = append(errs, err)
 		}
 	}

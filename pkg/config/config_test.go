@@ -217,3 +217,18 @@ func TestEgressPolicy(t *testing.T) {
 	require.Error(t, c.Egress().Check(netip.MustParseAddr("169.254.169.254")))
 	require.NoError(t, c.Egress().Check(netip.MustParseAddr("203.0.113.7")))
 }
+
+func TestDocsAndIssuesURLs(t *testing.T) {
+	c, err := Load(nil, env(nil))
+	require.NoError(t, err)
+	require.Empty(t, c.DocsURL)
+	require.Equal(t, "https://github.com/flowmill/flowmill/issues", c.IssuesURL)
+	_, err = Load(nil, env(map[string]string{"FLOWMILL_DOCS_URL": "ftp://docs.example.com"}))
+	require.ErrorContains(t, err, "FLOWMILL_DOCS_URL")
+	_, err = Load(nil, env(map[string]string{"FLOWMILL_ISSUES_URL": "https://"}))
+	require.ErrorContains(t, err, "FLOWMILL_ISSUES_URL")
+	c, err = Load(nil, env(map[string]string{"FLOWMILL_DOCS_URL": "https://docs.example.com/flowmill/", "FLOWMILL_ISSUES_URL": "https://issues.example.com/"}))
+	require.NoError(t, err)
+	require.Equal(t, "https://docs.example.com/flowmill/", c.DocsURL)
+	require.Equal(t, "https://issues.example.com/", c.IssuesURL)
+}

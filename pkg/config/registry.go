@@ -218,6 +218,10 @@ var registry = []Setting{
 		field: func(c *Config) any { return &c.SMTPSSL }},
 	{Env: "FLOWMILL_TRUSTED_PROXIES", Flag: "trusted-proxies", Default: "", Help: "Reverse proxies (IPs or CIDRs, comma-separated) whose X-Forwarded-For is believed; empty means none: the peer address is the client's.",
 		field: func(c *Config) any { return &c.TrustedProxies }},
+	{Env: "FLOWMILL_DOCS_URL", Flag: "docs-url", Default: "", Help: "Where the Help menu's documentation and quickstart point; empty means the built-in node documentation at <base path>docs/nodes.",
+		field: func(c *Config) any { return &c.DocsURL }},
+	{Env: "FLOWMILL_ISSUES_URL", Flag: "issues-url", Default: "https://github.com/flowmill/flowmill/issues", Help: "The issue tracker the Help menu's forum entry and the node creator's \"Request a node\" point at.",
+		field: func(c *Config) any { return &c.IssuesURL }},
 }
 
 // Redacted lists every setting as NAME=value with secrets hidden, for logs and diagnostics.

@@ -223,3 +223,11 @@ func TestCodeAsyncErrorLine(t *testing.T) {
 	_, err := nodetest.Run(t, code.Type(), nodetest.Node{Parameters: params("", js)}, nodetest.Items(m{}))
 	require.EqualError(t, err, "late [line 2]")
 }
+
+// A Code node added in the editor starts with n8n's example code, which adds myNewField to each item.
+func TestCodeDefaultExample(t *testing.T) {
+	t.Parallel()
+	out, err := nodetest.Run(t, code.Type(), nodetest.Node{Parameters: m{}}, nodetest.Items(m{"value": 1.0}, m{"value": 2.0}))
+	require.NoError(t, err)
+	nodetest.RequireJSONs(t, []m{{"value": 1.0, "myNewField": int64(1)}, {"value": 2.0, "myNewField": int64(1)}}, out[0])
+}

@@ -12,7 +12,6 @@ import {
   IconBook,
   IconMessages,
   IconPlayerPlay,
-  IconSchool,
   IconSettings,
   IconTemplate,
   type Icon,
@@ -20,7 +19,9 @@ import {
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useSettings } from '@/api/settings';
 import type { RouteName } from '@/core/routes';
+import { helpLinks, type HelpLink } from '@/core/settings';
 import { fullName, type User } from '@/core/user';
 import { Logo } from './Logo';
 import { UpdatesEntry } from './UpdatesEntry';
@@ -29,19 +30,8 @@ import { WorkflowsMenu } from './WorkflowsMenu';
 import classes from './MainSidebar.module.css';
 
 const WORKFLOW_ROUTES: ReadonlySet<RouteName> = new Set(['NodeViewNew', 'NodeViewExisting', 'ExecutionById', 'WorkflowTemplate']);
-/** Help menu destinations (spec 001 §2: quickstart video, docs, forum, course). */
-const HELP_LINKS = {
-  quickstart: 'https://www.youtube.com/watch?v=RpjQTGKm-ok',
-  docs: 'https://docs.n8n.io',
-  forum: 'https://community.n8n.io',
-  course: 'https://www.youtube.com/watch?v=UIf-SlmMMUA',
-} as const;
-const HELP_ITEMS: ReadonlyArray<{ key: keyof typeof HELP_LINKS; icon: Icon }> = [
-  { key: 'quickstart', icon: IconPlayerPlay },
-  { key: 'docs', icon: IconBook },
-  { key: 'forum', icon: IconMessages },
-  { key: 'course', icon: IconSchool },
-];
+/** Help menu icons (spec 001 §2); the destinations are Flowmill's own, from the settings. */
+const HELP_ICONS: Record<HelpLink['key'], Icon> = { quickstart: IconPlayerPlay, docs: IconBook, forum: IconMessages };
 const TEMPLATE_ROUTES: ReadonlySet<RouteName> = new Set(['TemplatesSearchView', 'TemplatesWorkflowView', 'TemplatesCollectionView']);
 
 export interface MainSidebarProps {
@@ -120,6 +110,7 @@ export function MainSidebar({
   onSignOut,
 }: MainSidebarProps) {
   const { t } = useTranslation();
+  const { settings } = useSettings();
   const userLabel = user ? fullName(user) || (user.email ?? '') : '';
   const [expanded, setExpanded] = useSidebarExpanded();
   const toggleLabel = expanded ? t('mainSidebar.collapse') : t('mainSidebar.expand');
@@ -170,11 +161,14 @@ export function MainSidebar({
         </Menu.Target>
         <Menu.Dropdown>
           <Menu.Label>{t('mainSidebar.help')}</Menu.Label>
-          {HELP_ITEMS.map(({ key, icon: ItemIcon }) => (
-            <Menu.Item key={key} component="a" href={HELP_LINKS[key]} target="_blank" rel="noreferrer" leftSection={<ItemIcon size={16} />}>
-              {t(`mainSidebar.helpMenu.${key}`)}
-            </Menu.Item>
-          ))}
+          {helpLinks(settings).map(({ key, href }) => {
+            const ItemIcon = HELP_ICONS[key];
+            return (
+              <Menu.Item key={key} component="a" href={href} target="_blank" rel="noreferrer" leftSection={<ItemIcon size={16} />} data-test-id={`help-menu-${key}`}>
+                {t(`mainSidebar.helpMenu.${key}`)}
+              </Menu.Item>
+            );
+          })}
           <Menu.Item leftSection={<IconInfoCircle size={16} />} onClick={onOpenAbout}>
             {t('mainSidebar.helpMenu.about')}
           </Menu.Item>

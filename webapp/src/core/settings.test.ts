@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS, mergeSettings } from './settings';
+import { DEFAULT_SETTINGS, helpLinks, mergeSettings } from './settings';
 
 describe('settings', () => {
   it('defaults match spec 000 §3 before the server answers', () => {
@@ -20,5 +20,16 @@ describe('settings', () => {
     expect(merged.templates.host).toBe('https://t.example/');
     expect(merged.executionTimeout).toBe(-1);
     expect(merged.publicApi).toEqual(DEFAULT_SETTINGS.publicApi);
+  });
+});
+
+describe('helpLinks', () => {
+  it("points the Help menu at Flowmill's documentation and issue tracker", () => {
+    expect(helpLinks({ docsUrl: '/docs/nodes', issuesUrl: 'https://github.com/flowmill/flowmill/issues' })).toEqual([
+      { key: 'quickstart', href: '/docs/nodes#quickstart' },
+      { key: 'docs', href: '/docs/nodes' },
+      { key: 'forum', href: 'https://github.com/flowmill/flowmill/issues' },
+    ]);
+    expect(helpLinks({ docsUrl: '', issuesUrl: '' })).toEqual([]);
   });
 });

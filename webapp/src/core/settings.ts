@@ -25,6 +25,10 @@ export interface Settings {
   defaultLocale: string;
   versionNotifications: { enabled: boolean; endpoint: string; infoUrl: string };
   logLevel: string;
+  /** Where the Help menu's documentation points (the built-in node documentation by default). */
+  docsUrl: string;
+  /** The issue tracker: Help menu and "Request a node". */
+  issuesUrl: string;
 }
 
 /** What the client assumes before the server answers (spec 000 §3). */
@@ -52,6 +56,8 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   defaultLocale: 'en',
   versionNotifications: { enabled: false, endpoint: '', infoUrl: '' },
   logLevel: 'info',
+  docsUrl: '',
+  issuesUrl: '',
 });
 
 /** Lays the server's answer over the defaults; nested groups are merged one level deep. */
@@ -66,4 +72,21 @@ export function mergeSettings(server: Partial<Settings> | null | undefined): Set
     templates: { ...DEFAULT_SETTINGS.templates, ...s.templates },
     versionNotifications: { ...DEFAULT_SETTINGS.versionNotifications, ...s.versionNotifications },
   };
+}
+
+/** A Help menu entry: what it is and where it leads. */
+export interface HelpLink {
+  key: 'quickstart' | 'docs' | 'forum';
+  href: string;
+}
+
+/**
+ * The Help menu's destinations, Flowmill's own: the quickstart and the documentation from
+ * docsUrl, the issue tracker for questions and feedback. Entries without an address are left out.
+ */
+export function helpLinks(settings: Pick<Settings, 'docsUrl' | 'issuesUrl'>): HelpLink[] {
+  const links: HelpLink[] = [];
+  if (settings.docsUrl) links.push({ key: 'quickstart', href: `${settings.docsUrl}#quickstart` }, { key: 'docs', href: settings.docsUrl });
+  if (settings.issuesUrl) links.push({ key: 'forum', href: settings.issuesUrl });
+  return links;
 }

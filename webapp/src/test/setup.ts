@@ -31,6 +31,13 @@ if (!('ResizeObserver' in window)) {
   Object.defineProperty(window, 'ResizeObserver', { writable: true, value: ResizeObserverStub });
 }
 
+// CodeMirror measures text through ranges, which jsdom does not lay out.
+if (!Range.prototype.getClientRects) {
+  const empty = (): DOMRectList => Object.assign([], { item: () => null }) as unknown as DOMRectList;
+  Range.prototype.getClientRects = empty;
+  Range.prototype.getBoundingClientRect = () => new DOMRect(0, 0, 0, 0);
+}
+
 Object.defineProperty(window, 'scrollTo', { writable: true, value: () => undefined });
 
 afterEach(() => {

@@ -113,3 +113,8 @@ export function initialExpanded(types: readonly NodeTypeDescription[], tab: Crea
 
 /** Node types the no-results view suggests. */
 export const NO_RESULTS_SUGGESTIONS = [HTTP_REQUEST_NODE_TYPE, WEBHOOK_NODE_TYPE];
+
+/** Whether the node details view opens on a node just added from the creator (n8n: all but sticky notes). */
+export function opensAfterAdding(typeName: string): boolean {
+  return typeName !== STICKY_NOTE_TYPE;
+}

@@ -124,14 +124,14 @@ function itemOptions(item: Item, jsonPath: string, binaryPath: string, key: stri
   return out;
 }
 
-function outputItem(runData: VariableTreeInput['runData'], node: string, run: number, output: number, itemIndex: number): Item | undefined {
+export function outputItem(runData: VariableTreeInput['runData'], node: string, run: number, output: number, itemIndex: number): Item | undefined {
   const runs = runData?.[node];
   if (!runs || runs.length === 0) return undefined;
   return runs[Math.min(run, runs.length - 1)]?.data?.main[output]?.[itemIndex] ?? undefined;
 }
 
 /** The item the node reads on input 0: from its own run's source, else through its connections. */
-function inputItem(input: VariableTreeInput, itemIndex: number, runIndex: number): Item | undefined {
+export function inputItem(input: VariableTreeInput, itemIndex: number, runIndex: number): Item | undefined {
   const { nodeName, graph, runData } = input;
   const source = runData?.[nodeName]?.[runIndex]?.source?.[0];
   if (source) return outputItem(runData, source.previousNode, source.previousNodeRun ?? 0, source.previousNodeOutput ?? 0, itemIndex);

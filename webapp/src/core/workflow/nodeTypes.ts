@@ -72,6 +72,7 @@ export const HTTP_REQUEST_NODE_TYPE = 'n8n-nodes-base.httpRequest';
 export const CRON_NODE_TYPE = 'n8n-nodes-base.cron';
 export const INTERVAL_NODE_TYPE = 'n8n-nodes-base.interval';
 export const SCHEDULE_TRIGGER_NODE_TYPE = 'n8n-nodes-base.scheduleTrigger';
+export const CODE_NODE_TYPE = 'n8n-nodes-base.code';
 
 /** The highest version a description covers (`version` may be a list). */
 export function latestVersion(type: NodeTypeDescription): number {

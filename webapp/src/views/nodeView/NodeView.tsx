@@ -5,6 +5,7 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, useS
 import { useTranslation } from 'react-i18next';
 import { useBlocker, useLocation, useNavigate } from 'react-router';
 import { workflowCommands, type WorkflowCommand } from '@/core/editor/commands';
+import { opensAfterAdding } from '@/core/editor/nodeCreator';
 import { EditorStore } from '@/core/editor/store';
 import { openedExecutionState } from '@/core/executions/status';
 import { MIN_ZOOM, nodesBounds, STICKY_DEFAULT_HEIGHT, STICKY_DEFAULT_WIDTH } from '@/core/workflow/canvas';
@@ -213,7 +214,11 @@ function NodeViewInner({ mode }: { mode: EditorMode }) {
           <NodeCreator
             onClose={() => setCreator(null)}
             onSelect={(type) => {
-              if (actions.addNode(type.name, creator)) setCreator(null);
+              if (!actions.addNode(type.name, creator)) return;
+              setCreator(null);
+              // The added node is the one selected; its details open, as in n8n.
+              const added = store.getState().selected.at(-1);
+              if (added !== undefined && opensAfterAdding(type.name)) setNdvNode(added);
             }}
           />
         ) : null}

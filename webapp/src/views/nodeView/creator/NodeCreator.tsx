@@ -2,6 +2,7 @@ import { Anchor, CloseButton, SegmentedControl, Text, TextInput, UnstyledButton 
 import { IconChevronDown, IconChevronRight, IconSearch } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSettings } from '@/api/settings';
 import { NodeIcon } from '@/components/NodeIcon';
 import {
   CREATOR_TABS,
@@ -17,8 +18,6 @@ import { NODE_TYPE_DRAG_FORMAT } from '@/views/nodeView/canvas/Canvas';
 import { useEditor } from '@/views/nodeView/EditorContext';
 import classes from './creator.module.css';
 
-const REQUEST_NODE_URL = 'https://community.n8n.io/c/feature-requests/5';
-
 interface NodeCreatorProps {
   onSelect: (type: NodeTypeDescription) => void;
   onClose: () => void;
@@ -28,6 +27,7 @@ interface NodeCreatorProps {
 export function NodeCreator({ onSelect, onClose }: NodeCreatorProps) {
   const { t } = useTranslation();
   const { types, index } = useEditor();
+  const { settings } = useSettings();
   const [search, setSearch] = useState('');
   const [tab, setTab] = useState<CreatorTab>('All');
   const [expanded, setExpanded] = useState<Set<string>>(() => initialExpanded(types, 'All'));
@@ -141,9 +141,11 @@ export function NodeCreator({ onSelect, onClose }: NodeCreatorProps) {
             {suggestions.map((type) => (
               <NodeRow key={type.name} type={type} active={false} onClick={() => onSelect(type)} />
             ))}
-            <Anchor href={REQUEST_NODE_URL} target="_blank" rel="noreferrer" size="sm" mt="sm" display="block">
-              {t('nodeCreator.noResults.request')}
-            </Anchor>
+            {settings.issuesUrl ? (
+              <Anchor href={settings.issuesUrl} target="_blank" rel="noreferrer" size="sm" mt="sm" display="block" data-test-id="node-creator-request">
+                {t('nodeCreator.noResults.request')}
+              </Anchor>
+            ) : null}
           </div>
         ) : (
           items.map((item, i) =>

@@ -1,4 +1,5 @@
 import { createContext, useContext } from 'react';
+import type { CompletionData } from '@/core/codeEditor/completions';
 import type { JsonValue } from '@/core/workflow/types';
 
 /** What evaluating an expression gave: a value, or why there is none. */
@@ -29,6 +30,8 @@ export interface NdvServices {
   resolveExpression: (expression: string) => Promise<ExpressionResult>;
   /** Runs the workflow up to the given node (execute previous nodes, execute node). */
   runTo: (nodeName: string) => void;
+  /** What code and expression completions offer for the open node, read when they are asked for. */
+  completionData: () => CompletionData;
 }
 
 export const NdvContext = createContext<NdvServices | null>(null);

@@ -2,6 +2,8 @@ import { Alert, Button, Center, Loader, Modal, ScrollArea, Tabs, Tooltip } from 
 import { IconAlertTriangle, IconArrowLeft, IconExternalLink, IconGripVertical, IconSettings } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { completionDataFor } from '@/core/codeEditor/completionData';
+import { followingChange } from '@/core/codeEditor/defaultCode';
 import { NDV_DEFAULT_POSITION, ndvLayout, positionFor } from '@/core/editor/ndvLayout';
 import { applyParameterChange, type ParameterChange } from '@/core/parameters';
 import { nodeIssues } from '@/core/workflow/nodeIssues';
@@ -67,9 +69,14 @@ export function NodeDetailsView({ nodeName, onClose, onRun, onStop }: { nodeName
     [onRun, store],
   );
 
+  const completionData = useCallback(() => {
+    const state = store.getState();
+    return completionDataFor(state.graph, state.execution.runData, nodeName);
+  }, [store, nodeName]);
+
   const services: NdvServices = useMemo(
-    () => ({ nodeName, readOnly, sessionId, openExpressionEditor: setExpression, resolveExpression, runTo }),
-    [nodeName, readOnly, sessionId, setExpression, resolveExpression, runTo],
+    () => ({ nodeName, readOnly, sessionId, openExpressionEditor: setExpression, resolveExpression, runTo, completionData }),
+    [nodeName, readOnly, sessionId, setExpression, resolveExpression, runTo, completionData],
   );
 
   const close = () => {
@@ -79,7 +86,9 @@ export function NodeDetailsView({ nodeName, onClose, onRun, onStop }: { nodeName
 
   const onChange = (change: ParameterChange) => {
     if (readOnly || !node) return;
-    const patch = applyParameterChange(node, fullType, change);
+    let patch = applyParameterChange(node, fullType, change);
+    const following = followingChange(node, change);
+    if (following) patch = { ...patch, ...applyParameterChange({ ...node, ...patch }, fullType, following) };
     if (Object.keys(patch).length > 0) actions.updateNode(node.name, { kind: 'updateNode', name: node.name, patch });
   };
 

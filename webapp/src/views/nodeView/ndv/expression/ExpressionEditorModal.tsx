@@ -1,12 +1,11 @@
 import { Box, Code, Grid, Group, Modal, Stack, Text, Title } from '@mantine/core';
-import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { LazyCodeEditor, type CodeEditorHandle, type SegmentStates } from '@/components/codeEditor';
 import { insertVariable } from '@/core/expressions/insert';
 import { templateOf } from '@/core/expressions/template';
 import { useNdv, type ExpressionEditorRequest } from '@/views/nodeView/ndv/NdvContext';
-import { ExpressionInput } from './ExpressionInput';
 import { ExpressionResult } from './ExpressionResult';
-import type { SegmentStates } from './HighlightedTemplate';
 import { useSegmentPreview } from './usePreviews';
 import { VariableSelector } from './VariableSelector';
 
@@ -34,11 +33,10 @@ export function ExpressionEditorModal({ request, onClose }: { request: Expressio
 
 function ExpressionEditor({ request }: { request: ExpressionEditorRequest }) {
   const { t } = useTranslation();
-  const { nodeName, readOnly } = useNdv();
+  const { nodeName, readOnly, completionData } = useNdv();
   const [draft, setDraft] = useState(() => templateOf(request.value));
-  const textarea = useRef<HTMLTextAreaElement>(null);
-  // The cursor starts at the end of the expression.
-  const cursor = useRef<number | null>(templateOf(request.value).length);
+  const editor = useRef<CodeEditorHandle>(null);
+  const cursor = useRef<number | null>(null);
   const expression = `=${draft}`;
 
   // The dialog hands its value over when it closes, however it closes.
@@ -54,10 +52,10 @@ function ExpressionEditor({ request }: { request: ExpressionEditorRequest }) {
     [],
   );
 
-  useLayoutEffect(() => {
-    if (cursor.current === null || !textarea.current) return;
-    textarea.current.focus();
-    textarea.current.setSelectionRange(cursor.current, cursor.current);
+  // After an insertion from the variable selector the cursor goes after the inserted text.
+  useEffect(() => {
+    if (cursor.current === null || !editor.current) return;
+    editor.current.focusAt(cursor.current);
     cursor.current = null;
   }, [draft]);
 
@@ -73,8 +71,8 @@ function ExpressionEditor({ request }: { request: ExpressionEditorRequest }) {
 
   const select = (variable: string) => {
     if (readOnly) return;
-    const el = textarea.current;
-    const inserted = insertVariable(draft, el?.selectionStart ?? draft.length, el?.selectionEnd ?? draft.length, variable);
+    const range = editor.current?.selection() ?? { from: draft.length, to: draft.length };
+    const inserted = insertVariable(draft, range.from, range.to, variable);
     cursor.current = inserted.cursor;
     setDraft(inserted.value);
   };
@@ -103,7 +101,20 @@ function ExpressionEditor({ request }: { request: ExpressionEditorRequest }) {
                 {t('expressionEdit.anythingInside')} <Code>{'{{ }}'}</Code> {t('expressionEdit.isJavaScript')}
               </Text>
             </Group>
-            <ExpressionInput ref={textarea} value={draft} onChange={setDraft} states={states} readOnly={readOnly} label={t('expressionEdit.expression')} />
+            <LazyCodeEditor
+              ref={editor}
+              value={draft}
+              onChange={setDraft}
+              mode="expression"
+              segmentStates={states}
+              completions={completionData}
+              readOnly={readOnly}
+              autoFocus
+              minHeight="180px"
+              maxHeight="40vh"
+              label={t('expressionEdit.expression')}
+              testId="expression-modal-input"
+            />
             {readOnly ? (
               <Text size="xs" c="dimmed" mt={4}>
                 {t('expressionEdit.readOnly')}

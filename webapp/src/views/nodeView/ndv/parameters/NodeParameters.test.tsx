@@ -1,7 +1,8 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MAPPING_MIME } from '@/core/expressions/mapping';
 import { applyParameterChange, type ParameterChange } from '@/core/parameters';
 import type { NodeTypeDescription } from '@/core/workflow/nodeTypes';
 import type { WorkflowNode } from '@/core/workflow/types';
@@ -71,6 +72,7 @@ function services(overrides: Partial<NdvServices> = {}): NdvServices {
     openExpressionEditor: vi.fn(),
     resolveExpression: () => Promise.resolve({ ok: true, value: 'resolved' }),
     runTo: vi.fn(),
+    completionData: () => ({ inputFields: [], nodeNames: [], nodeFields: {} }),
     ...overrides,
   };
 }
@@ -152,6 +154,27 @@ describe('NodeParameters', { timeout: 20000 }, () => {
     await userEvent.type(url, 'h');
     expect(spy).toHaveBeenLastCalledWith({ path: 'parameters.url', value: 'h' });
     expect(within(item).queryByTestId('parameter-issues')).toBeNull();
+  });
+
+  it('maps a field dropped from the input panel as an expression, appending to an expression', () => {
+    const { spy } = setup({ body: '={{ $json["a"] }}' });
+    const drag = (field: object) => {
+      const text = JSON.stringify(field);
+      return { dataTransfer: { types: [MAPPING_MIME, 'text/plain'], getData: (type: string) => (type === MAPPING_MIME ? text : ''), dropEffect: 'none' } };
+    };
+    const url = screen.getByTestId('parameter-input-url');
+    fireEvent.dragOver(url, drag({ nodeName: 'Start', direct: true, path: ['name'] }));
+    expect(url).toHaveAttribute('data-drop-over', 'true');
+    fireEvent.drop(url, drag({ nodeName: 'Start', direct: true, path: ['name'] }));
+    expect(spy).toHaveBeenLastCalledWith({ path: 'parameters.url', value: '={{ $json["name"] }}' });
+    expect(url).not.toHaveAttribute('data-drop-over');
+    fireEvent.drop(screen.getByTestId('parameter-input-body'), drag({ nodeName: 'Fetch', direct: false, path: ['user', 'id'] }));
+    expect(spy).toHaveBeenLastCalledWith({ path: 'parameters.body', value: '={{ $json["a"] }} {{ $node["Fetch"].json["user"]["id"] }}' });
+    // Other drags change nothing.
+    spy.mockClear();
+    fireEvent.drop(url, { dataTransfer: { types: ['text/plain'], getData: () => 'x' } });
+    expect(spy).not.toHaveBeenCalled();
+    expect(url).toHaveAttribute('data-drop-hint', 'Drop here to map');
   });
 
   it('shows parameters when their displayOptions start to match', async () => {

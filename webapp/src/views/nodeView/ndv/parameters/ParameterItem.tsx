@@ -1,6 +1,7 @@
 import { Group } from '@mantine/core';
-import { useId } from 'react';
+import { useId, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { droppedValue, MAPPING_MIME, mappingExpression, parseMappedField } from '@/core/expressions/mapping';
 import { clone, fromExpression, isExpression, toExpression, unsupportedOptionValues, valueIssues, type ParameterIssue } from '@/core/parameters';
 import type { NodeProperty } from '@/core/workflow/nodeTypes';
 import type { JsonValue } from '@/core/workflow/types';
@@ -27,6 +28,7 @@ export function ParameterItem({ property, value, path }: { property: NodePropert
   const id = useId();
   const remote = useRemoteChoices(property, path);
   const expression = isExpression(value);
+  const multiple = property.typeOptions?.multipleValues === true && !expression;
   const setValue = (next: JsonValue | undefined) => onChange({ path, value: next });
 
   const openEditor = (current: string) => ndv.openExpressionEditor({ path, value: current, onChange: (next) => setValue(next) });
@@ -50,8 +52,24 @@ export function ParameterItem({ property, value, path }: { property: NodePropert
   if (remote?.error) texts.push(t('parameters.loadOptionsError', { message: remote.error }));
   else if (remote?.options && !remote.isLoading) for (const unsupported of unsupportedOptionValues(property, value, remote.options)) texts.push(t('parameters.notSupported', { value: unsupported }));
 
+  // A field dragged from the input panel maps into the parameter as an expression (n8n 0.186).
+  const droppable = !readOnly && canBeExpression(property) && !multiple;
+  const [dropOver, setDropOver] = useState(false);
+  const onDragOver = (event: DragEvent) => {
+    if (!event.dataTransfer.types.includes(MAPPING_MIME)) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'copy';
+    setDropOver(true);
+  };
+  const onDrop = (event: DragEvent) => {
+    setDropOver(false);
+    const field = parseMappedField(event.dataTransfer.getData(MAPPING_MIME));
+    if (!field) return;
+    event.preventDefault();
+    setValue(droppedValue(value, mappingExpression(field)));
+  };
+
   const choices = remote ? (remote.options ?? []) : staticChoices(property);
-  const multiple = property.typeOptions?.multipleValues === true && !expression;
 
   return (
     <div className={classes.item} data-test-id="parameter-item" data-name={property.name}>
@@ -67,7 +85,15 @@ export function ParameterItem({ property, value, path }: { property: NodePropert
           />
         )}
       </Group>
-      <div data-test-id={`parameter-input-${property.name}`}>
+      <div
+        data-test-id={`parameter-input-${property.name}`}
+        className={droppable ? classes.dropTarget : undefined}
+        data-drop-over={dropOver || undefined}
+        data-drop-hint={droppable ? t('parameters.dropToMap') : undefined}
+        onDragOver={droppable ? onDragOver : undefined}
+        onDragLeave={droppable ? () => setDropOver(false) : undefined}
+        onDrop={droppable ? onDrop : undefined}
+      >
         {expression ? (
           <InlineExpression value={value} path={path} onOpen={() => openEditor(value)} />
         ) : multiple ? (

@@ -6,6 +6,7 @@ import { connectedOutputs, truncateName } from '@/core/runData/inputNodes';
 import { shownOutputs } from '@/core/runData/runs';
 import { useEditor, useEditorState } from '@/views/nodeView/EditorContext';
 import { useNdv } from '@/views/nodeView/ndv/NdvContext';
+import { MappingSourceContext } from './mappingSource';
 import { Executing, PaneTitle } from './panelParts';
 import { RunDataPane } from './RunDataPane';
 import { useRunDataView } from './runDataViewContext';
@@ -105,34 +106,41 @@ export function InputPanel() {
     );
   }
 
+  const mapping = useMemo(
+    () => (inputNode && !readOnly ? { nodeName: inputNode, direct: connectedOutputs(connections, inputNode, nodeName).length > 0 } : null),
+    [inputNode, readOnly, connections, nodeName],
+  );
+
   return (
-    <RunDataPane
-      pane="input"
-      testId="ndv-input-panel"
-      title={title}
-      placeholder={placeholder}
-      nodeName={inputNode ?? ''}
-      runs={inputRuns}
-      runIndex={inputRunIndex}
-      onRunChange={(run) => dispatch({ type: 'selectInputRun', run, canLink })}
-      outputs={outputs}
-      outputNames={parentType?.outputNames}
-      linking={{
-        canLink,
-        linked,
-        onLink: () => dispatch({ type: 'link', inputRun: inputRunIndex }),
-        onUnlink: () => dispatch({ type: 'unlink', outputRun: outputRunIndex }),
-      }}
-      tooMuchDataTitle={t('ndv.input.tooMuchData.title')}
-      noDataInBranch={t('ndv.input.noOutputDataInBranch')}
-      noData={
-        <>
-          <Text fw={700} size="lg">
-            {t('ndv.input.noOutputData')}
-          </Text>
-          <Text size="sm">{t('ndv.input.noOutputDataInNode')}</Text>
-        </>
-      }
-    />
+    <MappingSourceContext.Provider value={mapping}>
+      <RunDataPane
+        pane="input"
+        testId="ndv-input-panel"
+        title={title}
+        placeholder={placeholder}
+        nodeName={inputNode ?? ''}
+        runs={inputRuns}
+        runIndex={inputRunIndex}
+        onRunChange={(run) => dispatch({ type: 'selectInputRun', run, canLink })}
+        outputs={outputs}
+        outputNames={parentType?.outputNames}
+        linking={{
+          canLink,
+          linked,
+          onLink: () => dispatch({ type: 'link', inputRun: inputRunIndex }),
+          onUnlink: () => dispatch({ type: 'unlink', outputRun: outputRunIndex }),
+        }}
+        tooMuchDataTitle={t('ndv.input.tooMuchData.title')}
+        noDataInBranch={t('ndv.input.noOutputDataInBranch')}
+        noData={
+          <>
+            <Text fw={700} size="lg">
+              {t('ndv.input.noOutputData')}
+            </Text>
+            <Text size="sm">{t('ndv.input.noOutputDataInNode')}</Text>
+          </>
+        }
+      />
+    </MappingSourceContext.Provider>
   );
 }

@@ -1,6 +1,6 @@
 import { UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
-import { memo, useCallback, useMemo, useState } from 'react';
+import { memo, useCallback, useMemo, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { jsonLines, type JsonLine } from '@/core/runData/jsonLines';
 import classes from './runData.module.css';
@@ -19,11 +19,29 @@ export interface JsonTreeProps {
   selectedPath?: string | null;
   onSelect?: (path: string) => void;
   testId?: string;
+  /** Makes object keys draggable; called with the line's path when a drag starts. */
+  onKeyDragStart?: (path: string, event: DragEvent) => void;
+  onKeyDragEnd?: () => void;
 }
 
-function Label({ label }: { label: string | number | null }) {
+interface DragHandlers {
+  onKeyDragStart?: (path: string, event: DragEvent) => void;
+  onKeyDragEnd?: () => void;
+}
+
+function Label({ label, path, drag }: { label: string | number | null; path: string; drag?: DragHandlers }) {
   if (label === null) return null;
-  return <span className={classes.jsonKey}>{typeof label === 'number' ? `${label}: ` : `"${label}": `}</span>;
+  if (typeof label === 'number') return <span className={classes.jsonKey}>{`${label}: `}</span>;
+  const start = drag?.onKeyDragStart;
+  if (!start) return <span className={classes.jsonKey}>{`"${label}": `}</span>;
+  return (
+    <>
+      <span className={`${classes.jsonKey} ${classes.draggableField}`} draggable onDragStart={(event) => start(path, event)} onDragEnd={drag.onKeyDragEnd} data-test-id="ndv-json-key">
+        {`"${label}"`}
+      </span>
+      {': '}
+    </>
+  );
 }
 
 function Primitive({ value }: { value: string | number | boolean | null | undefined }) {
@@ -38,9 +56,10 @@ interface LineProps {
   selected: boolean;
   onToggle: (path: string) => void;
   onSelect?: (path: string) => void;
+  drag?: DragHandlers;
 }
 
-const Line = memo(function Line({ line, selected, onToggle, onSelect }: LineProps) {
+const Line = memo(function Line({ line, selected, onToggle, onSelect, drag }: LineProps) {
   const { t } = useTranslation();
   const indent = line.depth * INDENT;
   const toggle =
@@ -72,21 +91,21 @@ const Line = memo(function Line({ line, selected, onToggle, onSelect }: LineProp
       {line.kind === 'close' ? <span className={classes.jsonToggleSpace} /> : toggle}
       {line.kind === 'open' ? (
         <>
-          <Label label={line.label} />
+          <Label label={line.label} path={line.path} drag={drag} />
           <span className={classes.jsonBracket}>{line.bracket}</span>
         </>
       ) : null}
       {line.kind === 'close' ? <span className={classes.jsonBracket}>{line.bracket}</span> : null}
       {line.kind === 'collapsed' ? (
         <>
-          <Label label={line.label} />
+          <Label label={line.label} path={line.path} drag={drag} />
           <span className={classes.jsonBracket}>{line.bracket === '{' ? (line.size ? '{…}' : '{}') : line.size ? '[…]' : '[]'}</span>
           {line.size > 0 ? <span className={classes.jsonLength}> {t('runData.items', { count: line.size })}</span> : null}
         </>
       ) : null}
       {line.kind === 'value' ? (
         <>
-          <Label label={line.label} />
+          <Label label={line.label} path={line.path} drag={drag} />
           <Primitive value={line.value} />
         </>
       ) : null}
@@ -99,7 +118,8 @@ const Line = memo(function Line({ line, selected, onToggle, onSelect }: LineProp
  * A JSON value as an indented, collapsible tree (like n8n's JSON view). Containers deeper than
  * `depth` start collapsed; large trees render only the lines in view.
  */
-export function JsonTree({ value, depth, selectedPath = null, onSelect, testId }: JsonTreeProps) {
+export function JsonTree({ value, depth, selectedPath = null, onSelect, testId, onKeyDragStart, onKeyDragEnd }: JsonTreeProps) {
+  const drag = useMemo(() => (onKeyDragStart ? { onKeyDragStart, onKeyDragEnd } : undefined), [onKeyDragStart, onKeyDragEnd]);
   const [toggled, setToggled] = useState<ReadonlySet<string>>(() => new Set());
   const lines = useMemo(() => jsonLines(value, { depth, toggled }), [value, depth, toggled]);
   const [windowed, setContainer] = useVirtualRange(lines.length, LINE_HEIGHT, lines.length > VIRTUAL_FROM);
@@ -117,7 +137,7 @@ export function JsonTree({ value, depth, selectedPath = null, onSelect, testId }
     <div ref={setContainer} className={classes.jsonTree} data-test-id={testId} role="tree">
       <div style={{ height: windowed.before }} />
       {lines.slice(windowed.start, windowed.end).map((line) => (
-        <Line key={`${line.kind}${line.path}`} line={line} selected={selectedPath === line.path && line.kind !== 'close'} onToggle={onToggle} onSelect={onSelect} />
+        <Line key={`${line.kind}${line.path}`} line={line} selected={selectedPath === line.path && line.kind !== 'close'} onToggle={onToggle} onSelect={onSelect} drag={drag} />
       ))}
       <div style={{ height: windowed.after }} />
     </div>

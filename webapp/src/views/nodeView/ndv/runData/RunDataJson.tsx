@@ -1,11 +1,13 @@
 import { ActionIcon, Menu, Tooltip } from '@mantine/core';
 import { IconCopy } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { fieldPathOfJsonView } from '@/core/expressions/mapping';
 import { itemPathExpression, JSON_VIEW_DEPTH, parameterPathExpression, valueAtPath } from '@/core/runData/jsonLines';
 import type { RunItem } from '@/core/runData/runs';
 import { copyText } from './copyText';
 import { JsonTree } from './JsonTree';
+import { endFieldDrag, startFieldDrag, useMappingSource } from './mappingSource';
 import classes from './runData.module.css';
 
 export interface RunDataJsonProps {
@@ -27,6 +29,18 @@ export function RunDataJson({ items, offset, nodeName }: RunDataJsonProps) {
   const [selection, setSelection] = useState<{ data: unknown; path: string } | null>(null);
   const selectedPath = selection && selection.data === data ? selection.path : null;
   const hasItemSelection = selectedPath !== null && selectedPath !== '';
+  const mapping = useMappingSource();
+  const onKeyDragStart = useMemo(
+    () =>
+      mapping
+        ? (path: string, event: DragEvent) => {
+            const field = fieldPathOfJsonView(path);
+            if (field) startFieldDrag(event, mapping, field);
+            else event.preventDefault();
+          }
+        : undefined,
+    [mapping],
+  );
 
   const copyValue = () => {
     const value = selectedPath ? valueAtPath(data, selectedPath) : data;
@@ -65,7 +79,15 @@ export function RunDataJson({ items, offset, nodeName }: RunDataJsonProps) {
           </Menu.Dropdown>
         </Menu>
       </div>
-      <JsonTree value={data} depth={JSON_VIEW_DEPTH} selectedPath={selectedPath} onSelect={(path) => setSelection({ data, path })} testId="ndv-json" />
+      <JsonTree
+        value={data}
+        depth={JSON_VIEW_DEPTH}
+        selectedPath={selectedPath}
+        onSelect={(path) => setSelection({ data, path })}
+        testId="ndv-json"
+        onKeyDragStart={onKeyDragStart}
+        onKeyDragEnd={mapping ? endFieldDrag : undefined}
+      />
     </>
   );
 }

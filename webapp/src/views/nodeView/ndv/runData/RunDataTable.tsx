@@ -5,6 +5,7 @@ import { hasBinaryData } from '@/core/runData/binary';
 import type { RunItem } from '@/core/runData/runs';
 import { allItemsEmpty, cellContent, tableColumns } from '@/core/runData/table';
 import classes from './runData.module.css';
+import { endFieldDrag, startFieldDrag, useMappingSource } from './mappingSource';
 import { useVirtualRange } from './useVirtualRange';
 
 const ROW_HEIGHT = 33;
@@ -58,6 +59,7 @@ export interface RunDataTableProps {
 export function RunDataTable({ items, onShowBinary }: RunDataTableProps) {
   const { t } = useTranslation();
   const columns = useMemo(() => tableColumns(items), [items]);
+  const mapping = useMappingSource();
   const [windowed, setContainer] = useVirtualRange(items.length, ROW_HEIGHT, items.length > VIRTUAL_FROM);
   if (columns.length === 0 && allItemsEmpty(items)) {
     if (onShowBinary && hasBinaryData(items)) {
@@ -82,7 +84,15 @@ export function RunDataTable({ items, onShowBinary }: RunDataTableProps) {
         <thead>
           <tr>
             {columns.map((column) => (
-              <th key={column} title={column}>
+              <th
+                key={column}
+                title={mapping ? t('runData.dragToMap', { name: column }) : column}
+                draggable={mapping !== null}
+                onDragStart={mapping ? (event) => startFieldDrag(event, mapping, [column]) : undefined}
+                onDragEnd={mapping ? endFieldDrag : undefined}
+                className={mapping ? classes.draggableField : undefined}
+                data-test-id="ndv-table-header"
+              >
                 {column}
               </th>
             ))}

@@ -51,6 +51,7 @@ export function renderRunData(ui: ReactNode, options: { graph: Graph; nodeName: 
     openExpressionEditor: vi.fn(),
     resolveExpression: vi.fn(),
     runTo: vi.fn(),
+    completionData: () => ({ inputFields: [], nodeNames: [], nodeFields: {} }),
   };
   renderWithProviders(
     <EditorContext.Provider value={editor}>

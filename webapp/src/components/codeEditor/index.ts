@@ -1,0 +1,3 @@
+export type { CodeEditorHandle, CodeEditorProps } from './CodeEditor';
+export type { CodeEditorMode, SegmentStates } from './extensions';
+export { LazyCodeEditor } from './LazyCodeEditor';
