@@ -22,13 +22,7 @@ func TestRunToANodeWithoutRunDataRunsItsParentsFirst(t *testing.T) {
 		Finished bool `json:"finished"`
 		Data     struct {
 			ResultData struct {
-				RunData map[string][]struct {
-					Data struct {
-						Main [][]struct {
-							JSON map[string]any `json:"json"`
-						} `json:"main"`
-					} `json:"data"`
-				} `json:"runData"`
+				RunData runDataJSON `json:"runData"`
 			} `json:"resultData"`
 		} `json:"data"`
 	}

@@ -64,13 +64,7 @@ func TestTwoSchedulersFireEachTickOnce(t *testing.T) {
 		var d struct {
 			Data struct {
 				ResultData struct {
-					RunData map[string][]struct {
-						Data struct {
-							Main [][]struct {
-								JSON map[string]any `json:"json"`
-							} `json:"main"`
-						} `json:"data"`
-					} `json:"runData"`
+					RunData runDataJSON `json:"runData"`
 				} `json:"resultData"`
 			} `json:"data"`
 		}

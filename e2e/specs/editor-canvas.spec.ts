@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { createWorkflow, node, openNewWorkflow, signIn, uniqueName } from '../support/editor';
+import { createWorkflow, node, openNewWorkflow, paste, signIn, uniqueName } from '../support/editor';
 
 type Box = { x: number; y: number; width: number; height: number };
 
@@ -15,15 +15,6 @@ async function box(locator: Locator): Promise<Box> {
 
 const card = (page: Page, name: string): Locator => node(page, name).locator('[class*="nodeCard"]');
 const scale = async (page: Page) => Number(/scale\(([\d.]+)\)/.exec((await page.locator('.react-flow__viewport').getAttribute('style')) ?? '')?.[1]);
-
-/** Pastes text as a Ctrl+V on the canvas would. */
-async function paste(page: Page, text: string): Promise<void> {
-  await page.evaluate((value) => {
-    const data = new DataTransfer();
-    data.setData('text/plain', value);
-    document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
-  }, text);
-}
 
 const PASTED = JSON.stringify({
   nodes: [

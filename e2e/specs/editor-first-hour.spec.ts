@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
-import { addAfter, createWorkflow, edge, node, openNewWorkflow, select, signIn, uniqueName } from '../support/editor';
+import { addAfter, createWorkflow, edge, node, openNewWorkflow, paste, select, signIn, uniqueName } from '../support/editor';
 
 test.beforeEach(async ({ page }) => {
   await signIn(page);
@@ -21,15 +21,6 @@ async function shoot(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: `/tmp/edflow/${name}-${width}.png` });
   }
   await page.setViewportSize({ width: 1440, height: 900 });
-}
-
-/** Pastes text as the browser's paste event would (headless Chromium sends none for Ctrl+V). */
-async function paste(page: Page, text: string): Promise<void> {
-  await page.evaluate((value) => {
-    const data = new DataTransfer();
-    data.setData('text/plain', value);
-    document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
-  }, text);
 }
 
 /** Presses an arrow key until the selection is on the node (presses within 100 ms are dropped, spec 001 §9). */

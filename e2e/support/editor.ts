@@ -113,3 +113,12 @@ export function workflowIdOf(page: Page): string {
   if (!match?.[1]) throw new Error(`not a saved workflow URL: ${page.url()}`);
   return match[1];
 }
+
+/** Pastes text as the browser's paste event would (headless Chromium sends none for Ctrl+V). */
+export async function paste(page: Page, text: string): Promise<void> {
+  await page.evaluate((value) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', value);
+    document.body.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
+  }, text);
+}
