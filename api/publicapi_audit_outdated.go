@@ -18,7 +18,7 @@ func (s *server) outdatedInstance(ctx context.Context) *auditSection {
 	res, err := s.versions.Check(ctx, version)
 	if err != nil {
 		s.log.Warn("audit: version check failed; the report leaves out the outdated instance section",
-			"endpoint", s.cfg.VersionNotificationsEndpoint, "err", err)
+			"endpoint", s.cfg.VersionNotificationsEndpoint, "version", version, "err", err)
 		return nil
 	}
 	if len(res.Newer) == 0 {

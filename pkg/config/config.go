@@ -224,7 +224,8 @@ type Config struct {
 	// false: no outside call is made. When true the endpoint is required.
 	VersionNotificationsEnabled bool
 	// VersionNotificationsEndpoint is the version endpoint; the current version is appended to
-	// it as it is (GET <endpoint><version>). Default empty. Empty or an http(s) URL.
+	// it as it is (GET <endpoint><version>). Default empty. Empty or an http(s) URL without a
+	// user name or password (the editor's settings show it to everyone).
 	VersionNotificationsEndpoint string
 	// VersionNotificationsInfoURL is the page on how to update. Default empty. Empty or an
 	// http(s) URL.
@@ -483,6 +484,9 @@ func (c *Config) finish() error {
 		if err := checkURL(u.env, u.value, "http", "https"); err != nil {
 			errs = append(errs, err)
 		}
+	}
+	if u, err := url.Parse(c.VersionNotificationsEndpoint); err == nil && u.User != nil {
+		errs = append(errs, errors.New("FLOWMILL_VERSION_NOTIFICATIONS_ENDPOINT: must not hold a user name or password: /rest/settings shows the endpoint to every browser"))
 	}
 	if c.VersionNotificationsEnabled && c.VersionNotificationsEndpoint == "" {
 		errs = append(errs, errors.New("FLOWMILL_VERSION_NOTIFICATIONS_ENDPOINT: required when FLOWMILL_VERSION_NOTIFICATIONS_ENABLED is true (the http(s) URL to ask for newer versions); set it or turn version notifications off"))

@@ -250,6 +250,8 @@ func TestVersionNotifications(t *testing.T) {
 			wantErr: `FLOWMILL_VERSION_NOTIFICATIONS_ENDPOINT: scheme must be http or https, got "ftp"`},
 		{name: "endpoint without host", enabled: "true", endpoint: "https:///versions/",
 			wantErr: "FLOWMILL_VERSION_NOTIFICATIONS_ENDPOINT: \"https:///versions/\" has no host"},
+		{name: "endpoint with a password", enabled: "true", endpoint: "https://user:secret@versions.example.com/",
+			wantErr: "FLOWMILL_VERSION_NOTIFICATIONS_ENDPOINT: must not hold a user name or password"},
 		{name: "info url not http", info: "javascript:alert(1)",
 			wantErr: `FLOWMILL_VERSION_NOTIFICATIONS_INFO_URL: scheme must be http or https, got "javascript"`},
 		{name: "enabled not a boolean", enabled: "yes please", wantErr: "FLOWMILL_VERSION_NOTIFICATIONS_ENABLED"},
