@@ -51,6 +51,14 @@ func newHeaderPolicy(cfg *config.Config, index []byte) *headerPolicy {
 			templates = " " + o
 		}
 	}
+	// The editor asks the version endpoint for newer versions from the browser when version
+	// notifications are on.
+	versions := ""
+	if cfg.VersionNotificationsEnabled {
+		if o, err := config.Origin(cfg.VersionNotificationsEndpoint); err == nil && o != strings.TrimSpace(templates) {
+			versions = " " + o
+		}
+	}
 	scripts := "'self'"
 	for _, h := range inlineScriptHashes(index) {
 		scripts += " '" + h + "'"
@@ -59,7 +67,7 @@ func newHeaderPolicy(cfg *config.Config, index []byte) *headerPolicy {
 	// need 'unsafe-inline'; PDFs show in a frame from a blob: URL, images, video and audio from
 	// data: URLs; the editor calls the templates host from the browser.
 	common := "default-src 'self'; script-src " + scripts + "; style-src 'self' 'unsafe-inline'; " +
-		"img-src 'self' data: blob:" + templates + "; font-src 'self' data:; connect-src 'self'" + templates + "; " +
+		"img-src 'self' data: blob:" + templates + "; font-src 'self' data:; connect-src 'self'" + templates + versions + "; " +
 		"media-src 'self' data: blob:; frame-src 'self' blob:; worker-src 'self' blob:; object-src 'none'; " +
 		"base-uri 'self'; form-action 'self'; frame-ancestors "
 	p.editor = common + "'none'"

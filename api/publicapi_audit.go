@@ -10,6 +10,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/versioncheck"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
@@ -61,6 +62,8 @@ type auditSection struct {
 	Recommendation string          `json:"recommendation"`
 	Location       []auditLocation `json:"location,omitempty"`
 	Settings       map[string]any  `json:"settings,omitempty"`
+	// NextVersions are the newer releases (section "Outdated instance" only).
+	NextVersions []versioncheck.Version `json:"nextVersions,omitempty"`
 }
 
 // auditLocation is a flagged credential (kind credential) or node (kind node).
@@ -127,7 +130,7 @@ func (s *server) apiGenerateAudit(c fiber.Ctx) error {
 				"These nodes read from and write to files in the host filesystem (the folder FLOWMILL_FILES_DIR names). Sensitive file content may be manipulated through a node operation.",
 				"Consider protecting any sensitive files in that folder, or refactoring the workflow so that it does not require host filesystem interaction.")
 		case "instance":
-			sections = s.instanceRisk(workflows)
+			sections = s.instanceRisk(c.Context(), workflows)
 		}
 		if err != nil {
 			return err
@@ -286,9 +289,10 @@ func (s *server) executedSince(ctx context.Context, id string, t time.Time) (boo
 	return len(last) > 0 && last[0].CreatedAt.After(t), nil
 }
 
-// instanceRisk flags webhooks of active workflows that anyone may call, and lists the security
-// settings of the instance.
-func (s *server) instanceRisk(workflows []auditedWorkflow) []auditSection {
+// instanceRisk flags webhooks of active workflows that anyone may call and an outdated instance
+// (when version notifications are on and the endpoint answers), and lists the security settings
+// of the instance.
+func (s *server) instanceRisk(ctx context.Context, workflows []auditedWorkflow) []auditSection {
 	var open []auditLocation
 	for _, w := range workflows {
 		if !w.row.Active {
@@ -315,6 +319,9 @@ func (s *server) instanceRisk(workflows []auditedWorkflow) []auditSection {
 			Recommendation: `Consider setting the "Authentication" field to an option other than "None", or validating the payload with one of the following nodes: ` + strings.Join(webhookValidatorTypes, ", ") + ".",
 			Location:       open,
 		})
+	}
+	if outdated := s.outdatedInstance(ctx); outdated != nil {
+		sections = append(sections, *outdated)
 	}
 	return append(sections, auditSection{
 		Title:          "Security settings",
@@ -349,12 +356,13 @@ func (s *server) securitySettings() map[string]any {
 	cfg := s.cfg
 	return map[string]any{
 		"features": map[string]any{
-			"publicApiEnabled":       !cfg.PublicAPIDisabled,
-			"userManagementEnabled":  !cfg.UserManagementDisabled,
-			"templatesEnabled":       cfg.TemplatesEnabled,
-			"metricsEnabled":         cfg.MetricsEnabled,
-			"webhookSandboxEnabled":  cfg.WebhookSandbox,
-			"httpIdempotencyEnabled": cfg.HTTPIdempotency,
+			"publicApiEnabled":            !cfg.PublicAPIDisabled,
+			"userManagementEnabled":       !cfg.UserManagementDisabled,
+			"templatesEnabled":            cfg.TemplatesEnabled,
+			"metricsEnabled":              cfg.MetricsEnabled,
+			"webhookSandboxEnabled":       cfg.WebhookSandbox,
+			"httpIdempotencyEnabled":      cfg.HTTPIdempotency,
+			"versionNotificationsEnabled": cfg.VersionNotificationsEnabled,
 		},
 		"nodes": map[string]any{
 			"nodesExclude": none(cfg.NodesExclude),

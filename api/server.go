@@ -23,6 +23,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/push"
 	"github.com/flowmill/flowmill/pkg/trigger"
+	"github.com/flowmill/flowmill/pkg/versioncheck"
 	"github.com/flowmill/flowmill/pkg/webhook"
 )
 
@@ -63,6 +64,8 @@ type server struct {
 	background sync.WaitGroup
 	// draining is set on SIGTERM: readiness answers 503 while requests are still served.
 	draining atomic.Bool
+	// versions asks the version endpoint for the audit; nil when version notifications are off.
+	versions *versioncheck.Checker
 }
 
 // newServer builds the Fiber app with every route; dist is the built web app.
@@ -93,6 +96,12 @@ func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
 		return nil, err
 	}
 	s.limiter = auth.NewLimiter(in.Redis)
+	if cfg.VersionNotificationsEnabled {
+		if s.versions, err = versioncheck.New(versioncheck.Config{Client: cfg.Egress().Client(egress.Options{}),
+			Endpoint: cfg.VersionNotificationsEndpoint, InstanceID: in.InstanceID()}); err != nil {
+			return nil, err
+		}
+	}
 	s.limits = defaultAccountLimits
 	s.ev = in.Eval
 	if s.hooks, err = newWebhooks(s); err != nil {

@@ -43,6 +43,8 @@ type settingsResponse struct {
 	IssuesURL string `json:"issuesUrl"`
 }
 
+// versionNotifications are FLOWMILL_VERSION_NOTIFICATIONS_*: the editor asks the endpoint for
+// newer versions from the browser when enabled.
 type versionNotifications struct {
 	Enabled  bool   `json:"enabled"`
 	Endpoint string `json:"endpoint"`
@@ -89,6 +91,8 @@ func (s *server) getSettings(c fiber.Ctx) error {
 	if cfg.Embedded() {
 		mode = "regular"
 	}
+	versions := versionNotifications{Enabled: cfg.VersionNotificationsEnabled,
+		Endpoint: cfg.VersionNotificationsEndpoint, InfoURL: cfg.VersionNotificationsInfoURL}
 	return respond(c, settingsResponse{
 		EndpointWebhook:          "webhook",
 		EndpointWebhookTest:      "webhook-test",
@@ -106,6 +110,7 @@ func (s *server) getSettings(c fiber.Ctx) error {
 			"oauth2": cfg.PublicURL + "rest/oauth2-credential/callback",
 		},
 		N8nMetadata:                  map[string]any{},
+		VersionNotifications:         versions,
 		InstanceID:                   s.in.InstanceID(),
 		PersonalizationSurveyEnabled: cfg.PersonalizationEnabled,
 		DefaultLocale:                cfg.DefaultLocale,

@@ -218,6 +218,18 @@ type Config struct {
 	// IssuesURL is the issue tracker the Help menu's forum entry and the node creator's "Request
 	// a node" point at. Default https://github.com/flowmill/flowmill/issues. An http(s) URL.
 	IssuesURL string
+
+	// VersionNotificationsEnabled turns on asking VersionNotificationsEndpoint for newer
+	// releases (the editor's update notices, the audit's "Outdated instance" finding). Default
+	// false: no outside call is made. When true the endpoint is required.
+	VersionNotificationsEnabled bool
+	// VersionNotificationsEndpoint is the version endpoint; the current version is appended to
+	// it as it is (GET <endpoint><version>). Default empty. Empty or an http(s) URL without a
+	// user name or password (the editor's settings show it to everyone).
+	VersionNotificationsEndpoint string
+	// VersionNotificationsInfoURL is the page on how to update. Default empty. Empty or an
+	// http(s) URL.
+	VersionNotificationsInfoURL string
 }
 
 // HTTPIdempotencyKeyHeader is the header the HTTP Request node sends its idempotency key in,
@@ -463,6 +475,8 @@ func (c *Config) finish() error {
 	}
 	for _, u := range []struct{ env, value string }{
 		{"FLOWMILL_TEMPLATES_HOST", c.TemplatesHost}, {"FLOWMILL_DOCS_URL", c.DocsURL}, {"FLOWMILL_ISSUES_URL", c.IssuesURL},
+		{"FLOWMILL_VERSION_NOTIFICATIONS_ENDPOINT", c.VersionNotificationsEndpoint},
+		{"FLOWMILL_VERSION_NOTIFICATIONS_INFO_URL", c.VersionNotificationsInfoURL},
 	} {
 		if u.value == "" {
 			continue
@@ -470,6 +484,12 @@ func (c *Config) finish() error {
 		if err := checkURL(u.env, u.value, "http", "https"); err != nil {
 			errs = append(errs, err)
 		}
+	}
+	if u, err := url.Parse(c.VersionNotificationsEndpoint); err == nil && u.User != nil {
+		errs = append(errs, errors.New("FLOWMILL_VERSION_NOTIFICATIONS_ENDPOINT: must not hold a user name or password: /rest/settings shows the endpoint to every browser"))
+	}
+	if c.VersionNotificationsEnabled && c.VersionNotificationsEndpoint == "" {
+		errs = append(errs, errors.New("FLOWMILL_VERSION_NOTIFICATIONS_ENDPOINT: required when FLOWMILL_VERSION_NOTIFICATIONS_ENABLED is true (the http(s) URL to ask for newer versions); set it or turn version notifications off"))
 	}
 	for _, f := range listItems(c.DemoFrameAncestors) {
 		if o, err := Origin(f); err != nil || strings.TrimSuffix(f, "/") != o {

@@ -232,3 +232,43 @@ func TestDocsAndIssuesURLs(t *testing.T) {
 	require.Equal(t, "https://docs.example.com/flowmill/", c.DocsURL)
 	require.Equal(t, "https://issues.example.com/", c.IssuesURL)
 }
+
+func TestVersionNotifications(t *testing.T) {
+	for _, tt := range []struct {
+		name                    string
+		enabled, endpoint, info string
+		wantEnabled             bool
+		wantEndpoint, wantErr   string
+	}{
+		{name: "off by default"},
+		{name: "on with an endpoint", enabled: "true", endpoint: "https://versions.example.com/api/versions/",
+			info: "https://docs.example.com/updating", wantEnabled: true, wantEndpoint: "https://versions.example.com/api/versions/"},
+		{name: "an endpoint alone stays off", endpoint: "http://127.0.0.1:9000/versions/", wantEndpoint: "http://127.0.0.1:9000/versions/"},
+		{name: "on without an endpoint", enabled: "true",
+			wantErr: "FLOWMILL_VERSION_NOTIFICATIONS_ENDPOINT: required when FLOWMILL_VERSION_NOTIFICATIONS_ENABLED is true"},
+		{name: "endpoint not http", enabled: "true", endpoint: "ftp://versions.example.com/",
+			wantErr: `FLOWMILL_VERSION_NOTIFICATIONS_ENDPOINT: scheme must be http or https, got "ftp"`},
+		{name: "endpoint without host", enabled: "true", endpoint: "https:///versions/",
+			wantErr: "FLOWMILL_VERSION_NOTIFICATIONS_ENDPOINT: \"https:///versions/\" has no host"},
+		{name: "endpoint with a password", enabled: "true", endpoint: "https://user:secret@versions.example.com/",
+			wantErr: "FLOWMILL_VERSION_NOTIFICATIONS_ENDPOINT: must not hold a user name or password"},
+		{name: "info url not http", info: "javascript:alert(1)",
+			wantErr: `FLOWMILL_VERSION_NOTIFICATIONS_INFO_URL: scheme must be http or https, got "javascript"`},
+		{name: "enabled not a boolean", enabled: "yes please", wantErr: "FLOWMILL_VERSION_NOTIFICATIONS_ENABLED"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(nil, env(map[string]string{"FLOWMILL_DATA_DIR": t.TempDir(),
+				"FLOWMILL_VERSION_NOTIFICATIONS_ENABLED":  tt.enabled,
+				"FLOWMILL_VERSION_NOTIFICATIONS_ENDPOINT": tt.endpoint,
+				"FLOWMILL_VERSION_NOTIFICATIONS_INFO_URL": tt.info}))
+			if tt.wantErr != "" {
+				require.ErrorContains(t, err, tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, tt.wantEnabled, c.VersionNotificationsEnabled)
+			require.Equal(t, tt.wantEndpoint, c.VersionNotificationsEndpoint)
+			require.Equal(t, tt.info, c.VersionNotificationsInfoURL)
+		})
+	}
+}

@@ -222,6 +222,12 @@ var registry = []Setting{
 		field: func(c *Config) any { return &c.DocsURL }},
 	{Env: "FLOWMILL_ISSUES_URL", Flag: "issues-url", Default: "https://github.com/flowmill/flowmill/issues", Help: "The issue tracker the Help menu's forum entry and the node creator's \"Request a node\" point at.",
 		field: func(c *Config) any { return &c.IssuesURL }},
+	{Env: "FLOWMILL_VERSION_NOTIFICATIONS_ENABLED", Flag: "version-notifications-enabled", Default: "false", Help: "Ask the version endpoint for newer releases: the editor shows them and the security audit reports an outdated instance. Off by default: Flowmill calls no outside service unless an admin turns this on.",
+		field: func(c *Config) any { return &c.VersionNotificationsEnabled }},
+	{Env: "FLOWMILL_VERSION_NOTIFICATIONS_ENDPOINT", Flag: "version-notifications-endpoint", Default: "", Help: "The version endpoint, an http(s) URL; the current version is appended to it (GET <endpoint><version>, with the instance id in the n8n-instance-id header), without a user name or password: the editor's settings show it to everyone. Required when version notifications are on.",
+		field: func(c *Config) any { return &c.VersionNotificationsEndpoint }},
+	{Env: "FLOWMILL_VERSION_NOTIFICATIONS_INFO_URL", Flag: "version-notifications-info-url", Default: "", Help: "Page on how to update, linked from the editor's version notices and the audit's outdated-instance finding; empty or an http(s) URL.",
+		field: func(c *Config) any { return &c.VersionNotificationsInfoURL }},
 }
 
 // Redacted lists every setting as NAME=value with secrets hidden, for logs and diagnostics.
