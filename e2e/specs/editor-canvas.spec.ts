@@ -33,7 +33,7 @@ test('a 100-node workflow zoomed out keeps its node names readable', async ({ pa
   for (let i = 1; i < 100; i++) nodes.push({ name: `Step ${i}`, type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [(i % 10) * 220, Math.floor(i / 10) * 200], parameters: {} });
   const workflow = await createWorkflow(page.request, { name: uniqueName('Large'), nodes, connections: {} });
   await page.goto(`/workflow/${workflow.id}`);
-  await expect(node(page, 'Step 99')).toBeVisible();
+  await expect(node(page, 'Step 99')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId('node-view')).toHaveAttribute('data-zoomed-out', 'true');
   expect(await scale(page)).toBeLessThan(0.45);
 
@@ -68,7 +68,7 @@ test('a backward connection loops below the nodes and every connection has an ar
     },
   });
   await page.goto(`/workflow/${workflow.id}`);
-  await expect(node(page, 'Again')).toBeVisible();
+  await expect(node(page, 'Again')).toBeVisible({ timeout: 30_000 });
   const back = page.locator('[data-test-id="canvas-edge"][data-source="Again"][data-target="Check"]');
   await expect(back).toHaveAttribute('data-backward', 'true');
   await expect(page.locator('[data-test-id="canvas-edge"][data-source="Start"]')).not.toHaveAttribute('data-backward', 'true');
@@ -95,7 +95,7 @@ test('pasted nodes land beside the workflow, not on it, and the view follows the
     connections: {},
   });
   await page.goto(`/workflow/${workflow.id}`);
-  await expect(node(page, 'Far')).toBeVisible();
+  await expect(node(page, 'Far')).toBeVisible({ timeout: 30_000 });
   await page.getByTestId('reset-zoom-button').click();
   await expect.poll(() => scale(page)).toBe(1);
   // The last click is right on top of Start: a paste there would cover it.
@@ -177,7 +177,7 @@ for (const size of [
       connections: { 'Compare Datasets': { main: [[], [{ node: 'Same', type: 'main', index: 0 }]] } },
     });
     await page.goto(`/workflow/${workflow.id}`);
-    await expect(node(page, 'Same')).toBeVisible();
+    await expect(node(page, 'Same')).toBeVisible({ timeout: 30_000 });
     await page.getByTestId('reset-zoom-button').click();
     await expect.poll(() => scale(page)).toBe(1);
     for (const name of ['Switch', 'Compare Datasets']) {
@@ -203,7 +203,7 @@ for (const size of [
       connections: { 'Schedule Trigger': { main: [[{ node: 'Set', type: 'main', index: 0 }]] } },
     });
     await page.goto(`/workflow/${workflow.id}`);
-    await expect(node(page, 'Set')).toBeVisible();
+    await expect(node(page, 'Set')).toBeVisible({ timeout: 30_000 });
 
     await openNode(page, 'Schedule Trigger');
     expect(await notClipped(ndv(page).getByTestId('node-title'))).toBe(true);
@@ -261,10 +261,15 @@ for (const size of [
     await expect(modal).toBeVisible();
     const selector = modal.getByTestId('variable-selector');
     const viewport = page.viewportSize()!;
-    const [list, dialog] = await Promise.all([box(selector), box(modal)]);
-    // The list ends inside the dialog, and the dialog inside the window.
-    expect(list.y + list.height).toBeLessThanOrEqual(dialog.y + dialog.height);
-    expect(dialog.y + dialog.height).toBeLessThanOrEqual(viewport.height);
+    // The list ends inside the dialog, and the dialog inside the window (measured once the
+    // dialog's opening transition has settled).
+    await expect
+      .poll(async () => {
+        const [l, d] = await Promise.all([box(selector), box(modal)]);
+        return l.y + l.height <= d.y + d.height && d.y + d.height <= viewport.height;
+      })
+      .toBe(true);
+    const list = await box(selector);
     // Its last entry can be scrolled into view and is then fully visible.
     const last = modal.getByTestId('variable-selector-item').last();
     await last.scrollIntoViewIfNeeded();

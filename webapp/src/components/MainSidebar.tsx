@@ -131,6 +131,7 @@ export function MainSidebar({
             <Tooltip label={t('mainSidebar.credentials')} position="right" withArrow openDelay={150}>
               <UnstyledButton className={classes.entry} aria-label={t('mainSidebar.credentials')} data-test-id="main-sidebar-credentials">
                 <IconKey size={22} stroke={1.6} />
+                <span className={classes.label}>{t('mainSidebar.credentials')}</span>
               </UnstyledButton>
             </Tooltip>
           </Menu.Target>
