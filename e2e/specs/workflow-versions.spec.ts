@@ -32,20 +32,24 @@ test('a node version this instance lacks is marked, explained and refused; store
     connections: { Start: { main: [[{ node: 'Edit Fields', type: 'main', index: 0 }]] } },
   });
   await page.goto(`/workflow/${workflow.id}`);
+  await expect(node(page, 'Edit Fields')).toBeVisible();
 
   const issues = node(page, 'Edit Fields').getByTestId('node-issues');
   await expect(issues).toBeVisible();
   await issues.hover();
   await expect(page.getByRole('tooltip')).toContainText('Install this node to use it: version 3.4 is not currently installed (this instance has 1, 2).');
   await expect(node(page, 'Old Code').getByTestId('node-issues')).toHaveCount(0);
-  await page.screenshot({ path: '/tmp/versions-canvas.png' });
+  await page.screenshot({ path: 'test-results/versions-canvas.png' });
 
   await openNode(page, 'Edit Fields');
   const unknown = ndv(page).getByTestId('node-type-unknown');
   await expect(unknown).toContainText('Install this node to use it');
   await expect(unknown).toContainText('This node is not currently installed. It is either from a newer version of n8n, a custom node, or has an invalid structure.');
   await expect(unknown).toContainText('n8n-nodes-base.set version 3.4 is not known on this instance (known versions: 1, 2)');
-  await page.screenshot({ path: '/tmp/versions-ndv.png' });
+  await page.screenshot({ path: 'test-results/versions-ndv.png' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await expect(unknown).toBeVisible();
+  await page.screenshot({ path: 'test-results/versions-ndv-1280.png' });
   await closeNode(page);
 
   await page.getByTestId('execute-workflow-button').click();
