@@ -12,7 +12,7 @@ WEB_SOURCES := $(shell find webapp/src webapp/public -type f 2>/dev/null) webapp
 	webapp/tsconfig.json webapp/tsconfig.app.json webapp/package.json
 GO_SOURCES := $(shell find api worker scheduler pkg e2e/stack e2e/oauthprovider webapp/embed.go -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
-.PHONY: run build web test test-go test-web test-e2e test-chaos compat bench bench-push bench-queue bench-webhook bench-editor bench-ndv bench-idle bench-chain chaos chaos-short docs clean
+.PHONY: run build web test test-go test-web test-e2e test-chaos compat compat-list bench bench-push bench-queue bench-webhook bench-editor bench-ndv bench-idle bench-chain chaos chaos-short docs clean
 
 run: bin/api
 	./bin/api
@@ -79,13 +79,28 @@ test-e2e: build bin/stack bin/oauthprovider e2e/node_modules/.package-lock.json 
 
 # The corpus runs Execute Command (echo) and reads fixtures beside the tests and temporary
 # folders: the command line, a local operator tool, gets the shell and the whole disk here.
+# $(COMPAT_DIR)/n8n must pass whole; $(COMPAT_DIR)/n8n-next is checked against the cases listed in
+# $(COMPAT_FAILING) (not passing yet): a case off the list that fails, or one on it that passes,
+# fails the target (compat/ratchet.py), so the list only shrinks. `make compat-list` rewrites it.
+COMPAT_FAILING ?= compat/n8n-next-failing.txt
+COMPAT_ENV := FLOWMILL_NODES_ENABLE=n8n-nodes-base.executeCommand FLOWMILL_FILES_DIR=/
+
 compat: bin/worker
 	@if [ -d "$(COMPAT_DIR)/n8n" ]; then \
-		FLOWMILL_NODES_ENABLE=n8n-nodes-base.executeCommand FLOWMILL_FILES_DIR=/ \
-		python3 $(COMPAT_DIR)/check.py --exec 'bin/worker execute' $(COMPAT_DIR)/n8n; \
+		$(COMPAT_ENV) python3 $(COMPAT_DIR)/check.py --exec 'bin/worker execute' $(COMPAT_DIR)/n8n; \
 	else \
 		echo "compat: $(COMPAT_DIR)/n8n not found, nothing to check"; \
 	fi
+	@if [ -d "$(COMPAT_DIR)/n8n-next" ]; then \
+		$(COMPAT_ENV) python3 compat/ratchet.py --check $(COMPAT_DIR)/check.py --exec 'bin/worker execute' \
+			--list $(COMPAT_FAILING) $(COMPAT_DIR)/n8n-next; \
+	else \
+		echo "compat: $(COMPAT_DIR)/n8n-next not found, skipped"; \
+	fi
+
+compat-list: bin/worker
+	$(COMPAT_ENV) python3 compat/ratchet.py --check $(COMPAT_DIR)/check.py --exec 'bin/worker execute' \
+		--list $(COMPAT_FAILING) --write $(COMPAT_DIR)/n8n-next
 
 bench: bench-push bench-queue bench-webhook bench-editor bench-ndv bench-idle
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/flowmill/flowmill/pkg/binaryref"
 	"github.com/flowmill/flowmill/pkg/execution"
+	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -119,14 +120,13 @@ func (s *server) checkRunnable(wf *workflow.Workflow, req runRequest) error {
 		if n.Disabled {
 			continue
 		}
-		t, ok := s.nodeTypes.Get(n.Type, n.TypeVersion)
-		if err := s.nodeTypes.Disabled(n.Type); !ok && err != nil {
-			return &apiError{Status: fiber.StatusUnprocessableEntity, Message: fmt.Sprintf("The node %q: %v", n.Name, err)}
-		}
-		if !ok {
-			return &apiError{Status: fiber.StatusUnprocessableEntity,
-				Message: fmt.Sprintf("The node %q has an unknown type %q (version %g)", n.Name, n.Type, n.TypeVersion),
-				Hint:    "Install or replace the node, or disable it"}
+		t, err := s.nodeTypes.Lookup(n.Type, n.TypeVersion)
+		if err != nil {
+			refusal := &apiError{Status: fiber.StatusUnprocessableEntity, Message: fmt.Sprintf("The node %q: %v", n.Name, err)}
+			if disabled := (*nodes.DisabledError)(nil); !errors.As(err, &disabled) {
+				refusal.Hint = "Install, upgrade or replace the node, or disable it"
+			}
+			return refusal
 		}
 		issues, err := workflow.ParameterIssues(t.Description.Properties, n.Parameters, n.TypeVersion)
 		if err != nil {

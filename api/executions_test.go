@@ -30,7 +30,11 @@ func TestRunRejectsBadInputAndStoresNothing(t *testing.T) {
 		{`{"workflowData":{"nodes":[{"name":"A","type":"n8n-nodes-base.start","typeVersion":1,"position":[0,0],"parameters":{}}],
 		  "connections":{"A":{"main":[[{"node":"Ghost","type":"main","index":0}]]}}}}`, 422, "Ghost"},
 		{`{"workflowData":{"nodes":[{"name":"A","type":"n8n-nodes-base.start","typeVersion":1,"position":[0,0],"parameters":{}},
-		  {"name":"Odd","type":"n8n-nodes-base.nope","typeVersion":1,"position":[0,0],"parameters":{}}],"connections":{}}}`, 422, `The node "Odd" has an unknown type`},
+		  {"name":"Odd","type":"n8n-nodes-base.nope","typeVersion":1,"position":[0,0],"parameters":{}}],"connections":{}}}`, 422, `The node "Odd": The node type "n8n-nodes-base.nope" is not known`},
+		// A version the type does not implement is refused, never run with another version's code.
+		{`{"workflowData":{"nodes":[{"name":"A","type":"n8n-nodes-base.start","typeVersion":1,"position":[0,0],"parameters":{}},
+		  {"name":"Edit Fields","type":"n8n-nodes-base.set","typeVersion":99,"position":[0,0],"parameters":{}}],"connections":{}}}`, 422,
+			`The node "Edit Fields": The node type "n8n-nodes-base.set" has no version 99 here (known versions: 1, 2)`},
 		{`{"workflowData":` + startSetWorkflow + `,"destinationNode":"Nowhere"}`, 422, `The node "Nowhere" does not exist`},
 		{`{"workflowData":{"nodes":[{"name":"A","type":"n8n-nodes-base.start","typeVersion":1,"position":[0,0],"parameters":{}},
 		  {"name":"Fetch","type":"n8n-nodes-base.httpRequest","typeVersion":1,"position":[0,0],"parameters":{}}],"connections":{}}}`, 422,

@@ -69,6 +69,46 @@ func TestNodeTypesByNameAndVersion(t *testing.T) {
 	require.Equal(t, 400, res.StatusCode)
 }
 
+// The node creator offers the latest version of a type; a stored node keeps its version, and the
+// details the NDV draws are that version's, never a neighbour's: a version the type does not list
+// gets no description at all (the editor then shows the node as unknown).
+func TestNodeTypesLatestForNewStoredForExisting(t *testing.T) {
+	e := startServer(t, nil)
+	_, b := e.do(t, "GET", "rest/node-types?onlyLatest=true", "")
+	var latest []map[string]any
+	decodeData(t, b, &latest)
+	byName := map[string]map[string]any{}
+	for _, d := range latest {
+		byName[d["name"].(string)] = d
+	}
+	require.Equal(t, 2.0, byName["n8n-nodes-base.httpRequest"]["version"])
+	require.Equal(t, []any{1.0, 2.0}, byName["n8n-nodes-base.code"]["version"])
+	require.Equal(t, 2.0, byName["n8n-nodes-base.code"]["defaultVersion"], "a new Code node gets version 2, as in n8n 1.x")
+
+	body := `{"nodeInfos":[{"name":"n8n-nodes-base.httpRequest","version":1},{"name":"n8n-nodes-base.httpRequest","version":2},
+		{"name":"n8n-nodes-base.webhook","version":2},{"name":"n8n-nodes-base.set","version":3.4}]}`
+	res, b := e.do(t, "POST", "rest/node-types", body, "Content-Type", "application/json")
+	require.Equal(t, 200, res.StatusCode, string(b))
+	var got []struct {
+		Name       string           `json:"name"`
+		Version    any              `json:"version"`
+		Properties []map[string]any `json:"properties"`
+	}
+	decodeData(t, b, &got)
+	require.Len(t, got, 2, "webhook@2 and set@3.4 are not versions this instance has")
+	names := func(props []map[string]any) []string {
+		var out []string
+		for _, p := range props {
+			out = append(out, p["name"].(string))
+		}
+		return out
+	}
+	require.Equal(t, 1.0, got[0].Version)
+	require.Equal(t, 2.0, got[1].Version)
+	require.NotContains(t, names(got[0].Properties), "nodeCredentialType", "version 1 keeps its own parameters")
+	require.Contains(t, names(got[1].Properties), "nodeCredentialType")
+}
+
 func TestNodeIcon(t *testing.T) {
 	e := startServer(t, nil)
 	res, b := e.do(t, "GET", "rest/node-icon/n8n-nodes-base.webhook", "")

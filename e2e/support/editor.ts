@@ -73,7 +73,7 @@ export interface StoredWorkflow {
   id: string;
   name: string;
   active: boolean;
-  nodes: Array<{ name: string; type: string; position: [number, number]; disabled?: boolean; parameters: Record<string, unknown> }>;
+  nodes: Array<{ name: string; type: string; typeVersion?: number; position: [number, number]; disabled?: boolean; parameters: Record<string, unknown> }>;
   connections: Record<string, { main: Array<Array<{ node: string; index: number }>> }>;
   tags: Array<{ id: string; name: string }>;
   settings: { executionTimeout?: number } | null;

@@ -271,10 +271,8 @@ func (r *run) checkTypes(names []string) error {
 			continue
 		}
 		if _, ok := r.types[name]; !ok {
-			if err := r.e.opts.Registry.Disabled(n.Type); err != nil {
-				return &StartError{Node: name, Message: err.Error()}
-			}
-			return &StartError{Node: name, Message: fmt.Sprintf("node type %q (version %g) is not known", n.Type, n.TypeVersion)}
+			_, err := r.e.opts.Registry.Lookup(n.Type, n.TypeVersion)
+			return &StartError{Node: name, Message: err.Error()}
 		}
 	}
 	return nil

@@ -231,7 +231,14 @@ func TestStartNodeChoice(t *testing.T) {
 		conn{"Start", 0, "Code", 0})})
 	require.ErrorAs(t, err, &se)
 	require.Equal(t, "Code", se.Node)
-	require.Contains(t, se.Message, `node type "n8n-nodes-base.nope" (version 1) is not known`)
+	require.Contains(t, se.Message, `The node type "n8n-nodes-base.nope" is not known`)
+
+	_, err = e.Run(context.Background(), engine.Request{Workflow: wf(t, `[
+	 {"name": "Start", "type": "n8n-nodes-base.start", "typeVersion": 1}, {"name": "Later", "type": "n8n-nodes-base.noOp", "typeVersion": 7}]`,
+		conn{"Start", 0, "Later", 0})})
+	require.ErrorAs(t, err, &se)
+	require.Equal(t, "Later", se.Node)
+	require.Equal(t, `The node type "n8n-nodes-base.noOp" has no version 7 here (known version: 1): upgrade Flowmill, or replace the node`, se.Message)
 }
 
 func TestHooksAndStaticData(t *testing.T) {

@@ -28,10 +28,8 @@ func (r *run) runNode(ctx context.Context, node *workflow.Node, item ExecuteData
 	}
 	t := r.types[node.Name]
 	if t == nil {
-		if err := r.e.opts.Registry.Disabled(node.Type); err != nil {
-			return nil, false, err
-		}
-		return nil, false, fmt.Errorf("Node type %q is not known so can not run it!", node.Type)
+		_, err := r.e.opts.Registry.Lookup(node.Type, node.TypeVersion)
+		return nil, false, err
 	}
 	if t.Kind == nodes.KindAction && (len(inputs) == 0 || len(inputs[0]) == 0) {
 		return nil, true, nil

@@ -133,19 +133,45 @@ func (r *Registry) MustRegister(t Type) {
 	}
 }
 
-// Get returns the type for a node's type name and typeVersion. A name registered once answers
-// for any version, as n8n's non-versioned node types do; otherwise the version must be listed.
+// Get returns the type for a node's type name and typeVersion, when the type lists that version
+// (see Lookup); false for an unknown type or version, never another version's code.
 func (r *Registry) Get(name string, version float64) (*Type, bool) {
+	t, err := r.Lookup(name, version)
+	return t, err == nil
+}
+
+// Lookup returns the type whose description lists version. A node without a typeVersion (0)
+// asks for version 1, as n8n's node types start at 1. The error says why there is none: a
+// *DisabledError when the instance left the type out, an *UnknownTypeError for a name nothing
+// registered, an *UnknownVersionError naming the versions the type does implement. A newer
+// version never falls back to older code: its parameters and results differ.
+func (r *Registry) Lookup(name string, version float64) (*Type, error) {
+	if version == 0 {
+		version = 1
+	}
 	types := r.byName[name]
 	for _, t := range types {
 		if t.Description.Version.Has(version) {
-			return t, true
+			return t, nil
 		}
 	}
-	if len(types) == 1 {
-		return types[0], true
+	if err := r.Disabled(name); err != nil {
+		return nil, err
 	}
-	return nil, false
+	if len(types) == 0 {
+		return nil, &UnknownTypeError{Type: name}
+	}
+	return nil, &UnknownVersionError{Type: name, Version: version, Known: r.Versions(name)}
+}
+
+// Versions returns every version registered for a type name, ascending; nil for an unknown name.
+func (r *Registry) Versions(name string) []float64 {
+	var out []float64
+	for _, t := range r.byName[name] {
+		out = append(out, t.Description.Version...)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Types returns every registered type version in registration order.

@@ -53,12 +53,9 @@ func Check(wf *workflow.Workflow, reg *nodes.Registry, ev *expr.Evaluator) ([]We
 		if n.Disabled {
 			continue
 		}
-		t, ok := reg.Get(n.Type, n.TypeVersion)
-		if !ok {
-			if err := reg.Disabled(n.Type); err != nil {
-				return nil, &NodeIssueError{n.Name, err.Error()}
-			}
-			return nil, &NodeIssueError{n.Name, fmt.Sprintf("The node type %q (version %g) is not known", n.Type, n.TypeVersion)}
+		t, err := reg.Lookup(n.Type, n.TypeVersion)
+		if err != nil {
+			return nil, &NodeIssueError{n.Name, err.Error()}
 		}
 		if err := parameterIssues(n, t); err != nil {
 			return nil, err

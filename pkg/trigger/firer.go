@@ -301,7 +301,12 @@ func (s *Firer) load(w *store.Workflow) ([]*tick, error) {
 		if n.Disabled {
 			continue
 		}
-		t, _ := s.reg.Get(n.Type, n.TypeVersion)
+		// A type or version this instance does not know has no rules to fire (activation
+		// refuses such a workflow; one activated before keeps its other triggers).
+		t, ok := s.reg.Get(n.Type, n.TypeVersion)
+		if !ok {
+			continue
+		}
 		rules, _ := Rules(n, t)
 		for _, r := range rules {
 			tk := &tick{workflowID: w.ID, node: n.Name, rule: r, loc: loc, anchor: w.UpdatedAt}

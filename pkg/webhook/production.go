@@ -181,7 +181,10 @@ func (p *production) forget(id string) {
 
 // nodeOptions reads a webhook node's options, its defaults applied.
 func nodeOptions(reg *nodes.Registry, node *workflow.Node) (webhooknode.Options, error) {
-	t, _ := reg.Get(node.Type, node.TypeVersion)
+	t, err := reg.Lookup(node.Type, node.TypeVersion)
+	if err != nil {
+		return webhooknode.Options{}, err
+	}
 	params, err := workflow.ResolveParameters(t.Description.Properties, node.Parameters, node.TypeVersion)
 	if err != nil {
 		return webhooknode.Options{}, err

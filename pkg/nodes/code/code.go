@@ -7,6 +7,7 @@ package code
 import (
 	"context"
 	_ "embed"
+	"fmt"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/internal/script"
@@ -21,12 +22,20 @@ func Type() nodes.Type {
 	return nodes.Define(descriptionJSON, nodes.KindAction, execute)
 }
 
-const modeEachItem = "runOnceForEachItem"
+const (
+	modeEachItem = "runOnceForEachItem"
+	languageJS   = "javaScript"
+)
 
 func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
 	mode, err := ex.ParamString("mode", 0)
 	if err != nil {
 		return nil, err
+	}
+	// Version 2 offers Python as n8n does; Flowmill runs JavaScript only, so a Python node fails
+	// with a clear message instead of running its hidden JavaScript default.
+	if language, _ := ex.ParamString("language", 0); ex.TypeVersion() >= 2 && language != "" && language != languageJS {
+		return nil, fmt.Errorf("The Code node's language %q is not supported: Flowmill runs JavaScript only; rewrite the code in JavaScript", language)
 	}
 	globals := map[string]any{
 		"$getWorkflowStaticData": script.StaticDataFunc(ex),

@@ -231,3 +231,23 @@ func TestCodeDefaultExample(t *testing.T) {
 	require.NoError(t, err)
 	nodetest.RequireJSONs(t, []m{{"value": 1.0, "myNewField": int64(1)}, {"value": 2.0, "myNewField": int64(1)}}, out[0])
 }
+
+// Versions 1 and 2 run JavaScript the same way; version 2's Python is refused with a message,
+// never run as the hidden JavaScript default.
+func TestCodeVersions(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, nodes.Versions{1, 2}, code.Type().Description.Version)
+	require.Equal(t, 2.0, code.Type().Description.DefaultVersion)
+	input := func() []workflow.Item { return nodetest.Items(m{"value": 1.0}) }
+	for _, version := range []float64{1, 2} {
+		out, err := nodetest.Run(t, code.Type(), nodetest.Node{Version: version, Parameters: params("", `return [{v: $input.first().json.value + 1}]`)}, input())
+		require.NoError(t, err, "version %g", version)
+		nodetest.RequireJSONs(t, []m{{"v": 2.0}}, out[0])
+	}
+	out, err := nodetest.Run(t, code.Type(), nodetest.Node{Version: 2, Parameters: m{"language": "javaScript", "jsCode": `return [{js: true}]`}}, input())
+	require.NoError(t, err)
+	nodetest.RequireJSONs(t, []m{{"js": true}}, out[0])
+
+	_, err = nodetest.Run(t, code.Type(), nodetest.Node{Version: 2, Parameters: m{"language": "python", "pythonCode": "return _input.all()"}}, input())
+	require.EqualError(t, err, `The Code node's language "python" is not supported: Flowmill runs JavaScript only; rewrite the code in JavaScript`)
+}

@@ -26,13 +26,16 @@ func TestRegistryLookup(t *testing.T) {
 	}{
 		{"n8n-nodes-base.set", 1, 2},
 		{"n8n-nodes-base.set", 2, 2},
-		{"n8n-nodes-base.set", 3, 2},
+		{"n8n-nodes-base.set", 3, 0}, // a newer version is never answered by older code
+		{"n8n-nodes-base.set", 0, 2}, // no typeVersion: version 1
 		{"n8n-nodes-base.merge", 1, 1},
 		{"n8n-nodes-base.merge", 2, 2.1},
 		{"n8n-nodes-base.merge", 2.1, 2.1},
 		{"n8n-nodes-base.merge", 3, 0},
 		{"n8n-nodes-base.notANode", 1, 0},
-		{"n8n-nodes-base.code", 1, 1},
+		{"n8n-nodes-base.code", 1, 2},
+		{"n8n-nodes-base.code", 2, 2},
+		{"n8n-nodes-base.noOp", 2, 0},
 	}
 	for _, tc := range tests {
 		typ, ok := r.Get(tc.name, tc.version)

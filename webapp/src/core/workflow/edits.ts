@@ -207,7 +207,8 @@ export function planImport(graph: Graph, types: NodeTypeIndex, data: Graph, opti
   const kept: WorkflowNode[] = [];
   let skipped: SkippedNodes | undefined;
   for (const node of data.nodes) {
-    const type = types.get(node.type, node.typeVersion);
+    // maxNodes and webhooks belong to the type name: a node of an unknown version counts too.
+    const type = types.forNode(node) ?? types.get(node.type);
     const adding = (counts.get(node.type) ?? 0) + 1;
     const error = type ? maxNodesError(base, type, adding) : null;
     if (error) {
@@ -238,7 +239,7 @@ export function planImport(graph: Graph, types: NodeTypeIndex, data: Graph, opti
       position: [node.position[0] + dx, node.position[1] + dy],
     };
     delete copy.id;
-    const type = types.get(node.type, node.typeVersion);
+    const type = types.forNode(node) ?? types.get(node.type);
     if (copy.webhookId !== undefined || (type?.webhooks?.length ?? 0) > 0) {
       if (options.newId) copy.webhookId = options.newId();
     }

@@ -2,7 +2,7 @@ import { credentialReference, matchCredential, shownCredentialTypes, type KnownC
 import { parameterIssues } from '@/core/parameters/issues';
 import { nodeParametersWithDefaults } from '@/core/parameters/nodeParameters';
 import { displayParameter } from '@/core/parameters/visibility';
-import { STICKY_NOTE_TYPE, type DisplayOptions, type NodeProperty, type NodeTypeDescription } from './nodeTypes';
+import { STICKY_NOTE_TYPE, storedVersion, type DisplayOptions, type NodeProperty, type NodeTypeDescription } from './nodeTypes';
 import type { JsonObject, JsonValue, WorkflowNode } from './types';
 
 /**
@@ -11,6 +11,7 @@ import type { JsonObject, JsonValue, WorkflowNode } from './types';
  */
 export type NodeIssue =
   | { kind: 'typeUnknown' }
+  | { kind: 'typeVersionUnknown'; version: number; known: number[] }
   | { kind: 'parameters'; parameter: string; displayName: string }
   | { kind: 'optionNotSupported'; parameter: string; displayName: string; value: string }
   | { kind: 'credentialTypeNotSelected'; parameter: string; displayName: string }
@@ -143,7 +144,7 @@ export function nodeIssues(node: WorkflowNode, type: NodeTypeDescription | undef
  */
 export function workflowIssues(
   nodes: readonly WorkflowNode[],
-  types: { forNode(node: WorkflowNode): NodeTypeDescription | undefined },
+  types: { forNode(node: WorkflowNode): NodeTypeDescription | undefined; versions?(name: string): number[] },
   details: { forNode(node: WorkflowNode): NodeTypeDescription | undefined } | null,
   credentials?: readonly KnownCredential[],
 ): Map<string, NodeIssue[]> {
@@ -154,11 +155,19 @@ export function workflowIssues(
     const issues = !listed
       ? node.disabled
         ? []
-        : [{ kind: 'typeUnknown' } as const]
+        : [unknownTypeIssue(node, types.versions?.(node.type) ?? [])]
       : nodeIssues(node, details?.forNode(node) ?? { ...listed, properties: [], credentials: [] }, details ? credentials : undefined);
     if (issues.length > 0) out.set(node.name, issues);
   }
   return out;
+}
+
+/**
+ * The issue of a node no description covers: its type is unknown, or (when the type has other
+ * versions, `known`) its version is, as for a node from a newer n8n.
+ */
+export function unknownTypeIssue(node: WorkflowNode, known: readonly number[]): NodeIssue {
+  return known.length === 0 ? { kind: 'typeUnknown' } : { kind: 'typeVersionUnknown', version: storedVersion(node), known: [...known] };
 }
 
 /** A stable one-line form of an issue, for JSON-only canvas data: the kind, then its details. */
@@ -166,6 +175,8 @@ export function issueKey(issue: NodeIssue): string {
   switch (issue.kind) {
     case 'typeUnknown':
       return 'typeUnknown';
+    case 'typeVersionUnknown':
+      return `typeVersionUnknown:${issue.version}:${issue.known.join(', ')}`;
     case 'parameters':
       return `parameters:${issue.displayName}`;
     case 'optionNotSupported':

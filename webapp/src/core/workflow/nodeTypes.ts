@@ -84,6 +84,11 @@ export function hasVersion(type: NodeTypeDescription, version: number): boolean 
   return Array.isArray(type.version) ? type.version.includes(version) : type.version === version;
 }
 
+/** A node's typeVersion; 1 when the node has none (as the server reads it). */
+export function storedVersion(node: Pick<WorkflowNode, 'typeVersion'>): number {
+  return typeof node.typeVersion === 'number' && node.typeVersion !== 0 ? node.typeVersion : 1;
+}
+
 export function isTriggerType(type: NodeTypeDescription): boolean {
   return type.group.includes('trigger');
 }
@@ -111,7 +116,11 @@ export class NodeTypeIndex {
     }
   }
 
-  /** The description covering that version, else the latest one of the type, else undefined. */
+  /**
+   * The description covering that version; without a version, the latest one of the type (what
+   * the node creator adds). A version the type does not list has no description: a node from a
+   * newer n8n is shown as unknown, never drawn with another version's parameters.
+   */
   get(name: string, version?: number): NodeTypeDescription | undefined {
     const key = `${name}@${version ?? ''}`;
     if (this.answers.has(key)) return this.answers.get(key);
@@ -123,15 +132,19 @@ export class NodeTypeIndex {
   private find(name: string, version?: number): NodeTypeDescription | undefined {
     const list = this.byName.get(name);
     if (!list) return undefined;
-    if (version !== undefined) {
-      const exact = list.find((type) => hasVersion(type, version));
-      if (exact) return exact;
-    }
+    if (version !== undefined) return list.find((type) => hasVersion(type, version));
     return list.reduce((best, type) => (latestVersion(type) > latestVersion(best) ? type : best));
   }
 
+  /** The description of a node's stored version; a node without a typeVersion has version 1. */
   forNode(node: WorkflowNode): NodeTypeDescription | undefined {
-    return this.get(node.type, node.typeVersion);
+    return this.get(node.type, storedVersion(node));
+  }
+
+  /** Every version the type lists, ascending; empty for an unknown type. */
+  versions(name: string): number[] {
+    const all = (this.byName.get(name) ?? []).flatMap((type) => (Array.isArray(type.version) ? type.version : [type.version]));
+    return [...new Set(all)].sort((a, b) => a - b);
   }
 
   /** The highest version of each type. */

@@ -1,3 +1,4 @@
+import { storedVersion } from './nodeTypes';
 import type { WorkflowNode } from './types';
 
 const typeKeys = new WeakMap<readonly WorkflowNode[], string>();
@@ -6,7 +7,7 @@ const typeKeys = new WeakMap<readonly WorkflowNode[], string>();
 export function nodeTypeKey(nodes: readonly WorkflowNode[]): string {
   let key = typeKeys.get(nodes);
   if (key === undefined) {
-    key = [...new Set(nodes.map((node) => `${node.type}@${node.typeVersion}`))].sort().join('\n');
+    key = [...new Set(nodes.map((node) => `${node.type}@${storedVersion(node)}`))].sort().join('\n');
     typeKeys.set(nodes, key);
   }
   return key;

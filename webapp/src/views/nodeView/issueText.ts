@@ -9,6 +9,10 @@ export function issueText(issue: string | NodeIssue): string {
   switch (kind) {
     case 'typeUnknown':
       return i18n.t('node.issues.typeUnknown');
+    case 'typeVersionUnknown': {
+      const [version = '', ...known] = detail.split(':');
+      return i18n.t('node.issues.typeVersionUnknown', { version, known: known.join(':') });
+    }
     case 'parameters':
       return i18n.t('node.issues.parameter', { name: detail });
     case 'optionNotSupported':

@@ -3,6 +3,7 @@ import { IconAlertTriangle, IconCheck, IconClock, IconCopy, IconPlayerPlayFilled
 import { Handle, Position, useOnViewportChange, type NodeProps } from '@xyflow/react';
 import { memo, useEffect, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { NodeIcon } from '@/components/NodeIcon';
+import { storedVersion } from '@/core/workflow/nodeTypes';
 import { useEditor } from '@/views/nodeView/EditorContext';
 import { issueText } from '@/views/nodeView/issueText';
 import type { CanvasNodeData } from './model';
@@ -83,7 +84,7 @@ function handleTop(index: number, count: number): CSSProperties {
 function CanvasNodeView({ data, selected }: Props) {
   const t = useCanvasText();
   const { index, readOnly, actions } = useEditor();
-  const type = index.get(data.typeName, data.typeVersion);
+  const type = index.get(data.typeName, storedVersion(data));
   const name = data.name;
   // The toolbar is mounted only while the pointer is over the node: hundreds of hidden toolbars
   // would cost more than they are worth on large workflows.

@@ -10,6 +10,7 @@ const graph: Graph = {
     { name: 'B', type: 'n8n-nodes-base.if', typeVersion: 1, position: [200, 0], parameters: {} },
     { name: 'Note', type: 'n8n-nodes-base.stickyNote', typeVersion: 1, position: [0, 300], parameters: { content: '# Hi', width: 200, height: 100 } },
     { name: 'X', type: 'n8n-nodes-base.unknown', typeVersion: 1, position: [400, 0], parameters: {} },
+    { name: 'Newer', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [600, 0], parameters: {} },
   ],
   connections: { A: { main: [[{ node: 'B', type: 'main', index: 0 }]] }, B: { main: [[], [{ node: 'X', type: 'main', index: 0 }]] } },
 };
@@ -51,6 +52,16 @@ describe('canvas model', () => {
     expect(b?.data).toMatchObject({ outputs: 2, outputNames: ['true', 'false'], connectedOutputs: [false, true] });
     expect(note).toMatchObject({ type: 'stickyNote', width: 200, height: 100, zIndex: -200 });
     expect(unknown?.data).toMatchObject({ issues: ['typeUnknown'], inputs: 1, outputs: 1 });
+  });
+
+  it('marks a node whose version the instance does not have, naming the versions it has', async () => {
+    const { issueText } = await import('@/views/nodeView/issueText');
+    const newer = new CanvasModel().nodes(graph, TEST_INDEX, [], IDLE_EXECUTION)[4];
+    expect(newer?.data).toMatchObject({ issues: ['typeVersionUnknown:3.4:1, 2'], inputs: 1, outputs: 1 });
+    expect(issueText('typeVersionUnknown:3.4:1, 2')).toBe(
+      'Install this node to use it: version 3.4 is not currently installed (this instance has 1, 2). It is from a newer version of n8n: upgrade, or replace the node.',
+    );
+    expect(issueText('typeUnknown')).toContain('It is either from a newer version of n8n, a custom node, or has an invalid structure.');
   });
 
   it('gives a trigger its event hint only while a run waits for it', () => {

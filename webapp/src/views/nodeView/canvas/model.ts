@@ -5,7 +5,7 @@ import { listConnections } from '@/core/workflow/connections';
 import { NODE_SIZE, STICKY_DEFAULT_HEIGHT, STICKY_DEFAULT_WIDTH } from '@/core/workflow/canvas';
 import { isTriggerType, STICKY_NOTE_TYPE, type NodeTypeDescription, type NodeTypeIndex } from '@/core/workflow/nodeTypes';
 import { evaluateSubtitle } from '@/core/workflow/subtitle';
-import { issueKey, parameterValues, type NodeIssue } from '@/core/workflow/nodeIssues';
+import { issueKey, parameterValues, unknownTypeIssue, type NodeIssue } from '@/core/workflow/nodeIssues';
 import type { Connection, Graph, WorkflowNode } from '@/core/workflow/types';
 
 const NO_ISSUES: ReadonlyMap<string, NodeIssue[]> = new Map();
@@ -197,7 +197,9 @@ export class CanvasModel {
     }
     const type = index.forNode(node);
     const issues = [...issueKeys];
-    if (!type && !issues.includes('typeUnknown')) issues.push('typeUnknown');
+    if (!type && !issues.some((key) => key === 'typeUnknown' || key.startsWith('typeVersionUnknown:'))) {
+      issues.push(issueKey(unknownTypeIssue(node, index.versions(node.type))));
+    }
     if (status?.error) issues.push(issueKey({ kind: 'execution', message: status.error }));
     // A node of an unknown type still shows the endpoints its connections use, so they stay drawn.
     const outputs = type?.outputs.length ?? Math.max(1, ...[...(connectedOutputs ?? [])].map((i) => i + 1));

@@ -1,5 +1,5 @@
-import { Alert, Button, Center, Loader, Modal, ScrollArea, Tabs, Tooltip } from '@mantine/core';
-import { IconAlertTriangle, IconArrowLeft, IconExternalLink, IconGripVertical, IconSettings } from '@tabler/icons-react';
+import { Button, Center, Loader, Modal, ScrollArea, Tabs, Tooltip } from '@mantine/core';
+import { IconArrowLeft, IconExternalLink, IconGripVertical, IconSettings } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { completionDataFor } from '@/core/codeEditor/completionData';
@@ -12,6 +12,7 @@ import { ExpressionEditorModal, useExpressionResolver } from './expression';
 import { NdvContext, type ExpressionEditorRequest, type NdvServices } from './NdvContext';
 import { NodeExecuteButton } from './NodeExecuteButton';
 import { NodeTitle } from './NodeTitle';
+import { NodeTypeUnknown } from './NodeTypeUnknown';
 import { NodeWebhooks } from './NodeWebhooks';
 import { NodeParameters, NodeSettings } from './parameters';
 import { hasInputPanel, InputPanel, OutputPanel, RunDataProvider } from './runData';
@@ -190,9 +191,7 @@ export function NodeDetailsView({ nodeName, onClose, onRun, onStop }: { nodeName
                     </Tabs.List>
                     <ScrollArea className={classes.settingsScroll} type="auto" offsetScrollbars>
                       {!type ? (
-                        <Alert color="red" icon={<IconAlertTriangle size={16} />} m="md" data-test-id="node-type-unknown">
-                          {t('ndv.typeUnknown', { type: node.type })}
-                        </Alert>
+                        <NodeTypeUnknown node={node} known={index.versions(node.type)} />
                       ) : !fullType ? (
                         <Center p="xl">
                           <Loader size="sm" />
