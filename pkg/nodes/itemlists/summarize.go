@@ -76,8 +76,8 @@ func summarize(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, err
 	for i, it := range items {
 		rows[i] = row{json: it.JSON, index: i}
 	}
-	v2 := ex.TypeVersion() >= 2
-	if ex.TypeVersion() < 2.1 {
+	v2 := level(ex) >= 2
+	if level(ex) < 2.1 {
 		for _, a := range aggs {
 			if a.field == "" {
 				continue

@@ -1,0 +1,25 @@
+// Package removeduplicates is the Remove Duplicates node (Remove Duplicates), one of n8n's Transform nodes: it drops items whose compared fields equal those of an earlier item.
+// It runs the removeDuplicates operation of Item Lists 3 on its own parameters (see package itemlists).
+package removeduplicates
+
+import (
+	_ "embed"
+
+	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/itemlists"
+)
+
+var (
+	//go:embed description.json
+	descriptionJSON []byte
+	//go:embed removeDuplicates.svg
+	iconSVG []byte
+)
+
+// Type returns the node type for registration.
+func Type() nodes.Type {
+	t := nodes.Define(descriptionJSON, nodes.KindAction, itemlists.Operation("removeDuplicates"))
+	t.EffectFree = true
+	t.IconSVG = iconSVG
+	return t
+}

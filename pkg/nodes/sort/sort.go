@@ -1,0 +1,25 @@
+// Package sort is the Sort node (Sort), one of n8n's Transform nodes: it orders items by one or more fields, at random, or with your own comparison code.
+// It runs the sort operation of Item Lists 3 on its own parameters (see package itemlists).
+package sort
+
+import (
+	_ "embed"
+
+	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/itemlists"
+)
+
+var (
+	//go:embed description.json
+	descriptionJSON []byte
+	//go:embed sort.svg
+	iconSVG []byte
+)
+
+// Type returns the node type for registration.
+func Type() nodes.Type {
+	t := nodes.Define(descriptionJSON, nodes.KindAction, itemlists.Operation("sort"))
+	t.EffectFree = true
+	t.IconSVG = iconSVG
+	return t
+}
