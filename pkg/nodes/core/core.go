@@ -79,6 +79,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(renamekeys.Type())
 	r.MustRegister(executecommand.Type())
 	r.MustRegister(datetime.Type())
+	r.MustRegister(datetime.TypeV2())
 	r.MustRegister(itemlists.TypeV3())
 	r.MustRegister(aggregate.Type())
 	r.MustRegister(limit.Type())
