@@ -396,4 +396,3 @@ func namedOffset(s string) (int, bool) {
 	}
 	return 0, false
 }
-
