@@ -18,7 +18,7 @@ func luxonISO(t time.Time) string {
 }
 
 // luxonFormat is DateTime.toFormat(f): tokens are runs of the same letter; text in single
-// quotes is copied, ” gives a quote; any other character is copied.
+// quotes is copied (two quotes in a row give one); any other character is copied.
 func luxonFormat(t time.Time, f string) string {
 	var b strings.Builder
 	for i := 0; i < len(f); {
