@@ -1,0 +1,50 @@
+package removeduplicates_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowmill/flowmill/pkg/nodes/removeduplicates"
+	"github.com/flowmill/flowmill/pkg/nodes/nodetest"
+)
+
+type m = map[string]any
+type l = []any
+
+func run(t *testing.T, version float64, params m, input ...m) ([]m, error) {
+	t.Helper()
+	out, err := nodetest.Run(t, removeduplicates.Type(), nodetest.Node{Version: version, Parameters: params}, nodetest.Items(input...))
+	if err != nil {
+		return nil, err
+	}
+	require.Len(t, out, 1)
+	return nodetest.JSONs(out[0]), nil
+}
+
+func TestRemoveDuplicates(t *testing.T) {
+	t.Parallel()
+	in := []m{{"name": "a", "age": 1.0}, {"name": "a", "age": 2.0}, {"name": "a", "age": 1.0}, {"name": "b", "age": 1.0}}
+
+	got, err := run(t, 1, m{}, in...)
+	require.NoError(t, err)
+	require.Equal(t, []m{{"name": "a", "age": 1.0}, {"name": "a", "age": 2.0}, {"name": "b", "age": 1.0}}, got)
+
+	got, err = run(t, 1, m{"compare": "selectedFields", "fieldsToCompare": "name"}, in...)
+	require.NoError(t, err)
+	require.Equal(t, []m{{"name": "a", "age": 1.0}, {"name": "b", "age": 1.0}}, got)
+
+	got, err = run(t, 1, m{"compare": "allFieldsExcept", "fieldsToExclude": "name", "options": m{"removeOtherFields": true}}, in...)
+	require.NoError(t, err)
+	require.Equal(t, []m{{"age": 1.0}, {"age": 2.0}}, got)
+
+	_, err = run(t, 1, m{"compare": "selectedFields", "fieldsToCompare": "missing"}, in...)
+	require.ErrorContains(t, err, "'missing' field is missing from some input items")
+
+	mixed := []m{{"v": 1.0}, {"v": "1"}}
+	_, err = run(t, 1, m{}, mixed...)
+	require.ErrorContains(t, err, "'v' isn't always the same type")
+	got, err = run(t, 1.1, m{}, mixed...)
+	require.NoError(t, err)
+	require.Equal(t, mixed, got, "1.1 compares values of different types as different")
+}
