@@ -65,5 +65,16 @@ func TestItemListsV3(t *testing.T) {
 		{name: "summarize", version: 3, params: m{"operation": "summarize", "fieldsToSummarize": m{"values": l{m{"aggregation": "sum", "field": "age"}}},
 			"fieldsToSplitBy": "name"},
 			input: people(), want: []m{{"name": "Ann", "sum_age": 61.0}, {"name": "Bob", "sum_age": 30.0}}},
+		{name: "summarize min and max compare text", version: 3,
+			params: m{"operation": "summarize", "fieldsToSummarize": m{"values": l{m{"aggregation": "max", "field": "d"}, m{"aggregation": "min", "field": "d"}}}},
+			input:  nodetest.Items(m{"d": "1979-10-12"}, m{"d": nil}, m{"d": "1925-04-10"}, m{"d": ""}),
+			want:   []m{{"max_d": "1979-10-12", "min_d": "1925-04-10"}}},
+		{name: "2.2 min and max count only numbers", version: 2.2,
+			params: m{"operation": "summarize", "fieldsToSummarize": m{"values": l{m{"aggregation": "max", "field": "d"}}}},
+			input:  nodetest.Items(m{"d": "1979-10-12"}, m{"d": 3.0}), want: []m{{"max_d": 3.0}}},
+		{name: "sort puts null after the values, as n8n's comparison does in V8", version: 3,
+			params: m{"operation": "sort", "sortFieldsUi": m{"sortField": l{m{"fieldName": "c"}}}},
+			input:  nodetest.Items(m{"c": "US"}, m{"c": "CO"}, m{"c": "US"}, m{"c": nil}, m{"c": "UK"}),
+			want:   []m{{"c": "CO"}, {"c": "UK"}, {"c": "US"}, {"c": "US"}, {"c": nil}}},
 	})
 }
