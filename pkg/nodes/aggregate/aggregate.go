@@ -1,5 +1,7 @@
-// Package aggregate is the Aggregate node (Aggregate), one of n8n's Transform nodes: it combines a field of many items into a list in one item, or all item data into one list.
-// It runs the concatenateItems operation of Item Lists 3 on its own parameters (see package itemlists).
+// Package aggregate is n8n's Aggregate node: it combines a field of many items into a list in
+// one item, or all item data into one list.
+// One of n8n's Transform nodes, it runs the concatenateItems operation of Item Lists 3 on its own
+// parameters (see package itemlists).
 package aggregate
 
 import (
@@ -18,8 +20,5 @@ var (
 
 // Type returns the node type for registration.
 func Type() nodes.Type {
-	t := nodes.Define(descriptionJSON, nodes.KindAction, itemlists.Operation("concatenateItems"))
-	t.EffectFree = true
-	t.IconSVG = iconSVG
-	return t
+	return itemlists.TransformType(descriptionJSON, iconSVG, "concatenateItems")
 }

@@ -17,22 +17,29 @@ func luxonISO(t time.Time) string {
 	return t.Format("2006-01-02T15:04:05.000-07:00")
 }
 
-// luxonFormat is DateTime.toFormat(f): tokens are runs of the same letter; text in single
-// quotes is copied (two quotes in a row give one); any other character is copied.
-func luxonFormat(t time.Time, f string) string {
-	var b strings.Builder
+// formatPart is one piece of a Luxon format: a token (a run of one letter) or literal text.
+type formatPart struct {
+	text    string
+	literal bool
+}
+
+// splitFormat cuts a Luxon format into tokens and literals: text in single quotes is literal
+// (two quotes in a row give one), and so is a run of letters Luxon has no token for.
+func splitFormat(f string) []formatPart {
+	var parts []formatPart
 	for i := 0; i < len(f); {
 		c := f[i]
 		if c == '\'' {
 			j := strings.IndexByte(f[i+1:], '\'')
 			if j < 0 {
-				b.WriteString(f[i+1:])
+				parts = append(parts, formatPart{f[i+1:], true})
 				break
 			}
 			if j == 0 {
-				b.WriteByte('\'')
+				parts = append(parts, formatPart{"'", true})
+			} else {
+				parts = append(parts, formatPart{f[i+1 : i+1+j], true})
 			}
-			b.WriteString(f[i+1 : i+1+j])
 			i += j + 2
 			continue
 		}
@@ -40,13 +47,21 @@ func luxonFormat(t time.Time, f string) string {
 		for j < len(f) && f[j] == c {
 			j++
 		}
-		tok := f[i:j]
-		if s, ok := luxonToken(t, tok); ok {
+		parts = append(parts, formatPart{text: f[i:j]})
+		i = j
+	}
+	return parts
+}
+
+// luxonFormat is DateTime.toFormat(f).
+func luxonFormat(t time.Time, f string) string {
+	var b strings.Builder
+	for _, p := range splitFormat(f) {
+		if s, ok := luxonToken(t, p.text); ok && !p.literal {
 			b.WriteString(s)
 		} else {
-			b.WriteString(tok)
+			b.WriteString(p.text)
 		}
-		i = j
 	}
 	return b.String()
 }

@@ -29,32 +29,17 @@ func luxonParse(s, f string, loc *time.Location) (time.Time, bool) {
 	var re strings.Builder
 	var groups []string
 	re.WriteString("^")
-	for i := 0; i < len(f); {
-		c := f[i]
-		if c == '\'' {
-			j := strings.IndexByte(f[i+1:], '\'')
-			if j < 0 {
-				re.WriteString(regexp.QuoteMeta(f[i+1:]))
-				break
-			}
-			re.WriteString(regexp.QuoteMeta(f[i+1 : i+1+j]))
-			i += j + 2
-			continue
-		}
-		j := i
-		for j < len(f) && f[j] == c {
-			j++
-		}
-		tok := f[i:j]
-		if p, ok := luxonTokenPatterns[tok]; ok {
+	for _, part := range splitFormat(f) {
+		p, ok := luxonTokenPatterns[part.text]
+		switch {
+		case part.literal || !ok:
+			re.WriteString(regexp.QuoteMeta(part.text))
+		default:
 			re.WriteString(p)
 			if strings.HasPrefix(p, "(") {
-				groups = append(groups, tok)
+				groups = append(groups, part.text)
 			}
-		} else {
-			re.WriteString(regexp.QuoteMeta(tok))
 		}
-		i = j
 	}
 	re.WriteString("$")
 	rx, err := regexp.Compile(re.String())

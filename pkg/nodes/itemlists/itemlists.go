@@ -72,13 +72,16 @@ func level(ex *nodes.Execution) float64 {
 	return 3
 }
 
-// Operation returns the execute function of a Transform node that runs one Item Lists operation
-// ("concatenateItems", "limit", "removeDuplicates", "sort", "splitOutItems" or "summarize") on
-// its parameters.
-func Operation(operation string) nodes.NodeFunc {
-	return func(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
+// TransformType returns a Transform node type (Aggregate, Sort, …) for registration: its
+// description and icon, running one Item Lists operation ("concatenateItems", "limit",
+// "removeDuplicates", "sort", "splitOutItems" or "summarize") on its own parameters.
+func TransformType(descriptionJSON, icon []byte, operation string) nodes.Type {
+	t := nodes.Define(descriptionJSON, nodes.KindAction, func(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
 		return run(ctx, ex, operation)
-	}
+	})
+	t.EffectFree = true
+	t.IconSVG = icon
+	return t
 }
 
 func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {

@@ -1,5 +1,7 @@
-// Package limit is the Limit node (Limit), one of n8n's Transform nodes: it keeps only the first (or last) items up to a maximum number.
-// It runs the limit operation of Item Lists 3 on its own parameters (see package itemlists).
+// Package limit is n8n's Limit node: it keeps only the first (or last) items up to a maximum
+// number.
+// One of n8n's Transform nodes, it runs the limit operation of Item Lists 3 on its own
+// parameters (see package itemlists).
 package limit
 
 import (
@@ -18,8 +20,5 @@ var (
 
 // Type returns the node type for registration.
 func Type() nodes.Type {
-	t := nodes.Define(descriptionJSON, nodes.KindAction, itemlists.Operation("limit"))
-	t.EffectFree = true
-	t.IconSVG = iconSVG
-	return t
+	return itemlists.TransformType(descriptionJSON, iconSVG, "limit")
 }

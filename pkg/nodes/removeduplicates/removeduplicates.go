@@ -1,5 +1,7 @@
-// Package removeduplicates is the Remove Duplicates node (Remove Duplicates), one of n8n's Transform nodes: it drops items whose compared fields equal those of an earlier item.
-// It runs the removeDuplicates operation of Item Lists 3 on its own parameters (see package itemlists).
+// Package removeduplicates is n8n's Remove Duplicates node: it drops items whose compared
+// fields equal those of an earlier item.
+// One of n8n's Transform nodes, it runs the removeDuplicates operation of Item Lists 3 on its own
+// parameters (see package itemlists).
 package removeduplicates
 
 import (
@@ -18,8 +20,5 @@ var (
 
 // Type returns the node type for registration.
 func Type() nodes.Type {
-	t := nodes.Define(descriptionJSON, nodes.KindAction, itemlists.Operation("removeDuplicates"))
-	t.EffectFree = true
-	t.IconSVG = iconSVG
-	return t
+	return itemlists.TransformType(descriptionJSON, iconSVG, "removeDuplicates")
 }

@@ -1,5 +1,7 @@
-// Package sort is the Sort node (Sort), one of n8n's Transform nodes: it orders items by one or more fields, at random, or with your own comparison code.
-// It runs the sort operation of Item Lists 3 on its own parameters (see package itemlists).
+// Package sort is n8n's Sort node: it orders items by one or more fields, at random, or with
+// comparison code.
+// One of n8n's Transform nodes, it runs the sort operation of Item Lists 3 on its own
+// parameters (see package itemlists).
 package sort
 
 import (
@@ -18,8 +20,5 @@ var (
 
 // Type returns the node type for registration.
 func Type() nodes.Type {
-	t := nodes.Define(descriptionJSON, nodes.KindAction, itemlists.Operation("sort"))
-	t.EffectFree = true
-	t.IconSVG = iconSVG
-	return t
+	return itemlists.TransformType(descriptionJSON, iconSVG, "sort")
 }

@@ -1,5 +1,7 @@
-// Package splitout is the Split Out node (Split Out), one of n8n's Transform nodes: it turns a list (or the values of an object) inside an item into separate items.
-// It runs the splitOutItems operation of Item Lists 3 on its own parameters (see package itemlists).
+// Package splitout is n8n's Split Out node: it turns a list (or an object's values) inside an
+// item into separate items.
+// One of n8n's Transform nodes, it runs the splitOutItems operation of Item Lists 3 on its own
+// parameters (see package itemlists).
 package splitout
 
 import (
@@ -18,8 +20,5 @@ var (
 
 // Type returns the node type for registration.
 func Type() nodes.Type {
-	t := nodes.Define(descriptionJSON, nodes.KindAction, itemlists.Operation("splitOutItems"))
-	t.EffectFree = true
-	t.IconSVG = iconSVG
-	return t
+	return itemlists.TransformType(descriptionJSON, iconSVG, "splitOutItems")
 }

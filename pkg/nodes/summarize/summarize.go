@@ -1,5 +1,7 @@
-// Package summarize is the Summarize node (Summarize), one of n8n's Transform nodes: it sums, counts, averages, concatenates or collects fields across items, optionally split by other fields (a pivot table).
-// It runs the summarize operation of Item Lists 3 on its own parameters (see package itemlists).
+// Package summarize is n8n's Summarize node: it sums, counts, averages, concatenates or
+// collects fields across items, optionally split by other fields (a pivot table).
+// One of n8n's Transform nodes, it runs the summarize operation of Item Lists 3 on its own
+// parameters (see package itemlists).
 package summarize
 
 import (
@@ -18,8 +20,5 @@ var (
 
 // Type returns the node type for registration.
 func Type() nodes.Type {
-	t := nodes.Define(descriptionJSON, nodes.KindAction, itemlists.Operation("summarize"))
-	t.EffectFree = true
-	t.IconSVG = iconSVG
-	return t
+	return itemlists.TransformType(descriptionJSON, iconSVG, "summarize")
 }

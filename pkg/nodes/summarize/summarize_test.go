@@ -14,12 +14,7 @@ type l = []any
 
 func run(t *testing.T, version float64, params m, input ...m) ([]m, error) {
 	t.Helper()
-	out, err := nodetest.Run(t, summarize.Type(), nodetest.Node{Version: version, Parameters: params}, nodetest.Items(input...))
-	if err != nil {
-		return nil, err
-	}
-	require.Len(t, out, 1)
-	return nodetest.JSONs(out[0]), nil
+	return nodetest.RunOne(t, summarize.Type(), version, params, input...)
 }
 
 func TestSummarize(t *testing.T) {
