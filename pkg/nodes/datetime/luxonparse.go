@@ -22,10 +22,11 @@ var luxonTokenPatterns = map[string]string{
 	"Z": `([+-]\d{1,2}(?::?\d{2})?|Z)`, "ZZ": `([+-]\d{2}:\d{2}|Z)`, "ZZZ": `([+-]\d{4}|Z)`,
 }
 
-// luxonParse is DateTime.fromFormat(s, f, {zone}): the whole string must match the format;
-// fields it does not give default to the start of the current year's first day (as Luxon's
-// default of 1 January, midnight). The result is in loc unless the string names an offset.
-func luxonParse(s, f string, loc *time.Location) (time.Time, bool) {
+// luxonParse is DateTime.fromFormat(s, f, {zone}): the whole string must match the format.
+// As in Luxon, the date units larger than the largest one the string gives come from now (a
+// time alone is today), the smaller ones start at their minimum. The result is in loc unless
+// the string names an offset.
+func luxonParse(s, f string, loc *time.Location, now time.Time) (time.Time, bool) {
 	var re strings.Builder
 	var groups []string
 	re.WriteString("^")
@@ -50,8 +51,30 @@ func luxonParse(s, f string, loc *time.Location) (time.Time, bool) {
 	if m == nil {
 		return time.Time{}, false
 	}
-	year, month, day, hour, minute, sec, ms := time.Now().In(loc).Year(), 1, 1, 0, 0, 0, 0
+	year, month, day, hour, minute, sec, ms := 0, 1, 1, 0, 0, 0, 0
 	pm, hasAmPm := false, false
+	// largest is the largest unit given: 3 year, 2 month, 1 day, 0 none.
+	largest := 0
+	for _, tok := range groups {
+		switch tok[0] {
+		case 'y':
+			largest = max(largest, 3)
+		case 'M', 'L':
+			largest = max(largest, 2)
+		case 'd':
+			largest = max(largest, 1)
+		}
+	}
+	today := now.In(loc)
+	if largest < 3 {
+		year = today.Year()
+	}
+	if largest < 2 {
+		month = int(today.Month())
+	}
+	if largest < 1 {
+		day = today.Day()
+	}
 	for gi, tok := range groups {
 		v := m[gi+1]
 		n, _ := strconv.Atoi(v)

@@ -143,7 +143,7 @@ func addToDate(ex *nodes.Execution, subtract bool, zone *time.Location, i int) (
 	if err != nil {
 		return nil, err
 	}
-	t, err := parseDateV2(date, zone, "", i)
+	t, err := parseDateV2(date, zone, "", ex.Now(), i)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +182,7 @@ func formatDate(ex *nodes.Execution, zone *time.Location, i int) (any, error) {
 	if useWorkflowZone {
 		inZone = zone
 	}
-	t, err := parseDateV2(date, inZone, fromFormat, i)
+	t, err := parseDateV2(date, inZone, fromFormat, ex.Now(), i)
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +198,7 @@ func roundDate(ex *nodes.Execution, zone *time.Location, i int) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := parseDateV2(date, zone, "", i)
+	t, err := parseDateV2(date, zone, "", ex.Now(), i)
 	if err != nil {
 		return nil, err
 	}
@@ -243,11 +243,11 @@ func timeBetween(ex *nodes.Execution, zone *time.Location, i int) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := parseDateV2(start, zone, "", i)
+	st, err := parseDateV2(start, zone, "", ex.Now(), i)
 	if err != nil {
 		return nil, err
 	}
-	et, err := parseDateV2(end, zone, "", i)
+	et, err := parseDateV2(end, zone, "", ex.Now(), i)
 	if err != nil {
 		return nil, err
 	}
@@ -267,7 +267,7 @@ func extractDate(ex *nodes.Execution, zone *time.Location, i int) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := parseDateV2(date, zone, "", i)
+	t, err := parseDateV2(date, zone, "", ex.Now(), i)
 	if err != nil {
 		return nil, err
 	}
@@ -296,7 +296,7 @@ func extractDate(ex *nodes.Execution, zone *time.Location, i int) (any, error) {
 // with fromFormat (Luxon tokens) when given, else as ISO 8601, RFC 2822 or what JavaScript's
 // Date accepts. The result is shown in zone when one is given, else in the offset the string
 // names, else in UTC.
-func parseDateV2(v any, zone *time.Location, fromFormat string, i int) (time.Time, error) {
+func parseDateV2(v any, zone *time.Location, fromFormat string, now time.Time, i int) (time.Time, error) {
 	show := func(t time.Time) time.Time {
 		if zone != nil {
 			return t.In(zone)
@@ -336,7 +336,7 @@ func parseDateV2(v any, zone *time.Location, fromFormat string, i int) (time.Tim
 		if loc == nil {
 			loc = time.UTC
 		}
-		t, ok := luxonParse(s, fromFormat, loc)
+		t, ok := luxonParse(s, fromFormat, loc, now)
 		if !ok {
 			return time.Time{}, invalid()
 		}

@@ -118,6 +118,13 @@ func TestDateTimeV2CurrentDate(t *testing.T) {
 		normalise(run(m{"includeTime": false, "outputFieldName": "today",
 			"options": m{"timezone": "Europe/Berlin", "includeInputFields": true}})))
 
+	// A from format without the larger units takes them from now, as Luxon does.
+	timeOnly := m{"operation": "formatDate", "date": "09:15", "format": "custom", "customFormat": "yyyy-MM-dd HH:mm",
+		"options": m{"fromFormat": "HH:mm"}}
+	require.Equal(t, m{"formattedDate": "2023-07-01 09:15"}, run(timeOnly))
+	dayMonth := m{"operation": "formatDate", "date": "24/12", "format": "yyyy-MM-dd", "options": m{"fromFormat": "dd/MM"}}
+	require.Equal(t, m{"formattedDate": "2023-12-24"}, run(dayMonth))
+
 	_, err := nodetest.Run(t, datetime.TypeV2(), nodetest.Node{Version: 2, Flow: flow,
 		Parameters: m{"options": m{"timezone": "Mars/Olympus"}}}, nodetest.Items(m{}))
 	require.ErrorContains(t, err, "The timezone Mars/Olympus is not valid")
