@@ -5,6 +5,7 @@ package core
 import (
 	"github.com/flowmill/flowmill/pkg/config"
 	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/aggregate"
 	"github.com/flowmill/flowmill/pkg/nodes/code"
 	"github.com/flowmill/flowmill/pkg/nodes/comparedatasets"
 	"github.com/flowmill/flowmill/pkg/nodes/cron"
@@ -18,19 +19,24 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/ifnode"
 	"github.com/flowmill/flowmill/pkg/nodes/interval"
 	"github.com/flowmill/flowmill/pkg/nodes/itemlists"
+	"github.com/flowmill/flowmill/pkg/nodes/limit"
 	"github.com/flowmill/flowmill/pkg/nodes/manualtrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/merge"
 	"github.com/flowmill/flowmill/pkg/nodes/movebinarydata"
 	"github.com/flowmill/flowmill/pkg/nodes/noop"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfile"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfiles"
+	"github.com/flowmill/flowmill/pkg/nodes/removeduplicates"
 	"github.com/flowmill/flowmill/pkg/nodes/renamekeys"
 	"github.com/flowmill/flowmill/pkg/nodes/respondtowebhook"
 	"github.com/flowmill/flowmill/pkg/nodes/scheduletrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/set"
+	"github.com/flowmill/flowmill/pkg/nodes/sort"
 	"github.com/flowmill/flowmill/pkg/nodes/splitinbatches"
+	"github.com/flowmill/flowmill/pkg/nodes/splitout"
 	"github.com/flowmill/flowmill/pkg/nodes/start"
 	"github.com/flowmill/flowmill/pkg/nodes/stickynote"
+	"github.com/flowmill/flowmill/pkg/nodes/summarize"
 	"github.com/flowmill/flowmill/pkg/nodes/switchnode"
 	"github.com/flowmill/flowmill/pkg/nodes/wait"
 	"github.com/flowmill/flowmill/pkg/nodes/webhook"
@@ -73,6 +79,14 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(renamekeys.Type())
 	r.MustRegister(executecommand.Type())
 	r.MustRegister(datetime.Type())
+	r.MustRegister(datetime.TypeV2())
+	r.MustRegister(itemlists.TypeV3())
+	r.MustRegister(aggregate.Type())
+	r.MustRegister(limit.Type())
+	r.MustRegister(removeduplicates.Type())
+	r.MustRegister(sort.Type())
+	r.MustRegister(splitout.Type())
+	r.MustRegister(summarize.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.

@@ -36,6 +36,12 @@ func TestRegistryLookup(t *testing.T) {
 		{"n8n-nodes-base.code", 1, 2},
 		{"n8n-nodes-base.code", 2, 2},
 		{"n8n-nodes-base.noOp", 2, 0},
+		{"n8n-nodes-base.itemLists", 2.2, 2.2},
+		{"n8n-nodes-base.itemLists", 3, 3.1},
+		{"n8n-nodes-base.itemLists", 3.1, 3.1},
+		{"n8n-nodes-base.dateTime", 1, 1},
+		{"n8n-nodes-base.dateTime", 2, 2},
+		{"n8n-nodes-base.removeDuplicates", 1.1, 1.1},
 	}
 	for _, tc := range tests {
 		typ, ok := r.Get(tc.name, tc.version)
@@ -115,6 +121,8 @@ func TestNodeTraits(t *testing.T) {
 		"n8n-nodes-base.merge": true, "n8n-nodes-base.noOp": true, "n8n-nodes-base.renameKeys": true,
 		"n8n-nodes-base.itemLists": true, "n8n-nodes-base.dateTime": true,
 		"n8n-nodes-base.compareDatasets": true, "n8n-nodes-base.stickyNote": true,
+		"n8n-nodes-base.aggregate": true, "n8n-nodes-base.limit": true, "n8n-nodes-base.removeDuplicates": true,
+		"n8n-nodes-base.sort": true, "n8n-nodes-base.splitOut": true, "n8n-nodes-base.summarize": true,
 	}, effectFree)
 	require.Equal(t, map[string]int{"n8n-nodes-base.manualTrigger": 1, "n8n-nodes-base.errorTrigger": 2,
 		"n8n-nodes-base.start": 3}, starters)

@@ -35,7 +35,7 @@ func aggregateFields(ex *nodes.Execution, items []workflow.Item) ([]workflow.Ite
 	if len(fields) == 0 {
 		return nil, &nodes.Error{Message: "No fields specified", Description: "Please add a field to aggregate", ItemIndex: -1}
 	}
-	if ex.TypeVersion() < 2.1 {
+	if level(ex) < 2.1 {
 		for _, f := range fields {
 			name, _ := f["fieldToAggregate"].(string)
 			found := false
@@ -132,11 +132,11 @@ func aggregateAll(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, 
 	if err != nil {
 		return nil, err
 	}
-	exclude, err := fieldNames(ex, "fieldsToExclude.fields", 0)
+	exclude, err := fieldNames(ex, "fieldsToExclude", "Fields To Exclude", 0)
 	if err != nil {
 		return nil, err
 	}
-	include, err := fieldNames(ex, "fieldsToInclude.fields", 0)
+	include, err := fieldNames(ex, "fieldsToInclude", "Fields To Include", 0)
 	if err != nil {
 		return nil, err
 	}

@@ -44,7 +44,7 @@ func removeDuplicates(ex *nodes.Execution, items []workflow.Item) ([]workflow.It
 	}
 	switch compare {
 	case "allFieldsExcept":
-		exclude, err := fieldNames(ex, "fieldsToExclude.fields", 0)
+		exclude, err := fieldNames(ex, "fieldsToExclude", "Fields To Exclude", 0)
 		if err != nil {
 			return nil, err
 		}
@@ -56,7 +56,7 @@ func removeDuplicates(ex *nodes.Execution, items []workflow.Item) ([]workflow.It
 		}
 		keys = slices.DeleteFunc(keys, func(k string) bool { return slices.Contains(exclude, k) })
 	case "selectedFields":
-		selected, err := fieldNames(ex, "fieldsToCompare.fields", 0)
+		selected, err := fieldNames(ex, "fieldsToCompare", "Fields To Compare", 0)
 		if err != nil {
 			return nil, err
 		}
@@ -69,6 +69,8 @@ func removeDuplicates(ex *nodes.Execution, items []workflow.Item) ([]workflow.It
 		}
 	}
 
+	// From 3.1 values of different types are told apart instead of refused.
+	byType := level(ex) >= 3.1
 	order := make([]int, len(items))
 	for i := range order {
 		order[i] = i
@@ -77,6 +79,11 @@ func removeDuplicates(ex *nodes.Execution, items []workflow.Item) ([]workflow.It
 		a, b := items[order[x]].JSON, items[order[y]].JSON
 		for _, k := range keys {
 			va, vb := get(a, k), get(b, k)
+			if byType {
+				if ta, tb := typeRank(va), typeRank(vb); ta != tb {
+					return ta < tb
+				}
+			}
 			if !jsv.Equal(va, vb) {
 				return jsv.Less(va, vb)
 			}
@@ -98,7 +105,7 @@ func removeDuplicates(ex *nodes.Execution, items []workflow.Item) ([]workflow.It
 				}
 				return nil, e
 			}
-			if typ != "" && typ != jsv.TypeOf(v) {
+			if !byType && typ != "" && typ != jsv.TypeOf(v) {
 				return nil, &nodes.Error{Message: "'" + k + "' isn't always the same type",
 					Description: "The type of this field varies between items", ItemIndex: -1}
 			}
@@ -134,4 +141,30 @@ func removeDuplicates(ex *nodes.Execution, items []workflow.Item) ([]workflow.It
 		out = append(out, it)
 	}
 	return out, nil
+}
+
+// typeRank orders values by JavaScript type as n8n's typeToNumber does, so that values of
+// different types never count as duplicates of each other.
+func typeRank(v any) int {
+	switch {
+	case jsv.IsUndefined(v):
+		return 6
+	case v == nil:
+		return 10
+	}
+	switch v.(type) {
+	case []any:
+		return 9
+	case map[string]any:
+		return 7
+	}
+	switch jsv.TypeOf(v) {
+	case "string":
+		return 1
+	case "number":
+		return 2
+	case "boolean":
+		return 4
+	}
+	return 7
 }

@@ -14,6 +14,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"strings"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/workflow"
@@ -24,6 +25,8 @@ var (
 	v1JSON []byte
 	//go:embed v2.json
 	v2JSON []byte
+	//go:embed v3.json
+	v3JSON []byte
 	//go:embed itemLists.svg
 	iconSVG []byte
 )
@@ -44,8 +47,44 @@ func TypeV2() nodes.Type {
 	return t
 }
 
+// TypeV3 returns versions 3 and 3.1 for registration.
+func TypeV3() nodes.Type {
+	t := nodes.Define(v3JSON, nodes.KindAction, execute)
+	t.EffectFree = true
+	t.IconSVG = iconSVG
+	return t
+}
+
+// typeName is the Item Lists node type; the Transform nodes (Aggregate, Sort, …) run the same
+// operations under their own names.
+const typeName = "n8n-nodes-base.itemLists"
+
+// level is the Item Lists version whose behaviour a node follows: its own version for Item
+// Lists, and 3 (3.1 for Remove Duplicates 1.1) for the Transform nodes, which n8n built from
+// Item Lists 3.
+func level(ex *nodes.Execution) float64 {
+	if ex.Node().Type == typeName {
+		return ex.TypeVersion()
+	}
+	if ex.TypeVersion() >= 1.1 {
+		return 3.1
+	}
+	return 3
+}
+
+// TransformType returns a Transform node type (Aggregate, Sort, …) for registration: its
+// description and icon, running one Item Lists operation ("concatenateItems", "limit",
+// "removeDuplicates", "sort", "splitOutItems" or "summarize") on its own parameters.
+func TransformType(descriptionJSON, icon []byte, operation string) nodes.Type {
+	t := nodes.Define(descriptionJSON, nodes.KindAction, func(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
+		return run(ctx, ex, operation)
+	})
+	t.EffectFree = true
+	t.IconSVG = icon
+	return t
+}
+
 func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
-	items := ex.InputData(0)
 	resource, err := ex.ParamString("resource", 0)
 	if err != nil {
 		return nil, err
@@ -57,11 +96,17 @@ func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 	if err != nil {
 		return nil, err
 	}
+	return run(ctx, ex, operation)
+}
+
+func run(ctx context.Context, ex *nodes.Execution, operation string) ([][]workflow.Item, error) {
+	items := ex.InputData(0)
+	var err error
 	var out []workflow.Item
 	switch operation {
 	case "splitOutItems":
 		out, err = splitOut(ex, items)
-	case "aggregateItems":
+	case "aggregateItems", "concatenateItems":
 		out, err = aggregate(ex, items)
 	case "removeDuplicates":
 		out, err = removeDuplicates(ex, items)
@@ -85,17 +130,52 @@ func options(ex *nodes.Execution) (map[string]any, error) {
 	return ex.ParamMap("options", 0)
 }
 
-// fieldNames reads the fieldName entries of a fixedCollection such as fieldsToInclude.fields.
-func fieldNames(ex *nodes.Execution, path string, itemIndex int) ([]string, error) {
-	list, err := ex.ParamList(path, itemIndex)
+// fieldNames reads a list of field names. Versions before 3 keep them in a fixedCollection
+// (fieldsToInclude.fields[].fieldName); later ones in a string of comma-separated names, or a
+// list of strings in workflows saved by some n8n 1.x releases. label names the parameter in
+// the error for any other value.
+func fieldNames(ex *nodes.Execution, name, label string, itemIndex int) ([]string, error) {
+	v, err := ex.Param(name, itemIndex)
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, 0, len(list))
-	for _, e := range list {
-		names = append(names, fmt.Sprint(cmp.Or(e["fieldName"], any(""))))
+	switch v := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		var names []string
+		for _, f := range strings.Split(v, ",") {
+			if f = strings.TrimSpace(f); f != "" {
+				names = append(names, f)
+			}
+		}
+		return names, nil
+	case []any:
+		names := make([]string, 0, len(v))
+		for _, e := range v {
+			s, ok := e.(string)
+			if !ok {
+				return nil, fieldsTypeError(label)
+			}
+			names = append(names, s)
+		}
+		return names, nil
+	case map[string]any:
+		list, err := ex.ParamList(name+".fields", itemIndex)
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, 0, len(list))
+		for _, e := range list {
+			names = append(names, fmt.Sprint(cmp.Or(e["fieldName"], any(""))))
+		}
+		return names, nil
 	}
-	return names, nil
+	return nil, fieldsTypeError(label)
+}
+
+func fieldsTypeError(label string) error {
+	return nodes.Errorf(-1, "The '%s' parameter must be a string of fields separated by commas or an array of strings.", label)
 }
 
 // nestedHint is n8n's description for a missing dotted field while dot notation is disabled.

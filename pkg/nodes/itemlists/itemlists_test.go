@@ -24,6 +24,9 @@ type testCase struct {
 }
 
 func typeFor(version float64) nodes.Type {
+	if version >= 3 {
+		return itemlists.TypeV3()
+	}
 	if version < 2 {
 		return itemlists.TypeV1()
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"math/rand/v2"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
@@ -78,19 +77,18 @@ func sortSimple(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, er
 		}
 		return v
 	}
-	sort.SliceStable(items, func(x, y int) bool {
+	jsSort(items, func(x, y workflow.Item) int {
 		for _, f := range by {
-			a, b := lower(get(items[x].JSON, f.name)), lower(get(items[y].JSON, f.name))
+			a, b := lower(get(x.JSON, f.name)), lower(get(y.JSON, f.name))
 			if jsv.Equal(a, b) {
 				continue
 			}
-			result := f.dir
 			if jsv.Less(a, b) {
-				result = -f.dir
+				return -f.dir
 			}
-			return result < 0
+			return f.dir
 		}
-		return false
+		return 0
 	})
 	return items, nil
 }

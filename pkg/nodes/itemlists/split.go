@@ -31,7 +31,7 @@ func splitOut(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, erro
 			return nil, err
 		}
 		var entries []map[string]any
-		if ex.TypeVersion() < 2 {
+		if level(ex) < 2 {
 			entries, err = splitV1(ex, item.JSON, i, field, destination, include, get, disableDot)
 		} else {
 			entries, err = splitV2(ex, item.JSON, i, field, destination, include, get, disableDot)
@@ -71,7 +71,7 @@ func splitV1(ex *nodes.Execution, json map[string]any, i int, field, destination
 		entry := map[string]any{}
 		switch include {
 		case "selectedOtherFields":
-			fields, err := fieldNames(ex, "fieldsToInclude.fields", i)
+			fields, err := fieldNames(ex, "fieldsToInclude", "Fields To Include", i)
 			if err != nil {
 				return nil, err
 			}
@@ -136,10 +136,10 @@ func splitV2(ex *nodes.Execution, json map[string]any, i int, fieldParam, destin
 			elements = values(list)
 		default:
 			switch {
-			case jsv.IsUndefined(list) && ex.TypeVersion() < 2.1:
+			case jsv.IsUndefined(list) && level(ex) < 2.1:
 				return nil, missingField(field, disableDot, i)
 			case jsv.IsUndefined(list):
-			case ex.TypeVersion() < 2.2:
+			case level(ex) < 2.2:
 				return nil, nodes.Errorf(i, "The provided field '%s' is not an array or object", field)
 			default:
 				elements = []any{list}
@@ -164,7 +164,7 @@ func splitV2(ex *nodes.Execution, json map[string]any, i int, fieldParam, destin
 	var included []string
 	if include == "selectedOtherFields" && len(split) > 0 {
 		var err error
-		if included, err = fieldNames(ex, "fieldsToInclude.fields", i); err != nil {
+		if included, err = fieldNames(ex, "fieldsToInclude", "Fields To Include", i); err != nil {
 			return nil, err
 		}
 		if len(included) == 0 {

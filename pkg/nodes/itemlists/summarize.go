@@ -76,8 +76,11 @@ func summarize(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, err
 	for i, it := range items {
 		rows[i] = row{json: it.JSON, index: i}
 	}
-	v2 := ex.TypeVersion() >= 2
-	if ex.TypeVersion() < 2.1 {
+	v2 := level(ex) >= 2
+	// From version 3 Min and Max compare any values (dates as text, for instance), not only
+	// numbers.
+	compareAny := level(ex) >= 3
+	if level(ex) < 2.1 {
 		for _, a := range aggs {
 			if a.field == "" {
 				continue
@@ -93,7 +96,7 @@ func summarize(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, err
 	summary := func(rs []row) map[string]any {
 		out := map[string]any{}
 		for _, a := range aggs {
-			out[aggregationPrefix[a.kind]+a.field] = aggregate1(rs, a, get)
+			out[aggregationPrefix[a.kind]+a.field] = aggregate1(rs, a, get, compareAny)
 		}
 		if v2 {
 			out = cleanKeys(out)
@@ -193,7 +196,10 @@ func split(rows []row, fields []string, get jsv.Getter, skipEmpty bool) *group {
 
 var numeric = map[string]bool{"average": true, "max": true, "min": true, "sum": true}
 
-func aggregate1(rows []row, a aggregation, get jsv.Getter) any {
+func aggregate1(rows []row, a aggregation, get jsv.Getter, compareAny bool) any {
+	if compareAny && (a.kind == "min" || a.kind == "max") {
+		return extreme(rows, a, get)
+	}
 	var vals []any
 	for _, r := range rows {
 		v := get(r.json, a.field)
@@ -305,4 +311,24 @@ func str(v any) string {
 		return ""
 	}
 	return jsv.ToString(v)
+}
+
+// extreme is Min or Max over the non-empty values of any type, compared as JavaScript's < and
+// > do; null when there is none.
+func extreme(rows []row, a aggregation, get jsv.Getter) any {
+	var best any
+	found := false
+	for _, r := range rows {
+		v := get(r.json, a.field)
+		if isEmptyValue(v) {
+			continue
+		}
+		if !found || a.kind == "min" && jsv.Less(v, best) || a.kind == "max" && jsv.Less(best, v) {
+			best, found = v, true
+		}
+	}
+	if !found {
+		return nil
+	}
+	return best
 }

@@ -148,3 +148,17 @@ func FilesHost(t testing.TB, dir string) nodes.Host {
 	}
 	return nodes.Host{Files: f}
 }
+
+// RunOne runs a node of one input and one output on items made of jsons and returns the
+// output's jsons: the short form for nodes that only transform items.
+func RunOne(t testing.TB, typ nodes.Type, version float64, params map[string]any, jsons ...map[string]any) ([]map[string]any, error) {
+	t.Helper()
+	out, err := Run(t, typ, Node{Version: version, Parameters: params}, Items(jsons...))
+	if err != nil {
+		return nil, err
+	}
+	if len(out) != 1 {
+		t.Fatalf("%d outputs, want 1", len(out))
+	}
+	return JSONs(out[0]), nil
+}

@@ -176,6 +176,11 @@ var dateLayouts = []struct {
 	{"Jan 2, 2006", true},
 	{"01/02/2006", true},
 	{"01/02/2006 15:04:05", true},
+	{"1/2/2006", true},
+	{"1/2/2006 15:04:05", true},
+	{"2006/1/2", true},
+	{"2006/1/2 15:04:05", true},
+	{"2006/1/2 15:04", true},
 }
 
 // ParseDate parses the date formats JavaScript's Date accepts in practice. ISO dates without a
