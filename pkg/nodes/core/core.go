@@ -73,6 +73,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(renamekeys.Type())
 	r.MustRegister(executecommand.Type())
 	r.MustRegister(datetime.Type())
+	r.MustRegister(switchnode.TypeV2())
 }
 
 // Registry returns a new registry holding the built-in node types.
