@@ -74,6 +74,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(executecommand.Type())
 	r.MustRegister(datetime.Type())
 	r.MustRegister(switchnode.TypeV2())
+	r.MustRegister(switchnode.TypeV3())
 }
 
 // Registry returns a new registry holding the built-in node types.
