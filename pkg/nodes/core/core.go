@@ -32,6 +32,8 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/start"
 	"github.com/flowmill/flowmill/pkg/nodes/stickynote"
 	"github.com/flowmill/flowmill/pkg/nodes/switchnode"
+	"github.com/flowmill/flowmill/pkg/nodes/trainingdatastore"
+	"github.com/flowmill/flowmill/pkg/nodes/trainingmessenger"
 	"github.com/flowmill/flowmill/pkg/nodes/wait"
 	"github.com/flowmill/flowmill/pkg/nodes/webhook"
 	"github.com/flowmill/flowmill/pkg/nodes/writebinaryfile"
@@ -75,6 +77,8 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(datetime.Type())
 	r.MustRegister(switchnode.TypeV2())
 	r.MustRegister(switchnode.TypeV3())
+	r.MustRegister(trainingdatastore.Type())
+	r.MustRegister(trainingmessenger.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.

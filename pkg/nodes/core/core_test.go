@@ -112,6 +112,7 @@ func TestNodeTraits(t *testing.T) {
 		"n8n-nodes-base.merge": true, "n8n-nodes-base.noOp": true, "n8n-nodes-base.renameKeys": true,
 		"n8n-nodes-base.itemLists": true, "n8n-nodes-base.dateTime": true,
 		"n8n-nodes-base.compareDatasets": true, "n8n-nodes-base.stickyNote": true,
+		"n8n-nodes-base.n8nTrainingCustomerDatastore": true, "n8n-nodes-base.n8nTrainingCustomerMessenger": true,
 	}, effectFree)
 	require.Equal(t, map[string]int{"n8n-nodes-base.manualTrigger": 1, "n8n-nodes-base.errorTrigger": 2,
 		"n8n-nodes-base.start": 3}, starters)
