@@ -9,6 +9,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/comparedatasets"
 	"github.com/flowmill/flowmill/pkg/nodes/cron"
 	"github.com/flowmill/flowmill/pkg/nodes/datetime"
+	"github.com/flowmill/flowmill/pkg/nodes/debughelper"
 	"github.com/flowmill/flowmill/pkg/nodes/errortrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/executecommand"
 	"github.com/flowmill/flowmill/pkg/nodes/executeworkflow"
@@ -79,6 +80,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(switchnode.TypeV3())
 	r.MustRegister(trainingdatastore.Type())
 	r.MustRegister(trainingmessenger.Type())
+	r.MustRegister(debughelper.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
