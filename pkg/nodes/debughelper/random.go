@@ -32,11 +32,13 @@ func (g *generator) byType(t string) (func() any, bool) {
 		"creditCard": func() any { return g.creditCard() },
 		"uuid":       func() any { return g.uuid() },
 		"macAddress": func() any { return g.mac() },
-		"ipv4":       func() any { return fmt.Sprintf("%d.%d.%d.%d", g.r.IntN(256), g.r.IntN(256), g.r.IntN(256), g.r.IntN(256)) },
-		"ipv6":       func() any { return g.ipv6() },
-		"latLong":    func() any { return fmt.Sprintf("%.4f, %.4f", g.r.Float64()*180-90, g.r.Float64()*360-180) },
-		"semver":     func() any { return fmt.Sprintf("%d.%d.%d", g.r.IntN(10), g.r.IntN(20), g.r.IntN(50)) },
-		"url":        func() any { return "https://" + g.pick(words) + "." + g.pick(tlds) },
+		"ipv4": func() any {
+			return fmt.Sprintf("%d.%d.%d.%d", g.r.IntN(256), g.r.IntN(256), g.r.IntN(256), g.r.IntN(256))
+		},
+		"ipv6":    func() any { return g.ipv6() },
+		"latLong": func() any { return fmt.Sprintf("%.4f, %.4f", g.r.Float64()*180-90, g.r.Float64()*360-180) },
+		"semver":  func() any { return fmt.Sprintf("%d.%d.%d", g.r.IntN(10), g.r.IntN(20), g.r.IntN(50)) },
+		"url":     func() any { return "https://" + g.pick(words) + "." + g.pick(tlds) },
 	}
 	fn, ok := fns[t]
 	return fn, ok
