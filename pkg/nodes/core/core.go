@@ -81,6 +81,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(trainingdatastore.Type())
 	r.MustRegister(trainingmessenger.Type())
 	r.MustRegister(debughelper.Type())
+	r.MustRegister(merge.TypeV3())
 }
 
 // Registry returns a new registry holding the built-in node types.

@@ -30,7 +30,8 @@ func TestRegistryLookup(t *testing.T) {
 		{"n8n-nodes-base.merge", 1, 1},
 		{"n8n-nodes-base.merge", 2, 2.1},
 		{"n8n-nodes-base.merge", 2.1, 2.1},
-		{"n8n-nodes-base.merge", 3, 0},
+		{"n8n-nodes-base.merge", 3, 3},
+		{"n8n-nodes-base.merge", 4, 0},
 		{"n8n-nodes-base.notANode", 1, 0},
 		{"n8n-nodes-base.code", 1, 1},
 	}

@@ -143,6 +143,12 @@ func byFields(ex *nodes.Execution, in1, in2 []workflow.Item) ([]workflow.Item, e
 	if err != nil {
 		return nil, nodes.Errorf(-1, "%s", err.Error())
 	}
+	return joinByFields(ex, in1, in2, pairs)
+}
+
+// joinByFields joins the inputs on the field pairs with the node's joinMode, outputDataFrom and
+// options (versions 2 and 3).
+func joinByFields(ex *nodes.Execution, in1, in2 []workflow.Item, pairs []fieldPair) ([]workflow.Item, error) {
 	joinMode, err := ex.ParamString("joinMode", 0)
 	if err != nil {
 		return nil, err
