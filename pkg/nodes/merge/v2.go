@@ -44,20 +44,25 @@ func executeV2(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 		case "input2":
 			out = in2
 		case "empty":
-			var p workflow.PairedItems
-			for _, it := range append(append([]workflow.Item{}, in1...), in2...) {
-				if it.PairedItem != nil {
-					p = append(p, *it.PairedItem...)
-				}
-			}
-			item := workflow.Item{JSON: map[string]any{}}
-			if p != nil {
-				item.PairedItem = &p
-			}
-			out = []workflow.Item{item}
+			out = []workflow.Item{emptyItemOf(in1, in2)}
 		}
 	}
 	return [][]workflow.Item{nonNil(out)}, nil
+}
+
+// emptyItemOf is chooseBranch's single empty item, paired with every item of both inputs.
+func emptyItemOf(in1, in2 []workflow.Item) workflow.Item {
+	var p workflow.PairedItems
+	for _, it := range append(append([]workflow.Item{}, in1...), in2...) {
+		if it.PairedItem != nil {
+			p = append(p, *it.PairedItem...)
+		}
+	}
+	item := workflow.Item{JSON: map[string]any{}}
+	if p != nil {
+		item.PairedItem = &p
+	}
+	return item
 }
 
 func clashParam(ex *nodes.Execution) (clashOptions, error) {

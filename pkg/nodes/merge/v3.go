@@ -218,17 +218,7 @@ func chooseBranchV3(ex *nodes.Execution, inputs [][]workflow.Item) ([]workflow.I
 		}
 		return inputs[int(which)-1], nil
 	case "empty":
-		var p workflow.PairedItems
-		for _, it := range append(append([]workflow.Item{}, inputs[0]...), inputs[1]...) {
-			if it.PairedItem != nil {
-				p = append(p, *it.PairedItem...)
-			}
-		}
-		item := workflow.Item{JSON: map[string]any{}}
-		if p != nil {
-			item.PairedItem = &p
-		}
-		return []workflow.Item{item}, nil
+		return []workflow.Item{emptyItemOf(inputs[0], inputs[1])}, nil
 	}
 	return nil, nil
 }

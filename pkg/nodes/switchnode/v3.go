@@ -87,6 +87,11 @@ func routeExpressionV3(ex *nodes.Execution, i int, item workflow.Item, out [][]w
 	if _, ok := workflow.Number(v); !ok {
 		return out, nodes.Errorf(i, "Parameter 'Output Index' expects a number but we got '%s'", jsv.ToString(v))
 	}
+	return sendTo(out, i, v, item)
+}
+
+// sendTo adds item i to the output that v names, which must exist.
+func sendTo(out [][]workflow.Item, i int, v any, item workflow.Item) ([][]workflow.Item, error) {
 	idx, err := outputIndex(i, v)
 	if err == nil {
 		err = checkRangeV3(i, idx, len(out))
@@ -150,15 +155,7 @@ func routeRulesV3(ex *nodes.Execution, i int, item workflow.Item, out [][]workfl
 		}
 		return out, nil
 	}
-	idx, err := outputIndex(i, fallback)
-	if err == nil {
-		err = checkRangeV3(i, idx, len(out))
-	}
-	if err != nil {
-		return out, err
-	}
-	out[idx] = append(out[idx], item)
-	return out, nil
+	return sendTo(out, i, fallback, item)
 }
 
 // checkRangeV3 is version 3's output check: index n (one past the end) hints at zero-based
