@@ -263,8 +263,10 @@ func parseFilterValue(v any, typ string, strict bool) (any, bool) {
 			_, ok := v.(string)
 			return v, ok
 		}
-		if m, ok := v.(map[string]any); ok {
-			b, _ := json.Marshal(m)
+		switch v.(type) {
+		case map[string]any, []any:
+			// Objects and arrays become their JSON text.
+			b, _ := json.Marshal(v)
 			return string(b), true
 		}
 		return jsv.ToString(v), true
