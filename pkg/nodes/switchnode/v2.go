@@ -50,7 +50,8 @@ func executeV2(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 	var out [][]workflow.Item
 	for i, item := range ex.InputData(0) {
 		idx, n, err := routeV2(ex, i)
-		if i == 0 && err == nil {
+		if i == 0 {
+			// The outputs exist once their number is known, even when item 0 then fails.
 			out = emptyOutputs(n)
 		}
 		if err == nil && idx >= 0 {
@@ -92,7 +93,7 @@ func routeV2(ex *nodes.Execution, i int) (int, int, error) {
 		}
 		v, err := ex.Param("output", i)
 		if err != nil {
-			return 0, 0, err
+			return 0, max(int(amount), 0), err
 		}
 		idx, err := outputIndex(i, v)
 		return idx, max(int(amount), 0), err
@@ -107,11 +108,11 @@ func routeV2(ex *nodes.Execution, i int) (int, int, error) {
 		}
 		v1, err := ex.ParamOr("value1", i, workflow.Undefined{})
 		if err != nil {
-			return 0, 0, err
+			return 0, len(rules), err
 		}
 		if dataType == "dateTime" {
 			if v1, err = jsv.DateTimeValue(v1); err != nil {
-				return 0, 0, nodes.Errorf(i, "%s", err.Error())
+				return 0, len(rules), nodes.Errorf(i, "%s", err.Error())
 			}
 		}
 		for r, rule := range rules {
@@ -121,13 +122,13 @@ func routeV2(ex *nodes.Execution, i int) (int, int, error) {
 			}
 			if dataType == "dateTime" {
 				if v2, err = jsv.DateTimeValue(v2); err != nil {
-					return 0, 0, nodes.Errorf(i, "%s", err.Error())
+					return 0, len(rules), nodes.Errorf(i, "%s", err.Error())
 				}
 			}
 			op, _ := rule["operation"].(string)
 			match, err := jsv.Compare(op, v1, v2)
 			if err != nil {
-				return 0, 0, nodes.Errorf(i, "%s", err.Error())
+				return 0, len(rules), nodes.Errorf(i, "%s", err.Error())
 			}
 			if match {
 				return r, len(rules), nil
@@ -135,7 +136,7 @@ func routeV2(ex *nodes.Execution, i int) (int, int, error) {
 		}
 		fb, err := ex.ParamOr("fallbackOutput", i, -1.0)
 		if err != nil {
-			return 0, 0, err
+			return 0, len(rules), err
 		}
 		if f, ok := workflow.Number(fb); ok && f == -1 {
 			return -1, len(rules), nil

@@ -68,6 +68,13 @@ func TestSwitchV2Errors(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []map[string]any{{"error": "The ouput 2 is not allowed. It has to be between 0 and 1!"}}, nodetest.JSONs(out[0]))
 
+	dates := m{"dataType": "dateTime", "value1": "={{ $json.d }}", "rules": m{"rules": []any{m{"value2": "2024-01-01"}, m{"value2": "2025-01-01"}}}}
+	out, err = nodetest.Run(t, switchnode.TypeV2(), nodetest.Node{Parameters: dates, ContinueOnFail: true}, nodetest.Items(m{"d": "soon"}, m{"d": "2020-01-01"}))
+	require.NoError(t, err)
+	require.Len(t, out, 2)
+	require.Equal(t, []map[string]any{{"error": `The value "soon" is not a valid DateTime.`}}, nodetest.JSONs(out[0]))
+	require.Empty(t, out[1])
+
 	rules := m{"value1": 1.0, "fallbackOutput": 3.0, "rules": m{"rules": []any{m{"operation": "equal", "value2": 2.0}}}}
 	_, err = nodetest.Run(t, switchnode.TypeV2(), nodetest.Node{Parameters: rules}, nodetest.Items(m{}))
 	require.ErrorContains(t, err, "The ouput 3 is not allowed. It has to be between 0 and 0!")
