@@ -10,6 +10,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/comparedatasets"
 	"github.com/flowmill/flowmill/pkg/nodes/cron"
 	"github.com/flowmill/flowmill/pkg/nodes/datetime"
+	"github.com/flowmill/flowmill/pkg/nodes/debughelper"
 	"github.com/flowmill/flowmill/pkg/nodes/errortrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/executecommand"
 	"github.com/flowmill/flowmill/pkg/nodes/executeworkflow"
@@ -38,6 +39,8 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/stickynote"
 	"github.com/flowmill/flowmill/pkg/nodes/summarize"
 	"github.com/flowmill/flowmill/pkg/nodes/switchnode"
+	"github.com/flowmill/flowmill/pkg/nodes/trainingdatastore"
+	"github.com/flowmill/flowmill/pkg/nodes/trainingmessenger"
 	"github.com/flowmill/flowmill/pkg/nodes/wait"
 	"github.com/flowmill/flowmill/pkg/nodes/webhook"
 	"github.com/flowmill/flowmill/pkg/nodes/writebinaryfile"
@@ -87,6 +90,12 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(sort.Type())
 	r.MustRegister(splitout.Type())
 	r.MustRegister(summarize.Type())
+	r.MustRegister(switchnode.TypeV2())
+	r.MustRegister(switchnode.TypeV3())
+	r.MustRegister(trainingdatastore.Type())
+	r.MustRegister(trainingmessenger.Type())
+	r.MustRegister(debughelper.Type())
+	r.MustRegister(merge.TypeV3())
 }
 
 // Registry returns a new registry holding the built-in node types.

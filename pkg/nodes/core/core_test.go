@@ -31,7 +31,8 @@ func TestRegistryLookup(t *testing.T) {
 		{"n8n-nodes-base.merge", 1, 1},
 		{"n8n-nodes-base.merge", 2, 2.1},
 		{"n8n-nodes-base.merge", 2.1, 2.1},
-		{"n8n-nodes-base.merge", 3, 0},
+		{"n8n-nodes-base.merge", 3, 3},
+		{"n8n-nodes-base.merge", 4, 0},
 		{"n8n-nodes-base.notANode", 1, 0},
 		{"n8n-nodes-base.code", 1, 2},
 		{"n8n-nodes-base.code", 2, 2},
@@ -123,6 +124,7 @@ func TestNodeTraits(t *testing.T) {
 		"n8n-nodes-base.compareDatasets": true, "n8n-nodes-base.stickyNote": true,
 		"n8n-nodes-base.aggregate": true, "n8n-nodes-base.limit": true, "n8n-nodes-base.removeDuplicates": true,
 		"n8n-nodes-base.sort": true, "n8n-nodes-base.splitOut": true, "n8n-nodes-base.summarize": true,
+		"n8n-nodes-base.n8nTrainingCustomerDatastore": true, "n8n-nodes-base.n8nTrainingCustomerMessenger": true,
 	}, effectFree)
 	require.Equal(t, map[string]int{"n8n-nodes-base.manualTrigger": 1, "n8n-nodes-base.errorTrigger": 2,
 		"n8n-nodes-base.start": 3}, starters)

@@ -18,6 +18,10 @@ func clashFrom(v any) clashOptions {
 	m, _ := v.(map[string]any)
 	var c clashOptions
 	c.resolveClash, _ = m["resolveClash"].(string)
+	if c.resolveClash == "preferLast" {
+		// Version 3's "Prefer Input 2 Version" of two inputs.
+		c.resolveClash = "preferInput2"
+	}
 	c.mergeMode, _ = m["mergeMode"].(string)
 	c.overrideEmpty, _ = m["overrideEmpty"].(bool)
 	return c

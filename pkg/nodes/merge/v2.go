@@ -44,20 +44,25 @@ func executeV2(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 		case "input2":
 			out = in2
 		case "empty":
-			var p workflow.PairedItems
-			for _, it := range append(append([]workflow.Item{}, in1...), in2...) {
-				if it.PairedItem != nil {
-					p = append(p, *it.PairedItem...)
-				}
-			}
-			item := workflow.Item{JSON: map[string]any{}}
-			if p != nil {
-				item.PairedItem = &p
-			}
-			out = []workflow.Item{item}
+			out = []workflow.Item{emptyItemOf(in1, in2)}
 		}
 	}
 	return [][]workflow.Item{nonNil(out)}, nil
+}
+
+// emptyItemOf is chooseBranch's single empty item, paired with every item of both inputs.
+func emptyItemOf(in1, in2 []workflow.Item) workflow.Item {
+	var p workflow.PairedItems
+	for _, it := range append(append([]workflow.Item{}, in1...), in2...) {
+		if it.PairedItem != nil {
+			p = append(p, *it.PairedItem...)
+		}
+	}
+	item := workflow.Item{JSON: map[string]any{}}
+	if p != nil {
+		item.PairedItem = &p
+	}
+	return item
 }
 
 func clashParam(ex *nodes.Execution) (clashOptions, error) {
@@ -143,6 +148,12 @@ func byFields(ex *nodes.Execution, in1, in2 []workflow.Item) ([]workflow.Item, e
 	if err != nil {
 		return nil, nodes.Errorf(-1, "%s", err.Error())
 	}
+	return joinByFields(ex, in1, in2, pairs)
+}
+
+// joinByFields joins the inputs on the field pairs with the node's joinMode, outputDataFrom and
+// options (versions 2 and 3).
+func joinByFields(ex *nodes.Execution, in1, in2 []workflow.Item, pairs []fieldPair) ([]workflow.Item, error) {
 	joinMode, err := ex.ParamString("joinMode", 0)
 	if err != nil {
 		return nil, err
