@@ -12,6 +12,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/errortrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/executecommand"
 	"github.com/flowmill/flowmill/pkg/nodes/executeworkflow"
+	"github.com/flowmill/flowmill/pkg/nodes/filter"
 	"github.com/flowmill/flowmill/pkg/nodes/function"
 	"github.com/flowmill/flowmill/pkg/nodes/functionitem"
 	"github.com/flowmill/flowmill/pkg/nodes/httprequest"
@@ -45,6 +46,9 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(stickynote.Type())
 	r.MustRegister(set.Type())
 	r.MustRegister(ifnode.Type())
+	r.MustRegister(ifnode.TypeV2())
+	r.MustRegister(filter.TypeV1())
+	r.MustRegister(filter.TypeV2())
 	r.MustRegister(switchnode.Type())
 	r.MustRegister(merge.TypeV1())
 	r.MustRegister(merge.TypeV2())
