@@ -45,6 +45,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(noop.Type())
 	r.MustRegister(stickynote.Type())
 	r.MustRegister(set.Type())
+	r.MustRegister(set.TypeV3())
 	r.MustRegister(ifnode.Type())
 	r.MustRegister(ifnode.TypeV2())
 	r.MustRegister(filter.TypeV1())

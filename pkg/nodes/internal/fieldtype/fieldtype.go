@@ -184,6 +184,15 @@ func ParseObject(v any) (map[string]any, bool) {
 	return m, ok
 }
 
+// ParseJSON parses JSON text into JSON-like values (numbers as float64).
+func ParseJSON(s string) (any, bool) {
+	var out any
+	if err := json.Unmarshal([]byte(s), &out); err != nil {
+		return nil, false
+	}
+	return out, true
+}
+
 // ParseJSObject parses JSON, or failing that a JavaScript object literal with unquoted keys
 // and single-quoted strings.
 func ParseJSObject(s string) (any, bool) {
