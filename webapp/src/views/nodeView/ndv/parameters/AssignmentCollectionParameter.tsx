@@ -43,10 +43,10 @@ export function AssignmentCollectionParameter({ property, value, path }: { prope
             deleteLabel={t('assignments.remove')}
             onDelete={readOnly ? undefined : () => save(assignments.filter((_, i) => i !== index))}
           >
-            <div className={classes.conditionRow} data-test-id="assignment">
+            <div className={`${classes.conditionRow} ${classes.assignmentRow}`} data-test-id="assignment">
               <TextInput
                 size="xs"
-                className={classes.conditionValue}
+                className={classes.conditionCell}
                 placeholder={t('assignments.name')}
                 aria-label={t('assignments.name')}
                 value={text(assignment.name)}
@@ -56,7 +56,7 @@ export function AssignmentCollectionParameter({ property, value, path }: { prope
               />
               <Select
                 size="xs"
-                className={classes.assignmentType}
+                className={classes.conditionCell}
                 data={typeData}
                 value={assignment.type}
                 allowDeselect={false}
@@ -67,7 +67,7 @@ export function AssignmentCollectionParameter({ property, value, path }: { prope
               />
               <TextInput
                 size="xs"
-                className={classes.conditionValue}
+                className={classes.fullRow}
                 placeholder={t('assignments.value')}
                 aria-label={t('assignments.value')}
                 value={text(assignment.value)}

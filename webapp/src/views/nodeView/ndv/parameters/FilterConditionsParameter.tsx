@@ -81,7 +81,7 @@ export function FilterConditionsParameter({ property, value, path }: { property:
                 <div className={classes.conditionRow} data-test-id="filter-condition">
                   <TextInput
                     size="xs"
-                    className={classes.conditionValue}
+                    className={classes.fullRow}
                     placeholder={t('filter.leftValue')}
                     aria-label={t('filter.leftValue')}
                     value={text(condition.leftValue)}
@@ -91,7 +91,7 @@ export function FilterConditionsParameter({ property, value, path }: { property:
                   />
                   <Select
                     size="xs"
-                    className={classes.conditionOperator}
+                    className={single ? classes.fullRow : classes.conditionCell}
                     data={operatorData}
                     value={operatorKey({ type: text(operator.type), operation: text(operator.operation) })}
                     allowDeselect={false}
@@ -108,7 +108,7 @@ export function FilterConditionsParameter({ property, value, path }: { property:
                   {single ? null : (
                     <TextInput
                       size="xs"
-                      className={classes.conditionValue}
+                      className={classes.conditionCell}
                       placeholder={t('filter.rightValue')}
                       aria-label={t('filter.rightValue')}
                       value={text(condition.rightValue)}
