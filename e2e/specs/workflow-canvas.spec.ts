@@ -44,7 +44,7 @@ test('builds a workflow with the keyboard', async ({ page }) => {
   await select(page, 'Start');
   await page.keyboard.press('Tab');
   await expect(page.getByTestId('node-creator')).toBeVisible();
-  await page.keyboard.type('set');
+  await page.keyboard.type('edit fields');
   await page.keyboard.press('Enter');
   await expect(node(page, 'Edit Fields')).toBeVisible();
   await expect(edge(page, 'Start', 'Edit Fields')).toHaveCount(1);
