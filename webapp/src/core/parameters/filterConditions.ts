@@ -145,3 +145,9 @@ export function rightValueFromInput(input: string, operator: JsonObject): JsonVa
   const n = Number(input);
   return Number.isFinite(n) ? n : input;
 }
+
+/** A stored value as editable text: strings as they are, other values as JSON. */
+export function valueText(value: JsonValue | undefined): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}

@@ -1,4 +1,4 @@
-import { Select, Stack, Text, TextInput } from '@mantine/core';
+import { Select, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ASSIGNMENT_TYPES, newAssignment, readAssignments, type Assignment } from '@/core/parameters/filterConditions';
 import type { NodeProperty } from '@/core/workflow/nodeTypes';
@@ -6,13 +6,9 @@ import type { JsonValue } from '@/core/workflow/types';
 import { AddMenu } from './AddMenu';
 import { ItemActions } from './ItemActions';
 import { ParameterLabel } from './ParameterLabel';
+import { RowInput } from './RowInput';
 import { useParameters } from './ParametersContext';
 import classes from './parameters.module.css';
-
-function text(value: JsonValue | undefined): string {
-  if (value === undefined || value === null) return '';
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
 
 /**
  * n8n 1.x's assignment collection (Edit Fields 3.3+): rows of field name, type and value.
@@ -44,15 +40,13 @@ export function AssignmentCollectionParameter({ property, value, path }: { prope
             onDelete={readOnly ? undefined : () => save(assignments.filter((_, i) => i !== index))}
           >
             <div className={`${classes.conditionRow} ${classes.assignmentRow}`} data-test-id="assignment">
-              <TextInput
-                size="xs"
+              <RowInput
+                label={t('assignments.name')}
                 className={classes.conditionCell}
-                placeholder={t('assignments.name')}
-                aria-label={t('assignments.name')}
-                value={text(assignment.name)}
+                value={assignment.name}
                 disabled={readOnly}
-                onChange={(event) => set(index, { ...assignment, name: event.currentTarget.value })}
-                data-test-id="assignment-name"
+                onText={(name) => set(index, { ...assignment, name })}
+                testId="assignment-name"
               />
               <Select
                 size="xs"
@@ -65,15 +59,13 @@ export function AssignmentCollectionParameter({ property, value, path }: { prope
                 onChange={(next) => set(index, { ...assignment, type: ASSIGNMENT_TYPES.find((type) => type === next) ?? 'string' })}
                 data-test-id="assignment-type"
               />
-              <TextInput
-                size="xs"
+              <RowInput
+                label={t('assignments.value')}
                 className={classes.fullRow}
-                placeholder={t('assignments.value')}
-                aria-label={t('assignments.value')}
-                value={text(assignment.value)}
+                value={assignment.value}
                 disabled={readOnly}
-                onChange={(event) => set(index, { ...assignment, value: event.currentTarget.value })}
-                data-test-id="assignment-value"
+                onText={(value) => set(index, { ...assignment, value })}
+                testId="assignment-value"
               />
             </div>
           </ItemActions>

@@ -1,4 +1,4 @@
-import { Select, Stack, Text, TextInput } from '@mantine/core';
+import { Select, Stack, Text } from '@mantine/core';
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
@@ -11,6 +11,7 @@ import {
   withCondition,
   withOperator,
   type FilterCondition,
+  valueText,
   type FilterValue,
 } from '@/core/parameters/filterConditions';
 import type { NodeProperty } from '@/core/workflow/nodeTypes';
@@ -18,13 +19,9 @@ import type { JsonObject, JsonValue } from '@/core/workflow/types';
 import { AddMenu } from './AddMenu';
 import { ItemActions } from './ItemActions';
 import { ParameterLabel } from './ParameterLabel';
+import { RowInput } from './RowInput';
 import { useParameters } from './ParametersContext';
 import classes from './parameters.module.css';
-
-function text(value: JsonValue | undefined): string {
-  if (value === undefined || value === null) return '';
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
 
 /**
  * n8n 1.x's filter conditions (IF 2, Filter 2): rows of value, operator and value, combined
@@ -79,21 +76,19 @@ export function FilterConditionsParameter({ property, value, path }: { property:
                 onDelete={readOnly ? undefined : () => save({ ...filter, conditions: filter.conditions.filter((_, i) => i !== index) })}
               >
                 <div className={classes.conditionRow} data-test-id="filter-condition">
-                  <TextInput
-                    size="xs"
+                  <RowInput
+                    label={t('filter.leftValue')}
                     className={classes.fullRow}
-                    placeholder={t('filter.leftValue')}
-                    aria-label={t('filter.leftValue')}
-                    value={text(condition.leftValue)}
+                    value={condition.leftValue}
                     disabled={readOnly}
-                    onChange={(event) => setCondition(index, { ...condition, leftValue: event.currentTarget.value })}
-                    data-test-id="filter-left-value"
+                    onText={(leftValue) => setCondition(index, { ...condition, leftValue })}
+                    testId="filter-left-value"
                   />
                   <Select
                     size="xs"
                     className={single ? classes.fullRow : classes.conditionCell}
                     data={operatorData}
-                    value={operatorKey({ type: text(operator.type), operation: text(operator.operation) })}
+                    value={operatorKey({ type: valueText(operator.type), operation: valueText(operator.operation) })}
                     allowDeselect={false}
                     searchable
                     disabled={readOnly}
@@ -106,15 +101,13 @@ export function FilterConditionsParameter({ property, value, path }: { property:
                     data-test-id="filter-operator"
                   />
                   {single ? null : (
-                    <TextInput
-                      size="xs"
+                    <RowInput
+                      label={t('filter.rightValue')}
                       className={classes.conditionCell}
-                      placeholder={t('filter.rightValue')}
-                      aria-label={t('filter.rightValue')}
-                      value={text(condition.rightValue)}
+                      value={condition.rightValue}
                       disabled={readOnly}
-                      onChange={(event) => setCondition(index, { ...condition, rightValue: rightValueFromInput(event.currentTarget.value, operator) })}
-                      data-test-id="filter-right-value"
+                      onText={(input) => setCondition(index, { ...condition, rightValue: rightValueFromInput(input, operator) })}
+                      testId="filter-right-value"
                     />
                   )}
                 </div>
