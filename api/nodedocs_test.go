@@ -30,13 +30,14 @@ func TestNodeDocumentation(t *testing.T) {
 		require.Contains(t, string(body), "https://issues.example.com/flowmill")
 	}
 
-	// The Set page: the hand-written summary, the parameters from the description, nothing unescaped.
+	// The Set page: the hand-written summary, the parameters of the latest version's description,
+	// nothing unescaped.
 	_, body := e.do(t, "GET", "docs/nodes/n8n-nodes-base.set", "")
 	page := string(body)
-	require.Contains(t, page, "<h1>Set</h1>")
+	require.Contains(t, page, "<h1>Edit Fields (Set)</h1>")
 	require.Contains(t, page, "<em>Keep Only Set</em>")
-	require.Contains(t, page, "<code>keepOnlySet</code>")
-	require.Contains(t, page, "<strong>Values to Set</strong>")
+	require.Contains(t, page, "<code>assignments</code>")
+	require.Contains(t, page, "<strong>Fields to Set</strong>")
 	require.NotContains(t, page, "<script")
 
 	// Full descriptions carry the URL too; the index lists the nodes; unknown types are 404.

@@ -92,8 +92,8 @@ test('imports a downloaded workflow from a URL into a new canvas, its Start repl
 
 test('Execute Node with no earlier run runs the parents first; so does Execute previous nodes', async ({ page }) => {
   await openNewWorkflow(page);
-  await addAfter(page, 'Start', 'set', 'Set');
-  await addAfter(page, 'Set', 'noop', 'No Operation, do nothing');
+  await addAfter(page, 'Start', 'edit fields', 'Edit Fields \\(Set\\)');
+  await addAfter(page, 'Edit Fields', 'noop', 'No Operation, do nothing');
 
   // Nothing ran yet: the last node's input offers to execute the previous nodes.
   await node(page, 'No Operation, do nothing').locator('[class*="nodeCard"]').dblclick();
@@ -101,35 +101,35 @@ test('Execute Node with no earlier run runs the parents first; so does Execute p
   await ndv(page).getByTestId('execute-previous-node').click();
   await expect(ndv(page).getByTestId('ndv-input-panel').getByTestId('ndv-items-count')).toHaveText('1 item');
   await ndv(page).getByTestId('back-to-canvas').click();
-  await expect(node(page, 'Set')).toHaveAttribute('data-status', 'success');
+  await expect(node(page, 'Edit Fields')).toHaveAttribute('data-status', 'success');
   await page.getByTestId('clear-execution-data-button').click();
-  await expect(node(page, 'Set')).not.toHaveAttribute('data-status', 'success');
+  await expect(node(page, 'Edit Fields')).not.toHaveAttribute('data-status', 'success');
 
   // Execute Node on Set with no run data: Start runs first, Set shows its output and check mark.
-  await node(page, 'Set').locator('[class*="nodeCard"]').dblclick();
+  await node(page, 'Edit Fields').locator('[class*="nodeCard"]').dblclick();
   await expect(ndv(page)).toBeVisible();
   await ndv(page).getByTestId('node-execute-button').click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Workflow executed successfully' }).first()).toBeVisible();
   await expect(ndv(page).getByTestId('output-panel').getByTestId('ndv-items-count')).toHaveText('1 item');
   await shoot(page, 'execute-node');
   await ndv(page).getByTestId('back-to-canvas').click();
-  await expect(node(page, 'Set')).toHaveAttribute('data-status', 'success');
-  await expect(node(page, 'Set').getByTestId('node-success')).toHaveCount(1);
+  await expect(node(page, 'Edit Fields')).toHaveAttribute('data-status', 'success');
+  await expect(node(page, 'Edit Fields').getByTestId('node-success')).toHaveCount(1);
   await expect(node(page, 'Start')).toHaveAttribute('data-status', 'success');
 });
 
 test('keyboard: F2 renames by keyboard, arrows move the selection along connections, Enter creates a tag', async ({ page }) => {
   await openNewWorkflow(page);
-  await addAfter(page, 'Start', 'set', 'Set');
-  await addAfter(page, 'Set', 'noop', 'No Operation, do nothing');
+  await addAfter(page, 'Start', 'edit fields', 'Edit Fields \\(Set\\)');
+  await addAfter(page, 'Edit Fields', 'noop', 'No Operation, do nothing');
   await page.getByTestId('node-view').click({ position: { x: 40, y: 400 } });
 
   // F2: the name is selected in a focused input; Enter renames, Esc cancels.
-  await select(page, 'Set');
+  await select(page, 'Edit Fields');
   await page.keyboard.press('F2');
   const input = page.getByTestId('node-rename-input');
   await expect(input).toBeFocused();
-  expect(await input.evaluate((el: HTMLInputElement) => [el.selectionStart, el.selectionEnd])).toEqual([0, 3]);
+  expect(await input.evaluate((el: HTMLInputElement) => [el.selectionStart, el.selectionEnd])).toEqual([0, 11]);
   await shoot(page, 'rename');
   await page.keyboard.type('Prepare');
   await page.keyboard.press('Enter');

@@ -7,14 +7,14 @@ test.beforeEach(async ({ page }) => {
 });
 
 test('builds a workflow from the node creator with the mouse', async ({ page }) => {
-  await addAfter(page, 'Start', 'if', 'IF');
-  await expect(node(page, 'IF')).toBeVisible();
-  await expect(edge(page, 'Start', 'IF')).toHaveCount(1);
+  await addAfter(page, 'Start', 'if', 'If');
+  await expect(node(page, 'If')).toBeVisible();
+  await expect(edge(page, 'Start', 'If')).toHaveCount(1);
   // The IF node's "false" output gets its own node, offset below the "true" branch.
-  await addAfter(page, 'IF', 'set', 'Set', 1);
-  await expect(edge(page, 'IF', 'Set')).toHaveAttribute('data-source-index', '1');
-  const ifBox = await node(page, 'IF').boundingBox();
-  const setBox = await node(page, 'Set').boundingBox();
+  await addAfter(page, 'If', 'edit fields', 'Edit Fields \\(Set\\)', 1);
+  await expect(edge(page, 'If', 'Edit Fields')).toHaveAttribute('data-source-index', '1');
+  const ifBox = await node(page, 'If').boundingBox();
+  const setBox = await node(page, 'Edit Fields').boundingBox();
   expect(setBox!.y).toBeGreaterThan(ifBox!.y);
 
   // Categories: the first is expanded at start; subcategories open on click; drag onto the canvas.
@@ -44,16 +44,16 @@ test('builds a workflow with the keyboard', async ({ page }) => {
   await select(page, 'Start');
   await page.keyboard.press('Tab');
   await expect(page.getByTestId('node-creator')).toBeVisible();
-  await page.keyboard.type('set');
+  await page.keyboard.type('edit fields');
   await page.keyboard.press('Enter');
-  await expect(node(page, 'Set')).toBeVisible();
-  await expect(edge(page, 'Start', 'Set')).toHaveCount(1);
+  await expect(node(page, 'Edit Fields')).toBeVisible();
+  await expect(edge(page, 'Start', 'Edit Fields')).toHaveCount(1);
   // The added node's details open (as in n8n); back on the canvas it stays selected, so the next one follows it.
   await closeAddedNode(page);
   await page.keyboard.press('Tab');
   await page.keyboard.type('No Operation');
   await page.keyboard.press('Enter');
-  await expect(edge(page, 'Set', 'No Operation, do nothing')).toHaveCount(1);
+  await expect(edge(page, 'Edit Fields', 'No Operation, do nothing')).toHaveCount(1);
   await closeAddedNode(page);
   // Tab closes the creator again; arrow keys walk the connections.
   await page.keyboard.press('Tab');
@@ -61,7 +61,7 @@ test('builds a workflow with the keyboard', async ({ page }) => {
   await page.keyboard.press('Tab');
   await expect(page.getByTestId('node-creator')).toBeHidden();
   await page.keyboard.press('ArrowLeft');
-  await expect(node(page, 'Set').locator('[data-selected]')).toHaveCount(1);
+  await expect(node(page, 'Edit Fields').locator('[data-selected]')).toHaveCount(1);
   await page.waitForTimeout(150);
   await page.keyboard.press('ArrowLeft');
   await expect(node(page, 'Start').locator('[data-selected]')).toHaveCount(1);
@@ -71,43 +71,43 @@ test('builds a workflow with the keyboard', async ({ page }) => {
 });
 
 test('connects, inserts on a connection, deletes a middle node and keeps neighbours connected', async ({ page }) => {
-  await addAfter(page, 'Start', 'set', 'Set');
+  await addAfter(page, 'Start', 'edit fields', 'Edit Fields \\(Set\\)');
   // A click on the background clears the selection and sets where the next free node goes.
   await page.getByTestId('node-view').click({ position: { x: 700, y: 650 } });
   await page.getByTestId('node-creator-plus-button').click();
   await pickInCreator(page, 'no operation', 'No Operation, do nothing');
   const noop = 'No Operation, do nothing';
-  await expect(edge(page, 'Set', noop)).toHaveCount(0);
-  await connect(page, 'Set', noop);
-  await expect(edge(page, 'Set', noop)).toHaveCount(1);
+  await expect(edge(page, 'Edit Fields', noop)).toHaveCount(0);
+  await connect(page, 'Edit Fields', noop);
+  await expect(edge(page, 'Edit Fields', noop)).toHaveCount(1);
   // A second identical connection is refused.
-  await connect(page, 'Set', noop);
-  await expect(edge(page, 'Set', noop)).toHaveCount(1);
+  await connect(page, 'Edit Fields', noop);
+  await expect(edge(page, 'Edit Fields', noop)).toHaveCount(1);
 
   // Hovering a connection shows its actions; add splits it through the new node.
-  await edge(page, 'Start', 'Set').hover({ force: true });
-  await edgeActions(page, 'Start', 'Set').getByTestId('edge-add-button').click();
-  await pickInCreator(page, 'if', 'IF');
-  await expect(edge(page, 'Start', 'IF')).toHaveCount(1);
-  await expect(edge(page, 'IF', 'Set')).toHaveCount(1);
-  await expect(edge(page, 'Start', 'Set')).toHaveCount(0);
+  await edge(page, 'Start', 'Edit Fields').hover({ force: true });
+  await edgeActions(page, 'Start', 'Edit Fields').getByTestId('edge-add-button').click();
+  await pickInCreator(page, 'if', 'If');
+  await expect(edge(page, 'Start', 'If')).toHaveCount(1);
+  await expect(edge(page, 'If', 'Edit Fields')).toHaveCount(1);
+  await expect(edge(page, 'Start', 'Edit Fields')).toHaveCount(0);
 
   // Deleting the middle node reconnects its neighbours.
-  await select(page, 'Set');
+  await select(page, 'Edit Fields');
   await page.keyboard.press('Delete');
-  await expect(node(page, 'Set')).toHaveCount(0);
-  await expect(edge(page, 'IF', noop)).toHaveCount(1);
+  await expect(node(page, 'Edit Fields')).toHaveCount(0);
+  await expect(edge(page, 'If', noop)).toHaveCount(1);
 
   // Connection delete from the hover actions.
-  await edge(page, 'IF', noop).hover({ force: true });
-  await edgeActions(page, 'IF', noop).getByTestId('edge-delete-button').click();
-  await expect(edge(page, 'IF', noop)).toHaveCount(0);
+  await edge(page, 'If', noop).hover({ force: true });
+  await edgeActions(page, 'If', noop).getByTestId('edge-delete-button').click();
+  await expect(edge(page, 'If', noop)).toHaveCount(0);
   await page.screenshot({ path: 'test-results/editor-connections.png' });
 });
 
 test('renames with F2, duplicates, disables with d, and undoes and redoes each step', async ({ page }) => {
-  await addAfter(page, 'Start', 'set', 'Set');
-  await select(page, 'Set');
+  await addAfter(page, 'Start', 'edit fields', 'Edit Fields \\(Set\\)');
+  await select(page, 'Edit Fields');
   await page.keyboard.press('F2');
   await page.getByTestId('node-rename-input').fill('  Prepare data  ');
   await page.keyboard.press('Enter');
@@ -132,8 +132,8 @@ test('renames with F2, duplicates, disables with d, and undoes and redoes each s
   await page.keyboard.press('Control+z');
   await expect(node(page, 'Prepare data1')).toHaveCount(0);
   await page.keyboard.press('Control+z');
-  await expect(node(page, 'Set')).toBeVisible();
-  await expect(edge(page, 'Start', 'Set')).toHaveCount(1);
+  await expect(node(page, 'Edit Fields')).toBeVisible();
+  await expect(edge(page, 'Start', 'Edit Fields')).toHaveCount(1);
   await page.keyboard.press('Control+Shift+z');
   await page.keyboard.press('Control+Shift+z');
   await page.keyboard.press('Control+Shift+z');
@@ -206,11 +206,11 @@ test('zoom buttons and keys step by 1.25, wheel pans, and a pasted workflow URL 
 });
 
 test('a node type dropped from the creator onto a connection is inserted into it', async ({ page }) => {
-  await addAfter(page, 'Start', 'set', 'Set');
-  await expect(edge(page, 'Start', 'Set')).toHaveCount(1);
+  await addAfter(page, 'Start', 'edit fields', 'Edit Fields \\(Set\\)');
+  await expect(edge(page, 'Start', 'Edit Fields')).toHaveCount(1);
   await page.getByTestId('node-creator-plus-button').click();
   await page.getByTestId('node-creator-search-bar').fill('no operation');
-  const line = edge(page, 'Start', 'Set');
+  const line = edge(page, 'Start', 'Edit Fields');
   const box = await line.boundingBox();
   if (!box) throw new Error('the connection is not drawn');
   await page.getByTestId('node-creator').getByTestId('node-creator-item').first().dragTo(page.getByTestId('node-view'), {
@@ -221,6 +221,6 @@ test('a node type dropped from the creator onto a connection is inserted into it
   });
   await expect(node(page, 'No Operation, do nothing')).toBeVisible();
   await expect(edge(page, 'Start', 'No Operation, do nothing')).toHaveCount(1);
-  await expect(edge(page, 'No Operation, do nothing', 'Set')).toHaveCount(1);
-  await expect(edge(page, 'Start', 'Set')).toHaveCount(0);
+  await expect(edge(page, 'No Operation, do nothing', 'Edit Fields')).toHaveCount(1);
+  await expect(edge(page, 'Start', 'Edit Fields')).toHaveCount(0);
 });

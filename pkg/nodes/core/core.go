@@ -14,6 +14,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/errortrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/executecommand"
 	"github.com/flowmill/flowmill/pkg/nodes/executeworkflow"
+	"github.com/flowmill/flowmill/pkg/nodes/filter"
 	"github.com/flowmill/flowmill/pkg/nodes/function"
 	"github.com/flowmill/flowmill/pkg/nodes/functionitem"
 	"github.com/flowmill/flowmill/pkg/nodes/httprequest"
@@ -53,7 +54,11 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(noop.Type())
 	r.MustRegister(stickynote.Type())
 	r.MustRegister(set.Type())
+	r.MustRegister(set.TypeV3())
 	r.MustRegister(ifnode.Type())
+	r.MustRegister(ifnode.TypeV2())
+	r.MustRegister(filter.TypeV1())
+	r.MustRegister(filter.TypeV2())
 	r.MustRegister(switchnode.Type())
 	r.MustRegister(merge.TypeV1())
 	r.MustRegister(merge.TypeV2())

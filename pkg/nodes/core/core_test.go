@@ -26,8 +26,15 @@ func TestRegistryLookup(t *testing.T) {
 	}{
 		{"n8n-nodes-base.set", 1, 2},
 		{"n8n-nodes-base.set", 2, 2},
-		{"n8n-nodes-base.set", 3, 0}, // a newer version is never answered by older code
 		{"n8n-nodes-base.set", 0, 2}, // no typeVersion: version 1
+		{"n8n-nodes-base.set", 3, 3.4},
+		{"n8n-nodes-base.set", 3.2, 3.4},
+		{"n8n-nodes-base.set", 4, 0},
+		{"n8n-nodes-base.if", 1, 1},
+		{"n8n-nodes-base.if", 2, 2},
+		{"n8n-nodes-base.if", 3, 0},
+		{"n8n-nodes-base.filter", 1, 1},
+		{"n8n-nodes-base.filter", 2, 2},
 		{"n8n-nodes-base.merge", 1, 1},
 		{"n8n-nodes-base.merge", 2, 2.1},
 		{"n8n-nodes-base.merge", 2.1, 2.1},
@@ -120,6 +127,7 @@ func TestNodeTraits(t *testing.T) {
 		"n8n-nodes-base.webhook": true, "n8n-nodes-base.start": true, "n8n-nodes-base.manualTrigger": true,
 		"n8n-nodes-base.set": true, "n8n-nodes-base.if": true, "n8n-nodes-base.switch": true,
 		"n8n-nodes-base.merge": true, "n8n-nodes-base.noOp": true, "n8n-nodes-base.renameKeys": true,
+		"n8n-nodes-base.filter":    true,
 		"n8n-nodes-base.itemLists": true, "n8n-nodes-base.dateTime": true,
 		"n8n-nodes-base.compareDatasets": true, "n8n-nodes-base.stickyNote": true,
 		"n8n-nodes-base.aggregate": true, "n8n-nodes-base.limit": true, "n8n-nodes-base.removeDuplicates": true,

@@ -1,4 +1,4 @@
-// Package ifnode is the IF node (version 1): items go to output 0 ("true") or 1 ("false")
+// Package ifnode is the IF node. In version 1 items go to output 0 ("true") or 1 ("false")
 // depending on boolean, date, number and string conditions combined with ALL or ANY. Values
 // are compared with JavaScript's coercions, as n8n does.
 package ifnode
@@ -28,7 +28,11 @@ func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) 
 	items := ex.InputData(0)
 	trueItems, falseItems := []workflow.Item{}, []workflow.Item{}
 	for i, item := range items {
-		pass, err := matches(ex, i)
+		combine, err := ex.ParamString("combineOperation", i)
+		if err != nil {
+			return nil, err
+		}
+		pass, err := Matches(ex, i, combine == "any")
 		if err != nil {
 			return nil, err
 		}
@@ -41,11 +45,9 @@ func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) 
 	return [][]workflow.Item{trueItems, falseItems}, nil
 }
 
-func matches(ex *nodes.Execution, i int) (bool, error) {
-	combine, err := ex.ParamString("combineOperation", i)
-	if err != nil {
-		return false, err
-	}
+// Matches evaluates the version 1 conditions (boolean, dateTime, number, string lists under
+// "conditions") for item i: all of them must hold, or any when anyCondition. Filter 1 shares it.
+func Matches(ex *nodes.Execution, i int, anyCondition bool) (bool, error) {
 	for _, dt := range dataTypes {
 		conds, err := ex.ParamList("conditions."+dt, i)
 		if err != nil {
@@ -66,15 +68,15 @@ func matches(ex *nodes.Execution, i int) (bool, error) {
 			if err != nil {
 				return false, nodes.Errorf(i, "%s", err.Error())
 			}
-			if ok && combine == "any" {
+			if ok && anyCondition {
 				return true, nil
 			}
-			if !ok && combine == "all" {
+			if !ok && !anyCondition {
 				return false, nil
 			}
 		}
 	}
-	return combine == "all", nil
+	return !anyCondition, nil
 }
 
 func value(c map[string]any, key string) any {

@@ -1,4 +1,4 @@
-// Package set is the Set node (versions 1 and 2): it writes boolean, number and string values on
+// Package set is the Set node. Versions 1 and 2 write boolean, number and string values on
 // every item, by dot-notation path unless disabled, optionally dropping everything else.
 // Version 2 turns numeric strings given to number values (typically from expressions) into
 // numbers; version 1 keeps them as they are.

@@ -20,7 +20,8 @@ export function NodeParameters({ node, type, onChange }: { node: WorkflowNode; t
   const { readOnly } = useNdv();
   const root = useMemo(() => nodeParametersWithDefaults(type, node.parameters, node.typeVersion), [type, node.parameters, node.typeVersion]);
   const context = useMemo<ParametersContextValue>(() => ({ node, type, root, readOnly, onChange }), [node, type, root, readOnly, onChange]);
-  const properties = type.properties ?? [];
+  // Parameters marked isNodeSetting (Edit Fields' Duplicate Item) live in the settings tab.
+  const properties = (type.properties ?? []).filter((property) => property.isNodeSetting !== true);
   const display = { values: root, root, version: node.typeVersion };
   const credentials = shownCredentialTypes(node, type, root);
   const anyShown = properties.some((property) => property.type !== 'notice' && isParameterShown(property, display));

@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NODE_SETTINGS, type ParameterChange } from '@/core/parameters';
+import { NODE_SETTINGS, nodeParametersWithDefaults, type ParameterChange } from '@/core/parameters';
 import type { NodeProperty, NodeTypeDescription } from '@/core/workflow/nodeTypes';
 import type { JsonObject, JsonValue, WorkflowNode } from '@/core/workflow/types';
 import { useNdv } from '@/views/nodeView/ndv/NdvContext';
@@ -27,11 +27,22 @@ export function NodeSettings({ node, type, onChange }: { node: WorkflowNode; typ
     [t],
   );
   const context = useMemo<ParametersContextValue>(() => ({ node, type, root: values, readOnly, onChange }), [node, type, values, readOnly, onChange]);
+  // The type's own parameters marked isNodeSetting are shown here, after the common settings.
+  const typeSettings = useMemo(() => (type.properties ?? []).filter((property) => property.isNodeSetting === true), [type]);
+  const parameterRoot = useMemo(() => nodeParametersWithDefaults(type, node.parameters, node.typeVersion), [type, node.parameters, node.typeVersion]);
+  const parameterContext = useMemo<ParametersContextValue>(() => ({ node, type, root: parameterRoot, readOnly, onChange }), [node, type, parameterRoot, readOnly, onChange]);
   return (
-    <ParametersContext.Provider value={context}>
-      <div data-test-id="node-settings-list">
+    <div data-test-id="node-settings-list">
+      <ParametersContext.Provider value={context}>
         <ParameterList properties={properties} values={values} path="" />
-      </div>
-    </ParametersContext.Provider>
+      </ParametersContext.Provider>
+      {typeSettings.length > 0 ? (
+        <ParametersContext.Provider value={parameterContext}>
+          <div data-test-id="node-type-settings" style={{ marginTop: 'var(--mantine-spacing-sm)' }}>
+            <ParameterList properties={typeSettings} values={parameterRoot} path="parameters" />
+          </div>
+        </ParametersContext.Provider>
+      ) : null}
+    </div>
   );
 }

@@ -1,7 +1,9 @@
 import { isParameterShown } from '@/core/parameters';
 import type { NodeProperty } from '@/core/workflow/nodeTypes';
 import type { JsonValue } from '@/core/workflow/types';
+import { AssignmentCollectionParameter } from './AssignmentCollectionParameter';
 import { CollectionParameter } from './CollectionParameter';
+import { FilterConditionsParameter } from './FilterConditionsParameter';
 import { FixedCollectionParameter } from './FixedCollectionParameter';
 import { ItemActions } from './ItemActions';
 import { NoticeParameter } from './NoticeParameter';
@@ -13,6 +15,8 @@ function ParameterEntry({ property, value, path }: { property: NodeProperty; val
   if (property.type === 'notice') return <NoticeParameter property={property} />;
   if (property.type === 'collection' && property.typeOptions?.multipleValues !== true) return <CollectionParameter property={property} value={value} path={path} labelled />;
   if (property.type === 'fixedCollection') return <FixedCollectionParameter property={property} value={value} path={path} />;
+  if (property.type === 'filter') return <FilterConditionsParameter property={property} value={value} path={path} />;
+  if (property.type === 'assignmentCollection') return <AssignmentCollectionParameter property={property} value={value} path={path} />;
   return <ParameterItem property={property} value={value} path={path} />;
 }
 

@@ -1,0 +1,308 @@
+// Package filter evaluates n8n 1.x's filter-conditions parameter (type "filter"), shared by IF 2
+// and Filter 2: a list of conditions, each a left value, an operator {type, operation,
+// rightType, singleValue} and a right value, combined with "and" or "or". Operands are
+// converted to the operator's type first: in strict type validation a value of another type is
+// an error, in loose validation it is converted when it can be (the string "10" to a number).
+package filter
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/flowmill/flowmill/pkg/nodes/internal/fieldtype"
+	"github.com/flowmill/flowmill/pkg/nodes/internal/jsv"
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
+
+// Error is a condition that cannot be evaluated (an operand of the wrong type, a bad regular
+// expression), with a hint for the user.
+type Error struct {
+	Message     string
+	Description string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// TypeHint is the description of a type error, as n8n words it.
+const TypeHint = "Try changing the type of comparison."
+
+// Value is a filter parameter's value.
+type Value struct {
+	CaseSensitive bool
+	Strict        bool
+	Combinator    string
+	Conditions    []map[string]any
+}
+
+// Parse reads a filter parameter value ({options, conditions, combinator}); a missing
+// combinator is "and", missing options are case sensitive and loose.
+func Parse(v any) Value {
+	m, _ := v.(map[string]any)
+	val := Value{CaseSensitive: true, Combinator: "and"}
+	if opts, ok := m["options"].(map[string]any); ok {
+		if b, ok := opts["caseSensitive"].(bool); ok {
+			val.CaseSensitive = b
+		}
+		val.Strict = opts["typeValidation"] == "strict"
+	}
+	if c, ok := m["combinator"].(string); ok {
+		val.Combinator = c
+	}
+	list, _ := m["conditions"].([]any)
+	for _, c := range list {
+		if cm, ok := c.(map[string]any); ok {
+			val.Conditions = append(val.Conditions, cm)
+		}
+	}
+	return val
+}
+
+// Execute reports whether an item passes: every condition for "and", any for "or". No
+// conditions pass with "and" and fail with "or"; an unknown combinator fails.
+func (v Value) Execute(itemIndex int) (bool, error) {
+	switch v.Combinator {
+	case "and":
+		for i, c := range v.Conditions {
+			ok, err := v.condition(c, i, itemIndex)
+			if err != nil || !ok {
+				return false, err
+			}
+		}
+		return true, nil
+	case "or":
+		for i, c := range v.Conditions {
+			ok, err := v.condition(c, i, itemIndex)
+			if err != nil || ok {
+				return ok, err
+			}
+		}
+	}
+	return false, nil
+}
+
+func operand(c map[string]any, key string) any {
+	if v, ok := c[key]; ok {
+		return v
+	}
+	return workflow.Undefined{}
+}
+
+func (v Value) parseOperand(value any, typ string, index, itemIndex int) (any, error) {
+	if typ == "any" || value == nil || jsv.IsUndefined(value) {
+		return value, nil
+	}
+	out, err := fieldtype.Validate("filter", value, typ, fieldtype.Options{Strict: v.Strict, ParseStrings: true})
+	if err == nil {
+		return out, nil
+	}
+	from := strings.ToLower(jsv.TypeOf(value))
+	suffix := fmt.Sprintf("[condition %d, item %d]", index, itemIndex)
+	if v.Strict {
+		return nil, &Error{Message: fmt.Sprintf("Wrong type: '%s' is %s but was expecting %s %s",
+			jsv.ToString(value), article(from), article(typ), suffix), Description: TypeHint}
+	}
+	return nil, &Error{Message: fmt.Sprintf("Conversion error: the %s '%s' can't be converted to %s %s",
+		from, jsv.ToString(value), article(typ), suffix), Description: TypeHint}
+}
+
+func article(noun string) string {
+	if noun != "" && strings.ContainsRune("aeiou", rune(noun[0])) {
+		return "an " + noun
+	}
+	return "a " + noun
+}
+
+func (v Value) condition(c map[string]any, index, itemIndex int) (bool, error) {
+	op, _ := c["operator"].(map[string]any)
+	typ, _ := op["type"].(string)
+	operation, _ := op["operation"].(string)
+	rightType, _ := op["rightType"].(string)
+	if rightType == "" {
+		rightType = typ
+	}
+	singleValue, _ := op["singleValue"].(bool)
+	left, err := v.parseOperand(operand(c, "leftValue"), typ, index, itemIndex)
+	if err != nil {
+		return false, err
+	}
+	right, err := v.parseOperand(operand(c, "rightValue"), rightType, index, itemIndex)
+	if err != nil {
+		if !singleValue {
+			return false, err
+		}
+		right = nil
+	}
+	exists := left != nil && !jsv.IsUndefined(left)
+	switch operation {
+	case "exists":
+		return exists, nil
+	case "notExists":
+		return !exists, nil
+	}
+	switch typ {
+	case "string":
+		return v.stringOp(operation, left, right)
+	case "number":
+		return numberOp(operation, left, right), nil
+	case "dateTime":
+		return dateOp(operation, left, right), nil
+	case "boolean":
+		return booleanOp(operation, left, right), nil
+	case "array":
+		return v.arrayOp(operation, left, right), nil
+	case "object":
+		m, _ := left.(map[string]any)
+		switch operation {
+		case "empty":
+			return len(m) == 0, nil
+		case "notEmpty":
+			return len(m) != 0, nil
+		}
+	}
+	return false, nil
+}
+
+func (v Value) stringOp(operation string, left, right any) (bool, error) {
+	l, _ := left.(string)
+	r, _ := right.(string)
+	regex := operation == "regex" || operation == "notRegex"
+	if !v.CaseSensitive {
+		l = strings.ToLower(l)
+		if !regex {
+			r = strings.ToLower(r)
+		}
+	}
+	switch operation {
+	case "empty":
+		return l == "", nil
+	case "notEmpty":
+		return l != "", nil
+	case "equals":
+		return l == r, nil
+	case "notEquals":
+		return l != r, nil
+	case "contains":
+		return strings.Contains(l, r), nil
+	case "notContains":
+		return !strings.Contains(l, r), nil
+	case "startsWith":
+		return strings.HasPrefix(l, r), nil
+	case "notStartsWith":
+		return !strings.HasPrefix(l, r), nil
+	case "endsWith":
+		return strings.HasSuffix(l, r), nil
+	case "notEndsWith":
+		return !strings.HasSuffix(l, r), nil
+	case "regex", "notRegex":
+		ok, err := jsv.RegexMatch(l, r)
+		if err != nil {
+			return false, &Error{Message: err.Error(), Description: "Check the regular expression."}
+		}
+		return ok == (operation == "regex"), nil
+	}
+	return false, nil
+}
+
+func numberOp(operation string, l, r any) bool {
+	switch operation {
+	case "equals":
+		return jsv.StrictEqual(l, r)
+	case "notEquals":
+		return !jsv.StrictEqual(l, r)
+	case "gt":
+		return jsv.Greater(l, r)
+	case "lt":
+		return jsv.Less(l, r)
+	case "gte":
+		return jsv.GreaterEqual(l, r)
+	case "lte":
+		return jsv.LessEqual(l, r)
+	}
+	return false
+}
+
+func dateOp(operation string, left, right any) bool {
+	l, lok := left.(time.Time)
+	r, rok := right.(time.Time)
+	if !lok || !rok {
+		return false
+	}
+	a, b := l.UnixMilli(), r.UnixMilli()
+	switch operation {
+	case "equals":
+		return a == b
+	case "notEquals":
+		return a != b
+	case "after":
+		return a > b
+	case "before":
+		return a < b
+	case "afterOrEquals":
+		return a >= b
+	case "beforeOrEquals":
+		return a <= b
+	}
+	return false
+}
+
+func booleanOp(operation string, l, r any) bool {
+	switch operation {
+	case "true":
+		return workflow.Truthy(l)
+	case "false":
+		return !workflow.Truthy(l)
+	case "equals":
+		return jsv.StrictEqual(l, r)
+	case "notEquals":
+		return !jsv.StrictEqual(l, r)
+	}
+	return false
+}
+
+func (v Value) arrayOp(operation string, left, right any) bool {
+	l, _ := left.([]any)
+	if s, ok := right.(string); ok && !v.CaseSensitive && (operation == "contains" || operation == "notContains") {
+		right = strings.ToLower(s)
+	}
+	n := float64(len(l))
+	rn, _ := workflow.Number(right)
+	switch operation {
+	case "contains", "notContains":
+		found := false
+		for _, e := range l {
+			if sameValueZero(e, right) {
+				found = true
+				break
+			}
+		}
+		return found == (operation == "contains")
+	case "lengthEquals":
+		return n == rn
+	case "lengthNotEquals":
+		return n != rn
+	case "lengthGt":
+		return n > rn
+	case "lengthLt":
+		return n < rn
+	case "lengthGte":
+		return n >= rn
+	case "lengthLte":
+		return n <= rn
+	case "empty":
+		return len(l) == 0
+	case "notEmpty":
+		return len(l) != 0
+	}
+	return false
+}
+
+// sameValueZero is Array.prototype.includes' comparison: === except that NaN equals NaN.
+func sameValueZero(a, b any) bool {
+	fa, aok := workflow.Number(a)
+	fb, bok := workflow.Number(b)
+	if aok && bok && fa != fa && fb != fb {
+		return true
+	}
+	return jsv.StrictEqual(a, b)
+}
