@@ -34,7 +34,7 @@ func TestRunRejectsBadInputAndStoresNothing(t *testing.T) {
 		// A version the type does not implement is refused, never run with another version's code.
 		{`{"workflowData":{"nodes":[{"name":"A","type":"n8n-nodes-base.start","typeVersion":1,"position":[0,0],"parameters":{}},
 		  {"name":"Edit Fields","type":"n8n-nodes-base.set","typeVersion":99,"position":[0,0],"parameters":{}}],"connections":{}}}`, 422,
-			`The node "Edit Fields": The node type "n8n-nodes-base.set" has no version 99 here (known versions: 1, 2)`},
+			`The node "Edit Fields": The node type "n8n-nodes-base.set" has no version 99 here (known versions: 1, 2, 3, 3.1, 3.2, 3.3, 3.4)`},
 		{`{"workflowData":` + startSetWorkflow + `,"destinationNode":"Nowhere"}`, 422, `The node "Nowhere" does not exist`},
 		{`{"workflowData":{"nodes":[{"name":"A","type":"n8n-nodes-base.start","typeVersion":1,"position":[0,0],"parameters":{}},
 		  {"name":"Fetch","type":"n8n-nodes-base.httpRequest","typeVersion":1,"position":[0,0],"parameters":{}}],"connections":{}}}`, 422,
