@@ -3,10 +3,10 @@ package switchnode
 import (
 	"context"
 	_ "embed"
-	"errors"
 	"fmt"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/internal/filter"
 	"github.com/flowmill/flowmill/pkg/nodes/internal/jsv"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -119,20 +119,16 @@ func routeRulesV3(ex *nodes.Execution, i int, item workflow.Item, out [][]workfl
 			out = append(out, []workflow.Item{})
 		}
 	}
-	ignoreCase, _ := options["ignoreCase"].(bool)
-	loose, _ := options["looseTypeValidation"].(bool)
 	all, _ := options["allMatchingOutputs"].(bool)
-	o := filterOptions{caseSensitive: !ignoreCase, loose: loose}
 	matched := false
 	for r, rule := range rules {
-		pass, err := evalConditions(rule["conditions"], o, i)
+		// The rule's conditions take their case and type settings from the node's options
+		// (case sensitive and strict unless set), as version 3's filter type options say.
+		conditions := filter.Parse(rule["conditions"])
+		conditions.CaseSensitive, conditions.Strict = true, true
+		pass, err := conditions.WithNodeOptions(options).Execute(i)
 		if err != nil {
-			e := nodes.Errorf(i, "%s", err.Error())
-			var ce *conditionsError
-			if errors.As(err, &ce) {
-				e.Description = ce.description
-			}
-			return out, e
+			return out, filter.NodeError(err, i, "")
 		}
 		if !pass {
 			continue

@@ -1,6 +1,6 @@
 // Package fieldtype checks and converts values to the field types of n8n 1.x (its
 // validateFieldType): string, number, boolean, dateTime, array and object. Set 3.x uses it for
-// its typed fields, the filter conditions of IF 2 and Filter 2 for their operands.
+// its typed fields, the filter conditions of IF 2, Filter 2 and Switch 3 for their operands.
 package fieldtype
 
 import (

@@ -1,8 +1,9 @@
-// Package filter evaluates n8n 1.x's filter-conditions parameter (type "filter"), shared by IF 2
-// and Filter 2: a list of conditions, each a left value, an operator {type, operation,
+// Package filter evaluates n8n 1.x's filter-conditions parameter (type "filter"), shared by IF 2,
+// Filter 2 and the rules of Switch 3: a list of conditions, each a left value, an operator {type, operation,
 // rightType, singleValue} and a right value, combined with "and" or "or". Operands are
 // converted to the operator's type first: in strict type validation a value of another type is
-// an error, in loose validation it is converted when it can be (the string "10" to a number).
+// an error, in loose validation it is converted when it can be (the string "10" to a number). The node's
+// options ignoreCase and looseTypeValidation override the settings stored in the value.
 package filter
 
 import (
@@ -46,7 +47,7 @@ func Parse(v any) Value {
 		}
 		val.Strict = opts["typeValidation"] == "strict"
 	}
-	if c, ok := m["combinator"].(string); ok {
+	if c, ok := m["combinator"].(string); ok && c != "" {
 		val.Combinator = c
 	}
 	list, _ := m["conditions"].([]any)
@@ -56,6 +57,20 @@ func Parse(v any) Value {
 		}
 	}
 	return val
+}
+
+// WithNodeOptions applies a node's options to the evaluation as IF 2, Filter 2 and Switch 3
+// do through their filter type options: ignoreCase makes comparisons case insensitive and
+// looseTypeValidation converts operands instead of refusing them. Options the node does not
+// set leave the value's own settings.
+func (v Value) WithNodeOptions(options map[string]any) Value {
+	if b, ok := options["ignoreCase"].(bool); ok {
+		v.CaseSensitive = !b
+	}
+	if b, ok := options["looseTypeValidation"].(bool); ok {
+		v.Strict = !b
+	}
+	return v
 }
 
 // Execute reports whether an item passes: every condition for "and", any for "or". No
@@ -119,9 +134,10 @@ func (v Value) condition(c map[string]any, index, itemIndex int) (bool, error) {
 	operation, _ := op["operation"].(string)
 	rightType, _ := op["rightType"].(string)
 	if rightType == "" {
-		rightType = typ
+		rightType = defaultRightType(typ, operation)
 	}
 	singleValue, _ := op["singleValue"].(bool)
+	singleValue = singleValue || singleValueOperations[operation]
 	left, err := v.parseOperand(operand(c, "leftValue"), typ, index, itemIndex)
 	if err != nil {
 		return false, err
@@ -161,6 +177,24 @@ func (v Value) condition(c map[string]any, index, itemIndex int) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// singleValueOperations take no right value, whether or not the operator says so.
+var singleValueOperations = map[string]bool{"exists": true, "notExists": true, "empty": true, "notEmpty": true, "true": true, "false": true}
+
+// defaultRightType is the right operand's type when the operator does not name it: the
+// array operators compare with any value (contains) or a number (length), the others with
+// their own type.
+func defaultRightType(typ, operation string) string {
+	if typ == "array" {
+		if strings.HasPrefix(operation, "length") {
+			return "number"
+		}
+		if operation == "contains" || operation == "notContains" {
+			return "any"
+		}
+	}
+	return typ
 }
 
 func (v Value) stringOp(operation string, left, right any) (bool, error) {

@@ -118,3 +118,96 @@ func TestTypeErrors(t *testing.T) {
 	_, err = one("x", "string", "regex", "([", strict).Execute(0)
 	require.Error(t, err)
 }
+
+// Operators as the editor stores them in Switch 3 rules: no rightType and no singleValue flag,
+// so the right operand's type and whether it is used follow from the operation.
+func TestOperatorsWithoutRightTypeOrSingleValue(t *testing.T) {
+	t.Parallel()
+	strict := m{"caseSensitive": true, "typeValidation": "strict"}
+	loose := m{"caseSensitive": true, "typeValidation": "loose"}
+	ignoreCase := m{"caseSensitive": false, "typeValidation": "strict"}
+	tests := []struct {
+		typ, op     string
+		left, right any
+		opts        m
+		want        bool
+	}{
+		{"string", "exists", "", nil, strict, true},
+		{"string", "exists", nil, nil, strict, false},
+		{"string", "notEmpty", "a", 5.0, strict, true},
+		{"string", "equals", "Abc", "abc", strict, false},
+		{"string", "equals", "Abc", "abc", ignoreCase, true},
+		{"string", "notStartsWith", "hello", "he", strict, false},
+		{"string", "regex", "Hello", "/^h/i", strict, true},
+		{"string", "notRegex", "Hello", "^h", strict, true},
+		{"string", "equals", 5.0, "5", loose, true},
+		{"string", "equals", []any{1.0, "a"}, `[1,"a"]`, loose, true},
+		{"number", "gt", 5.0, 3.0, strict, true},
+		{"number", "notEquals", workflow.Undefined{}, 3.0, strict, true},
+		{"number", "equals", "3", 3.0, loose, true},
+		{"dateTime", "beforeOrEquals", "2024-01-01T00:00:00Z", "2024-01-01", strict, true},
+		{"boolean", "false", "false", 1.0, loose, true},
+		{"boolean", "true", true, "not a boolean", strict, true},
+		{"array", "contains", []any{"a", "B"}, "b", ignoreCase, false},
+		{"array", "contains", []any{"a", "b"}, "B", ignoreCase, true},
+		{"array", "contains", []any{1.0, "x"}, 1.0, strict, true},
+		{"array", "lengthLt", []any{1.0}, 2.0, strict, true},
+		{"array", "lengthEquals", []any{1.0, 2.0}, "2", loose, true},
+		{"array", "notEmpty", `[1]`, nil, loose, true},
+		{"object", "empty", m{}, "x", strict, true},
+		{"object", "notEmpty", `{"a":1}`, nil, loose, true},
+	}
+	for _, tc := range tests {
+		c := m{"leftValue": tc.left, "rightValue": tc.right, "operator": m{"type": tc.typ, "operation": tc.op}}
+		got, err := filter.Parse(m{"options": tc.opts, "conditions": []any{c}}).Execute(0)
+		require.NoError(t, err, "%s %s %v %v", tc.typ, tc.op, tc.left, tc.right)
+		require.Equal(t, tc.want, got, "%s %s %v %v", tc.typ, tc.op, tc.left, tc.right)
+	}
+}
+
+func TestEmptyCombinatorIsAnd(t *testing.T) {
+	t.Parallel()
+	yes := m{"leftValue": 1.0, "rightValue": 1.0, "operator": m{"type": "number", "operation": "equals"}}
+	no := m{"leftValue": 1.0, "rightValue": 2.0, "operator": m{"type": "number", "operation": "equals"}}
+	got, err := filter.Parse(m{"combinator": "", "conditions": []any{yes}}).Execute(0)
+	require.NoError(t, err)
+	require.True(t, got)
+	got, err = filter.Parse(m{"combinator": "", "conditions": []any{yes, no}}).Execute(0)
+	require.NoError(t, err)
+	require.False(t, got)
+}
+
+func TestNodeOptions(t *testing.T) {
+	t.Parallel()
+	stored := m{"caseSensitive": true, "typeValidation": "strict"}
+	v := one("ABC", "string", "equals", "abc", stored)
+	got, err := v.WithNodeOptions(m{"ignoreCase": true}).Execute(0)
+	require.NoError(t, err)
+	require.True(t, got, "ignoreCase on the node overrides the stored case sensitivity")
+	got, err = v.WithNodeOptions(m{}).Execute(0)
+	require.NoError(t, err)
+	require.False(t, got, "options the node does not set keep the stored ones")
+
+	v = one("10", "number", "gt", 9.0, stored)
+	_, err = v.WithNodeOptions(m{"looseTypeValidation": false}).Execute(0)
+	require.EqualError(t, err, "Wrong type: '10' is a string but was expecting a number [condition 0, item 0]")
+	got, err = v.WithNodeOptions(m{"looseTypeValidation": true}).Execute(0)
+	require.NoError(t, err)
+	require.True(t, got, "looseTypeValidation converts the string")
+
+	v = one("10", "number", "gt", 9.0, m{"typeValidation": "loose"})
+	_, err = v.WithNodeOptions(m{"looseTypeValidation": false}).Execute(0)
+	require.Error(t, err, "a node that turns loose validation off is strict")
+}
+
+func TestTypeErrorNamesConditionAndItem(t *testing.T) {
+	t.Parallel()
+	strict := m{"caseSensitive": true, "typeValidation": "strict"}
+	loose := m{"caseSensitive": true, "typeValidation": "loose"}
+	c := m{"leftValue": "x", "rightValue": "x", "operator": m{"type": "string", "operation": "equals"}}
+	bad := m{"leftValue": []any{1.0}, "rightValue": "x", "operator": m{"type": "string", "operation": "equals"}}
+	_, err := filter.Parse(m{"options": strict, "conditions": []any{c, c, bad}}).Execute(5)
+	require.EqualError(t, err, "Wrong type: '1' is an object but was expecting a string [condition 2, item 5]")
+	_, err = one("soon", "dateTime", "after", "2024-01-01", loose).Execute(0)
+	require.EqualError(t, err, "Conversion error: the string 'soon' can't be converted to a dateTime [condition 0, item 0]")
+}

@@ -35,13 +35,23 @@ func itemPasses(ex *nodes.Execution, i int) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	ok, err := Parse(v).Execute(i)
+	options, err := ex.ParamMap("options", i)
 	if err != nil {
-		var fe *Error
-		if errors.As(err, &fe) {
-			return false, &nodes.Error{Message: fe.Message, Description: fe.Description, ItemIndex: i, Parameter: "conditions"}
-		}
-		return false, nodes.Errorf(i, "%s", err.Error())
+		return false, err
+	}
+	ok, err := Parse(v).WithNodeOptions(options).Execute(i)
+	if err != nil {
+		return false, NodeError(err, i, "conditions")
 	}
 	return ok, nil
+}
+
+// NodeError is the node error for a condition that cannot be evaluated on item i: a filter
+// Error keeps its description and names the parameter.
+func NodeError(err error, i int, parameter string) error {
+	var fe *Error
+	if errors.As(err, &fe) {
+		return &nodes.Error{Message: fe.Message, Description: fe.Description, ItemIndex: i, Parameter: parameter}
+	}
+	return nodes.Errorf(i, "%s", err.Error())
 }
