@@ -25,50 +25,50 @@ test('saves with Ctrl+S, keeps the canvas on the saved route and reloads it', as
   await expect(page.getByTestId('toast').filter({ hasText: 'Please enter a name, or press esc to go back to the old one' })).toBeVisible();
   await page.getByTestId('workflow-name-input').fill(name);
   await page.keyboard.press('Enter');
-  await addAfter(page, 'Start', 'set', 'Set');
+  await addAfter(page, 'Start', 'edit fields', 'Edit Fields \\(Set\\)');
   await expect(page.getByTestId('workflow-save-button')).toHaveAttribute('data-state', 'unsaved');
   await page.keyboard.press('Control+s');
   await expect(page).toHaveURL(/\/workflow\/[^/]+\/workflowSave$/);
   await expect(page.getByTestId('workflow-save-button')).toHaveAttribute('data-state', 'saved');
   const id = workflowIdOf(page);
   await page.reload();
-  await expect(node(page, 'Set')).toBeVisible();
-  await expect(edge(page, 'Start', 'Set')).toHaveCount(1);
+  await expect(node(page, 'Edit Fields')).toBeVisible();
+  await expect(edge(page, 'Start', 'Edit Fields')).toHaveCount(1);
   await expect(page.getByTestId('workflow-name-input')).toHaveText(name);
   await expect(page).toHaveTitle(new RegExp(`${name}$`));
   const saved = await getWorkflow(page.request, id);
   expect(saved.active).toBe(false);
-  expect(links(saved)).toEqual(['Start:0->Set']);
+  expect(links(saved)).toEqual(['Start:0->Edit Fields']);
 });
 
 test('copies nodes as JSON and pastes them into another workflow', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await openNewWorkflow(page);
-  await addAfter(page, 'Start', 'set', 'Set');
-  await addAfter(page, 'Set', 'no operation', 'No Operation, do nothing');
-  await select(page, 'Set');
+  await addAfter(page, 'Start', 'edit fields', 'Edit Fields \\(Set\\)');
+  await addAfter(page, 'Edit Fields', 'no operation', 'No Operation, do nothing');
+  await select(page, 'Edit Fields');
   await select(page, 'No Operation, do nothing', ['Shift']);
   await page.keyboard.press('Control+c');
   await expect(page.getByTestId('toast').filter({ hasText: 'Copied' })).toBeVisible();
   const text = await page.evaluate(() => navigator.clipboard.readText());
   const copied = JSON.parse(text) as { nodes: Array<{ name: string }>; connections: Record<string, unknown> };
   expect(text).toBe(JSON.stringify(copied, null, 2));
-  expect(copied.nodes.map((n) => n.name)).toEqual(['Set', 'No Operation, do nothing']);
-  expect(Object.keys(copied.connections)).toEqual(['Set']);
+  expect(copied.nodes.map((n) => n.name)).toEqual(['Edit Fields', 'No Operation, do nothing']);
+  expect(Object.keys(copied.connections)).toEqual(['Edit Fields']);
 
   await page.keyboard.press('Control+s');
   await expect(page).toHaveURL(/workflowSave$/);
   await menu(page, 'new');
   await expect(page).toHaveURL(/\/workflow$/);
-  await expect(node(page, 'Set')).toHaveCount(0);
+  await expect(node(page, 'Edit Fields')).toHaveCount(0);
   await paste(page);
-  await expect(node(page, 'Set')).toBeVisible();
-  await expect(edge(page, 'Set', 'No Operation, do nothing')).toHaveCount(1);
+  await expect(node(page, 'Edit Fields')).toBeVisible();
+  await expect(edge(page, 'Edit Fields', 'No Operation, do nothing')).toHaveCount(1);
   // Pasting again renames the copies and their connection with them.
   await page.waitForTimeout(1100);
   await paste(page);
-  await expect(node(page, 'Set1')).toBeVisible();
-  await expect(edge(page, 'Set1', 'No Operation, do nothing1')).toHaveCount(1);
+  await expect(node(page, 'Edit Fields1')).toBeVisible();
+  await expect(edge(page, 'Edit Fields1', 'No Operation, do nothing1')).toHaveCount(1);
   await page.screenshot({ path: 'test-results/editor-pasted.png' });
 });
 
@@ -156,15 +156,15 @@ test('imports from a file and from a URL, and downloads under a safe file name',
 
 test('asks before leaving unsaved changes: cancel stays, discard leaves', async ({ page }) => {
   await openNewWorkflow(page);
-  await addAfter(page, 'Start', 'set', 'Set');
+  await addAfter(page, 'Start', 'edit fields', 'Edit Fields \\(Set\\)');
   await menu(page, 'new');
   await expect(page.getByTestId('unsaved-changes-modal')).toBeVisible();
   await page.getByTestId('unsaved-cancel').click();
   await expect(page.getByTestId('unsaved-changes-modal')).toBeHidden();
-  await expect(node(page, 'Set')).toBeVisible();
+  await expect(node(page, 'Edit Fields')).toBeVisible();
   await page.keyboard.press('Control+Alt+n');
   await page.getByTestId('unsaved-discard').click();
-  await expect(node(page, 'Set')).toHaveCount(0);
+  await expect(node(page, 'Edit Fields')).toHaveCount(0);
   await expect(page.getByTestId('toast').filter({ hasText: 'Workflow created' })).toBeVisible();
 });
 
