@@ -26,7 +26,7 @@ test('a node version this instance lacks is marked, explained and refused; store
     name: uniqueName('Versions'),
     nodes: [
       { name: 'Start', type: 'n8n-nodes-base.start', typeVersion: 1, position: [240, 300], parameters: {} },
-      { name: 'Edit Fields', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [460, 300], parameters: { mode: 'manual' } },
+      { name: 'Edit Fields', type: 'n8n-nodes-base.set', typeVersion: 3.5, position: [460, 300], parameters: { mode: 'manual' } },
       { name: 'Old Code', type: 'n8n-nodes-base.code', typeVersion: 1, position: [460, 500], parameters: { jsCode: 'return $input.all();' } },
     ],
     connections: { Start: { main: [[{ node: 'Edit Fields', type: 'main', index: 0 }]] } },
@@ -37,7 +37,7 @@ test('a node version this instance lacks is marked, explained and refused; store
   const issues = node(page, 'Edit Fields').getByTestId('node-issues');
   await expect(issues).toBeVisible();
   await issues.hover();
-  await expect(page.getByRole('tooltip')).toContainText('Install this node to use it: version 3.4 is not currently installed (this instance has 1, 2).');
+  await expect(page.getByRole('tooltip')).toContainText('Install this node to use it: version 3.5 is not currently installed (this instance has 1, 2, 3, 3.1, 3.2, 3.3, 3.4).');
   await expect(node(page, 'Old Code').getByTestId('node-issues')).toHaveCount(0);
   await page.screenshot({ path: 'test-results/versions-canvas.png' });
 
@@ -45,7 +45,7 @@ test('a node version this instance lacks is marked, explained and refused; store
   const unknown = ndv(page).getByTestId('node-type-unknown');
   await expect(unknown).toContainText('Install this node to use it');
   await expect(unknown).toContainText('This node is not currently installed. It is either from a newer version of n8n, a custom node, or has an invalid structure.');
-  await expect(unknown).toContainText('n8n-nodes-base.set version 3.4 is not known on this instance (known versions: 1, 2)');
+  await expect(unknown).toContainText('n8n-nodes-base.set version 3.5 is not known on this instance (known versions: 1, 2, 3, 3.1, 3.2, 3.3, 3.4)');
   await page.screenshot({ path: 'test-results/versions-ndv.png' });
   await page.setViewportSize({ width: 1280, height: 800 });
   await expect(unknown).toBeVisible();
@@ -59,7 +59,7 @@ test('a node version this instance lacks is marked, explained and refused; store
   const stored = await getWorkflow(page.request, workflow.id);
   const refused = await page.request.post('/rest/workflows/run', { data: { workflowData: stored } });
   expect(refused.status()).toBe(422);
-  expect(await refused.text()).toContain('The node type \\"n8n-nodes-base.set\\" has no version 3.4 here (known versions: 1, 2)');
+  expect(await refused.text()).toContain('The node type \\"n8n-nodes-base.set\\" has no version 3.5 here (known versions: 1, 2, 3, 3.1, 3.2, 3.3, 3.4)');
 
   // The stored Code node keeps version 1 (no Language choice); one added from the creator is version 2.
   await openNode(page, 'Old Code');
@@ -74,5 +74,5 @@ test('a node version this instance lacks is marked, explained and refused; store
   await expect(page.getByTestId('workflow-save-button')).toHaveAttribute('data-state', 'saved');
   const saved = await getWorkflow(page.request, workflow.id);
   const versions = Object.fromEntries(saved.nodes.map((n) => [n.name, n.typeVersion]));
-  expect(versions).toMatchObject({ 'Edit Fields': 3.4, 'Old Code': 1, Code: 2 });
+  expect(versions).toMatchObject({ 'Edit Fields': 3.5, 'Old Code': 1, Code: 2 });
 });
