@@ -195,9 +195,9 @@ test("the Docs tab and the Help menu open Flowmill's own documentation", async (
   await ndv(page).getByTestId('ndv-tab-docs').click();
   const docs = await popup;
   await expect(docs).toHaveURL(/\/docs\/nodes\/n8n-nodes-base\.set$/);
-  await expect(docs.locator('h1')).toHaveText('Set');
+  await expect(docs.locator('h1')).toHaveText('Edit Fields (Set)');
   await expect(docs.locator('h2').first()).toHaveText('Example');
-  await expect(docs.locator('table')).toContainText('Keep Only Set');
+  await expect(docs.locator('table')).toContainText('Fields to Set');
   for (const width of [1280, 1440]) {
     await docs.setViewportSize({ width, height: 900 });
     await docs.screenshot({ path: `/tmp/ed-code-docs-${width}.png`, fullPage: true });
