@@ -38,7 +38,7 @@ func (s *server) getNodeTypes(c fiber.Ctx) error {
 	withProps := c.Query("includeProperties") == "true"
 	out := make([]json.RawMessage, 0, len(types))
 	for _, t := range types {
-		d, err := describe(t.Description, withProps, s.cfg.BasePath)
+		d, err := s.described(t.Description, withProps)
 		if err != nil {
 			return err
 		}
@@ -62,13 +62,34 @@ func (s *server) postNodeTypes(c fiber.Ctx) error {
 		if !ok {
 			continue
 		}
-		d, err := describe(t.Description, true, s.cfg.BasePath)
+		d, err := s.described(t.Description, true)
 		if err != nil {
 			return err
 		}
 		out = append(out, d)
 	}
 	return respond(c, out)
+}
+
+// describedKey names one written form of a registered description.
+type describedKey struct {
+	d     *nodes.Description
+	props bool
+}
+
+// described is describe, written once per description and form: registered descriptions do
+// not change, and the editor asks for them on every open.
+func (s *server) described(d *nodes.Description, withProperties bool) (json.RawMessage, error) {
+	key := describedKey{d, withProperties}
+	if b, ok := s.descriptions.Load(key); ok {
+		return b.(json.RawMessage), nil
+	}
+	b, err := describe(d, withProperties, s.cfg.BasePath)
+	if err != nil {
+		return nil, err
+	}
+	s.descriptions.Store(key, b)
+	return b, nil
 }
 
 // describe writes a description, dropping its properties unless asked for. Descriptions are

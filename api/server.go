@@ -32,15 +32,17 @@ var version = "0.1.0"
 
 // server is the api process's HTTP side.
 type server struct {
-	cfg         *config.Config
-	in          *infra.Infra
-	log         *slog.Logger
-	app         *fiber.App
-	hub         *push.Hub
-	web         *webApp
-	promHandler fiber.Handler
-	executions  *execution.Service
-	nodeTypes   *nodes.Registry
+	cfg *config.Config
+	// descriptions holds each node description as GET/POST /rest/node-types write it.
+	descriptions sync.Map
+	in           *infra.Infra
+	log          *slog.Logger
+	app          *fiber.App
+	hub          *push.Hub
+	web          *webApp
+	promHandler  fiber.Handler
+	executions   *execution.Service
+	nodeTypes    *nodes.Registry
 	// nodeHost is what nodes run by the api itself (expression previews) may reach.
 	nodeHost nodes.Host
 	// workflowURLClient fetches workflow files for "Import from URL" (strict egress profile).
