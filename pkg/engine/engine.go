@@ -1,7 +1,10 @@
-// Package engine executes workflows with n8n's v0 execution order (the order of the n8n 0.186
-// editor era): a FIFO queue of node runs, children queued per output then connection order,
-// multi-input nodes waiting for all inputs, node settings, pairedItem, run data, hooks, and a
-// resumable state saved after every node.
+// Package engine executes workflows in n8n's execution orders, chosen by the workflow's
+// settings.executionOrder: v0 (the order of the n8n 0.186 editor era, and of every workflow
+// without the setting: a FIFO queue of node runs, children queued per output then connection
+// order, multi-input nodes waiting for all inputs, sibling branches started to feed them) or v1
+// (n8n 1.x: depth-first by branch, children by canvas position, multi-input nodes running with
+// the inputs that got data). Also node settings, pairedItem, run data, hooks, and a resumable
+// state saved after every node.
 package engine
 
 import (
@@ -221,6 +224,7 @@ func (e *Engine) newRun(wf *workflow.Workflow, mode workflow.Mode, executionID, 
 		types:       map[string]*nodes.Type{},
 		resolved:    map[string]*workflow.Node{},
 		staticData:  workflow.CopyJSON(wf.StaticData),
+		v1:          wf.Settings.ExecutionOrder() == workflow.ExecutionOrderV1,
 	}
 	if r.staticData == nil {
 		r.staticData = map[string]any{}

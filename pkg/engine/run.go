@@ -34,6 +34,8 @@ type run struct {
 	waitTill *time.Time
 	// passThrough names the node resumed after a wait: its next run passes input 0 through.
 	passThrough string
+	// v1 is the workflow's execution order: n8n 1.x's when set, v0 otherwise (see order.go).
+	v1 bool
 }
 
 // errEndlessLoop is n8n's guard against a node put back in the queue forever.
@@ -114,7 +116,7 @@ func (r *run) loop(ctx context.Context) (execErr, canceled, fatal *workflow.Exec
 		if filter != nil && !slices.Contains(filter, name) {
 			continue
 		}
-		if !r.inputsReady(name, item) {
+		if !r.v1 && !r.inputsReady(name, item) {
 			ed.NodeExecutionStack = append(ed.NodeExecutionStack, item)
 			r.lastTry = try
 			continue
@@ -173,15 +175,8 @@ func (r *run) loop(ctx context.Context) (execErr, canceled, fatal *workflow.Exec
 			}
 			continue
 		}
-		for outIdx, conns := range r.g.bySource[name]["main"] {
-			for _, c := range conns {
-				if _, ok := r.g.nodes[c.Node]; !ok {
-					return execErr, nil, engineError("Destination node not found: "+c.Node, r.e.opts.Now())
-				}
-				if outIdx < len(out) && out[outIdx] != nil && (len(out[outIdx]) != 0 || c.Index > 0) {
-					r.addNodeToBeExecuted(c, outIdx, name, out, runIndex)
-				}
-			}
+		if err := r.queueChildren(name, out, runIndex); err != nil {
+			return execErr, nil, err
 		}
 		if err := r.afterNode(ctx, ev, &runData[name][len(runData[name])-1]); err != nil {
 			return execErr, nil, err
@@ -285,7 +280,8 @@ func (r *run) runWithRetries(ctx context.Context, node *workflow.Node, item Exec
 }
 
 // addNodeToBeExecuted queues a child, or records its input while it waits for other inputs, as
-// n8n's WorkflowExecute.addNodeToBeExecuted does in the v0 order.
+// n8n's WorkflowExecute.addNodeToBeExecuted does: at the end of the queue and starting sibling
+// branches in the v0 order, at its front and starting nothing else in the v1 order.
 func (r *run) addNodeToBeExecuted(c workflow.Connection, outIdx int, parent string, out [][]workflow.Item, runIndex int) {
 	ed := &r.state.ExecutionData
 	dest := c.Node
@@ -319,14 +315,12 @@ func (r *run) addNodeToBeExecuted(c workflow.Connection, outIdx int, parent stri
 		entry.Main[c.Index] = out[outIdx]
 		entry.Source[c.Index] = src
 		if !slices.ContainsFunc(entry.Main, func(in []workflow.Item) bool { return in == nil }) {
-			ed.NodeExecutionStack = append(ed.NodeExecutionStack, ExecuteData{
-				Node: dest, Data: Inputs{Main: entry.Main}, Source: &SourceConnections{Main: entry.Source},
-			})
+			r.enqueue(ExecuteData{Node: dest, Data: Inputs{Main: entry.Main}, Source: &SourceConnections{Main: entry.Source}})
 			ed.Waiting.deleteRun(dest, waitIdx)
 			return
 		}
 		stillMissing = true
-		if !nodeWasWaiting {
+		if !nodeWasWaiting && !r.v1 {
 			r.startSiblings(dest, parent, out[outIdx], runIndex, outIdx)
 		}
 	}
@@ -348,9 +342,7 @@ func (r *run) addNodeToBeExecuted(c workflow.Connection, outIdx int, parent stri
 		ed.Waiting.get(dest)[waitIdx] = entry
 		return
 	}
-	ed.NodeExecutionStack = append(ed.NodeExecutionStack, ExecuteData{
-		Node: dest, Data: Inputs{Main: inputs}, Source: &SourceConnections{Main: []*workflow.SourceData{src}},
-	})
+	r.enqueue(ExecuteData{Node: dest, Data: Inputs{Main: inputs}, Source: &SourceConnections{Main: []*workflow.SourceData{src}}})
 }
 
 func newWaitingEntry(n int) *waitingEntry {
@@ -440,8 +432,8 @@ func (r *run) startSiblings(dest, parent string, parentOut []workflow.Item, runI
 }
 
 // startWaitingNode runs when the queue is empty: the first waiting node whose parents are not
-// waiting themselves runs with empty lists for the inputs that never got data. Entries without
-// any data are dropped.
+// waiting themselves (and, in the v1 order, whose required inputs got data) runs with empty lists
+// for the inputs that never got data. Entries without any data are dropped.
 func (r *run) startWaitingNode() {
 	ed := &r.state.ExecutionData
 	waitingNodes := ed.Waiting.Nodes()
@@ -464,6 +456,9 @@ func (r *run) startWaitingNode() {
 		slices.Sort(keys)
 		first, _ := strconv.Atoi(keys[0])
 		entry := ed.Waiting.get(name)[first]
+		if r.v1 && !r.requiredInputsMet(name, entry) {
+			continue
+		}
 		main := make([][]workflow.Item, len(entry.Main))
 		hasData := false
 		for j, in := range entry.Main {

@@ -14,8 +14,8 @@ import (
 )
 
 // runNode runs one node once, as n8n's Workflow.runNode: a disabled node passes input 0
-// through; an action node with no items on input 0 is skipped; triggers give their manual output
-// in manual mode and pass their input through otherwise.
+// through; an action node with no items on input 0 (in the v1 order: on any input) is skipped;
+// triggers give their manual output in manual mode and pass their input through otherwise.
 func (r *run) runNode(ctx context.Context, node *workflow.Node, item ExecuteData, runIndex int, ev NodeEvent) (
 	out [][]workflow.Item, skipped bool, err error,
 ) {
@@ -31,7 +31,8 @@ func (r *run) runNode(ctx context.Context, node *workflow.Node, item ExecuteData
 		_, err := r.e.opts.Registry.Lookup(node.Type, node.TypeVersion)
 		return nil, false, err
 	}
-	if t.Kind == nodes.KindAction && (len(inputs) == 0 || len(inputs[0]) == 0) {
+	mainInput, hasItems := r.mainInput(inputs)
+	if t.Kind == nodes.KindAction && !hasItems {
 		return nil, true, nil
 	}
 	if node.ExecuteOnce {
@@ -58,7 +59,7 @@ func (r *run) runNode(ctx context.Context, node *workflow.Node, item ExecuteData
 			return inputs, inputs == nil, nil
 		}
 	}
-	out, err = r.callNode(ctx, t, node, inputs, item, runIndex, ev)
+	out, err = r.callNode(ctx, t, node, inputs, mainInput, item, runIndex, ev)
 	if err != nil {
 		return nil, false, err
 	}
@@ -66,7 +67,7 @@ func (r *run) runNode(ctx context.Context, node *workflow.Node, item ExecuteData
 }
 
 func (r *run) callNode(ctx context.Context, t *nodes.Type, node *workflow.Node, inputs [][]workflow.Item,
-	item ExecuteData, runIndex int, ev NodeEvent,
+	mainInput int, item ExecuteData, runIndex int, ev NodeEvent,
 ) (out [][]workflow.Item, err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -98,6 +99,7 @@ func (r *run) callNode(ctx context.Context, t *nodes.Type, node *workflow.Node, 
 		Node:             r.resolved[node.Name],
 		Type:             t,
 		Inputs:           inputs,
+		MainInput:        mainInput,
 		Mode:             r.mode,
 		RunIndex:         runIndex,
 		Evaluator:        r.e.opts.Evaluator,

@@ -29,6 +29,9 @@ type ExecutionConfig struct {
 	Type *Type
 	// Inputs holds the items per input index; a nil input received nothing.
 	Inputs [][]workflow.Item
+	// MainInput is the input whose items expressions see ($json, $input, item index): 0, or
+	// in the v1 execution order the first input with items when input 0 has none.
+	MainInput int
 	// Mode is the execution mode: manual, trigger, webhook, retry, error or integrated.
 	Mode     workflow.Mode
 	RunIndex int
@@ -110,13 +113,14 @@ func (ex *Execution) InputData(input int) []workflow.Item {
 // output ErrorItem(err, i) instead of failing.
 func (ex *Execution) ContinueOnFail() bool { return ex.cfg.Node.ContinueOnFail }
 
-// ExprContext returns the expression context for one item of input 0.
+// ExprContext returns the expression context for one item of the main input (input 0 but
+// for a node the v1 order runs without data on input 0).
 func (ex *Execution) ExprContext(itemIndex int) *expr.Context {
 	c := ex.cfg.Expr
 	c.NodeName = ex.cfg.Node.Name
 	c.NodeType = ex.cfg.Node.Type
 	c.NodeParameters = ex.cfg.Node.Parameters
-	c.Items = ex.InputData(0)
+	c.Items = ex.InputData(ex.cfg.MainInput)
 	c.ItemIndex = itemIndex
 	c.RunIndex = ex.cfg.RunIndex
 	return &c

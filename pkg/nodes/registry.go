@@ -58,6 +58,29 @@ type Type struct {
 	// starts a full run, the engine starts at the enabled starting node of the lowest priority
 	// (1 first), the first in the workflow on a tie. Default 0: not a starting node.
 	StartPriority int
+	// RequiredInputs is n8n's requiredInputs: in the v1 execution order, a node with several
+	// inputs that is still waiting when nothing else is left to run starts with the inputs that
+	// got data, when these meet the requirement its parameters give. Nil: any input with data
+	// will do.
+	RequiredInputs func(params map[string]any) InputRequirement
+}
+
+// InputRequirement is what a waiting multi-input node needs before it may run with inputs
+// missing: every input listed in Inputs, and at least Count inputs with data (an input counts
+// once its parent ran, even with no items). The zero value needs nothing.
+type InputRequirement struct {
+	Inputs []int
+	Count  int
+}
+
+// MetBy reports whether the inputs that got data (their indexes) meet the requirement.
+func (q InputRequirement) MetBy(withData []int) bool {
+	for _, in := range q.Inputs {
+		if !slices.Contains(withData, in) {
+			return false
+		}
+	}
+	return len(withData) >= q.Count
 }
 
 // RestartsWebhook reports whether a webhook of a node description only resumes a waiting

@@ -68,6 +68,19 @@ func (s Settings) Timezone() string {
 	return tz
 }
 
+// ExecutionOrderV1 is the settings.executionOrder value of n8n 1.x's execution order
+// (depth-first by branch). Any other value, and no value at all, is the v0 order.
+const ExecutionOrderV1 = "v1"
+
+// ExecutionOrder returns settings.executionOrder: "v1", or "v0" when unset or anything else
+// (workflows from before the setting existed keep the order they were built with).
+func (s Settings) ExecutionOrder() string {
+	if v, _ := s["executionOrder"].(string); v == ExecutionOrderV1 {
+		return ExecutionOrderV1
+	}
+	return "v0"
+}
+
 // ExecutionTimeout returns the execution timeout in seconds; -1 (or unset) means off.
 func (s Settings) ExecutionTimeout() float64 {
 	switch v := s["executionTimeout"].(type) {

@@ -30,7 +30,17 @@ func TypeV1() nodes.Type {
 func TypeV2() nodes.Type {
 	t := nodes.Define(v2JSON, nodes.KindAction, executeV2)
 	t.EffectFree = true
+	t.RequiredInputs = requiredInputs
 	return t
+}
+
+// requiredInputs is n8n's requiredInputs of Merge 2 and 3: choosing a branch needs both inputs,
+// every other mode runs with whichever inputs got data (v1 execution order).
+func requiredInputs(params map[string]any) nodes.InputRequirement {
+	if mode, _ := params["mode"].(string); mode == "chooseBranch" {
+		return nodes.InputRequirement{Inputs: []int{0, 1}}
+	}
+	return nodes.InputRequirement{Count: 1}
 }
 
 func executeV1(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {

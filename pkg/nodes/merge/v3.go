@@ -19,6 +19,7 @@ var v3JSON []byte
 func TypeV3() nodes.Type {
 	t := nodes.Define(v3JSON, nodes.KindAction, executeV3)
 	t.EffectFree = true
+	t.RequiredInputs = requiredInputs
 	t.LoadOptions = map[string]nodes.LoadOptionsFunc{
 		"getResolveClashOptions": resolveClashOptions,
 		"getInputs":              inputOptions,
