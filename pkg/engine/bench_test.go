@@ -13,7 +13,20 @@ import (
 
 // BenchmarkLinear100 measures per-node overhead: Start and 99 No Operation nodes in a line, one
 // item. ns/op divided by 100 is the cost of one node run.
-func BenchmarkLinear100(b *testing.B) {
+func BenchmarkLinear100(b *testing.B) { benchmarkLinear100(b, "") }
+
+// BenchmarkLinear100V1 is BenchmarkLinear100 in the v1 execution order.
+func BenchmarkLinear100V1(b *testing.B) { benchmarkLinear100(b, workflow.ExecutionOrderV1) }
+
+// withOrder sets a workflow's executionOrder ("" leaves it unset: v0).
+func withOrder(w *workflow.Workflow, order string) *workflow.Workflow {
+	if order != "" {
+		w.Settings = workflow.Settings{"executionOrder": order}
+	}
+	return w
+}
+
+func benchmarkLinear100(b *testing.B, order string) {
 	var nodes []string
 	conns := []conn{}
 	nodes = append(nodes, `{"name": "N0", "type": "n8n-nodes-base.start", "typeVersion": 1, "parameters": {}}`)
@@ -21,7 +34,7 @@ func BenchmarkLinear100(b *testing.B) {
 		nodes = append(nodes, fmt.Sprintf(`{"name": "N%d", "type": "n8n-nodes-base.noOp", "typeVersion": 1, "parameters": {}}`, i))
 		conns = append(conns, conn{fmt.Sprintf("N%d", i-1), 0, fmt.Sprintf("N%d", i), 0})
 	}
-	w := wf(b, "["+strings.Join(nodes, ",")+"]", conns...)
+	w := withOrder(wf(b, "["+strings.Join(nodes, ",")+"]", conns...), order)
 	e := newEngine(b)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -37,15 +50,20 @@ func BenchmarkLinear100(b *testing.B) {
 // BenchmarkSetIfChain10k runs Set → IF → Code over 10,000 items, with an expression in each of
 // Set and IF and the Code node running once for each item (its most expensive mode).
 func BenchmarkSetIfChain10k(b *testing.B) {
-	benchmarkChain(b, "runOnceForEachItem", "return {...$json, triple: $json.i * 3}")
+	benchmarkChain(b, "", "runOnceForEachItem", "return {...$json, triple: $json.i * 3}")
+}
+
+// BenchmarkSetIfChain10kV1 is BenchmarkSetIfChain10k in the v1 execution order.
+func BenchmarkSetIfChain10kV1(b *testing.B) {
+	benchmarkChain(b, workflow.ExecutionOrderV1, "runOnceForEachItem", "return {...$json, triple: $json.i * 3}")
 }
 
 // BenchmarkSetIfChain10kAllItems is the same chain with the Code node running once for all items.
 func BenchmarkSetIfChain10kAllItems(b *testing.B) {
-	benchmarkChain(b, "runOnceForAllItems", "return $input.all().map(it => ({...it.json, triple: it.json.i * 3}))")
+	benchmarkChain(b, "", "runOnceForAllItems", "return $input.all().map(it => ({...it.json, triple: it.json.i * 3}))")
 }
 
-func benchmarkChain(b *testing.B, mode, js string) {
+func benchmarkChain(b *testing.B, order, mode, js string) {
 	code, err := json.Marshal(map[string]any{"mode": mode, "jsCode": js})
 	if err != nil {
 		b.Fatal(err)
@@ -55,7 +73,7 @@ func benchmarkChain(b *testing.B, mode, js string) {
 	 {"name": "Set", "type": "n8n-nodes-base.set", "typeVersion": 2, "parameters": {"values": {"number": [{"name": "double", "value": "={{ $json.i * 2 }}"}]}}},
 	 {"name": "IF", "type": "n8n-nodes-base.if", "typeVersion": 1, "parameters": {"conditions": {"number": [{"value1": "={{ $json.double }}", "operation": "larger", "value2": 10000}]}}},
 	 {"name": "Next", "type": "n8n-nodes-base.code", "typeVersion": 1, "parameters": ` + string(code) + `}]`
-	w := wf(b, nodes, conn{"Start", 0, "Set", 0}, conn{"Set", 0, "IF", 0}, conn{"IF", 0, "Next", 0})
+	w := withOrder(wf(b, nodes, conn{"Start", 0, "Set", 0}, conn{"Set", 0, "IF", 0}, conn{"IF", 0, "Next", 0}), order)
 	input := make([]workflow.Item, 10000)
 	for i := range input {
 		input[i] = workflow.Item{JSON: map[string]any{"i": float64(i)}}
