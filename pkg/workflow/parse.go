@@ -34,7 +34,8 @@ func Parse(b []byte) (*Workflow, error) {
 	return &w, nil
 }
 
-// Validate checks names and connections of a decoded workflow.
+// Validate checks names and connections of a decoded workflow, and the settings the engine
+// reads a choice from (executionOrder).
 func (w *Workflow) Validate() error {
 	seen := make(map[string]bool, len(w.Nodes))
 	for i := range w.Nodes {
@@ -52,6 +53,9 @@ func (w *Workflow) Validate() error {
 		if n.Position != nil && len(n.Position) != 2 {
 			return invalid(n.Name, "position", "want [x, y], got %d numbers", len(n.Position))
 		}
+	}
+	if v, ok := w.Settings["executionOrder"]; ok && v != nil && v != "v0" && v != ExecutionOrderV1 {
+		return invalid("", "settings.executionOrder", `want "v0" or "v1", got %v`, v)
 	}
 	for _, src := range w.Connections.Sources() {
 		if !seen[src] {

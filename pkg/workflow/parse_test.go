@@ -35,6 +35,7 @@ func TestParse(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "183", w.ID)
 	require.Equal(t, "Europe/Berlin", w.Settings.Timezone())
+	require.Equal(t, "v0", w.Settings.ExecutionOrder(), "no executionOrder setting is the v0 order")
 	require.Equal(t, 30.0, w.Settings.ExecutionTimeout())
 	require.Equal(t, map[string]any{"global": map[string]any{"n": 1.0}}, w.StaticData)
 	require.Len(t, w.PinData["B"], 1)
@@ -112,6 +113,7 @@ func TestParseErrors(t *testing.T) {
 			"X", "connections", "does not exist"},
 		{"bad connection shape", `{"nodes": [], "connections": {"N": {"main": {}}}}`, "", "connections", ""},
 		{"static data not an object", `{"nodes": [], "staticData": 5}`, "", "staticData", "want an object"},
+		{"unknown execution order", `{"nodes": [], "settings": {"executionOrder": "v2"}}`, "", "settings.executionOrder", `want "v0" or "v1", got v2`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -10,6 +10,7 @@ import {
 } from './canvas';
 import { connectionsAmong, downstreamNodes, hasConnection, incoming, listConnections, mainConnection, outgoing } from './connections';
 import { uniqueName } from './naming';
+import { nodeEndpoints } from './nodeEndpoints';
 import { STICKY_NOTE_TYPE, START_NODE_TYPE, defaultParameters, latestVersion, type NodeTypeDescription, type NodeTypeIndex } from './nodeTypes';
 import { untouchedStart } from './importRules';
 import { renameNodeReferences } from './references';
@@ -93,7 +94,7 @@ export function planAddNode(graph: Graph, types: NodeTypeIndex, request: AddNode
   if (source) {
     const sourceType = types.forNode(source);
     const outputIndex = split?.sourceIndex ?? request.source?.outputIndex ?? 0;
-    const offset = outputInsertOffset(sourceType?.outputs.length ?? 1, outputIndex);
+    const offset = outputInsertOffset(sourceType ? nodeEndpoints(sourceType, source).outputs : 1, outputIndex);
     position = snapPosition([source.position[0] + PUSH_NODES_OFFSET, source.position[1] + offset]);
     if (!split) position = freePosition(taken, position);
   } else {

@@ -73,6 +73,8 @@ export const CRON_NODE_TYPE = 'n8n-nodes-base.cron';
 export const INTERVAL_NODE_TYPE = 'n8n-nodes-base.interval';
 export const SCHEDULE_TRIGGER_NODE_TYPE = 'n8n-nodes-base.scheduleTrigger';
 export const CODE_NODE_TYPE = 'n8n-nodes-base.code';
+export const SWITCH_NODE_TYPE = 'n8n-nodes-base.switch';
+export const MERGE_NODE_TYPE = 'n8n-nodes-base.merge';
 
 /** The highest version a description covers (`version` may be a list). */
 export function latestVersion(type: NodeTypeDescription): number {

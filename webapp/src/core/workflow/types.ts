@@ -64,7 +64,15 @@ export interface Graph {
 export type SaveDataSetting = 'DEFAULT' | 'all' | 'none';
 export type BooleanSetting = 'DEFAULT' | boolean;
 
+/**
+ * The order nodes run in (n8n 1.x settings.executionOrder): v1 runs each branch to its end, the
+ * top-most first; v0, the 0.186 order and the one of workflows without the setting, runs node
+ * by node across branches.
+ */
+export type ExecutionOrder = 'v0' | 'v1';
+
 export interface WorkflowSettings {
+  executionOrder?: ExecutionOrder;
   errorWorkflow?: string;
   timezone?: string;
   saveDataErrorExecution?: SaveDataSetting;

@@ -1,4 +1,5 @@
 import { useLayoutEffect, useMemo, useRef } from 'react';
+import { nodeEndpoints } from '@/core/workflow/nodeEndpoints';
 import { clipboardJson, isWorkflowUrl, parseWorkflowData, workflowDataOf } from '@/core/workflow/clipboard';
 import { DEFAULT_LAST_CLICK_POSITION } from '@/core/workflow/canvas';
 import { importPosition } from '@/core/workflow/placement';
@@ -111,7 +112,7 @@ export function useEditorActions(store: EditorStore, index: NodeTypeIndex, readO
         const source = context.source ?? (!context.position && !context.splitConnection && last !== undefined ? { node: last, outputIndex: 0 } : undefined);
         const sourceNode = source ? graph.nodes.find((n) => n.name === source.node) : undefined;
         const sourceType = sourceNode ? index.forNode(sourceNode) : undefined;
-        const usableSource = source && sourceType && sourceType.outputs.length > 0 ? source : undefined;
+        const usableSource = source && sourceNode && sourceType && nodeEndpoints(sourceType, sourceNode).outputs > 0 ? source : undefined;
         return applyPlan(
           planAddNode(graph, index, {
             type,

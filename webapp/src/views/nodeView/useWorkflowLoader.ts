@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router';
+import { newWorkflowSettings } from '@/core/workflow/executionOrder';
 import { START_NODE_POSITION, STICKY_DEFAULT_HEIGHT, STICKY_DEFAULT_WIDTH } from '@/core/workflow/canvas';
 import { createNode } from '@/core/workflow/edits';
 import { DEFAULT_WORKFLOW_NAME } from '@/core/workflow/naming';
@@ -171,7 +172,7 @@ export function useWorkflowLoader(mode: EditorMode, store: EditorStore, index: N
         .catch(() => ({ name: DEFAULT_WORKFLOW_NAME, onboardingFlowEnabled: false }))
         .then((answer) => {
           if (!live()) return;
-          show({ name: answer.name }, newWorkflowGraph(index, answer.onboardingFlowEnabled));
+          show({ name: answer.name, settings: newWorkflowSettings() }, newWorkflowGraph(index, answer.onboardingFlowEnabled));
           setDone({ key, execution: null });
           if (locationState?.newToast) showToast({ type: 'success', title: t('workflow.new.created'), message: t('workflow.new.createdMessage') });
         });

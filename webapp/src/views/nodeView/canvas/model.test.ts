@@ -90,6 +90,43 @@ describe('canvas model', () => {
     expect(local.positions.get('A')).toEqual({ x: 5, y: 6 });
     expect(applyLocalChanges(local, [{ type: 'select', id: 'A', selected: true }])).toBe(local);
   });
+
+  it('draws the outputs a Switch rule set gives and the inputs Merge 3 asks for, keeping used handles', async () => {
+    const { NodeTypeIndex } = await import('@/core/workflow/nodeTypes');
+    const switch3 = {
+      name: 'n8n-nodes-base.switch',
+      displayName: 'Switch',
+      group: ['transform'],
+      version: 3,
+      defaults: { name: 'Switch' },
+      inputs: ['main'],
+      outputs: ['main', 'main', 'main', 'main'],
+      properties: [
+        { displayName: 'Routing Rules', name: 'rules', type: 'fixedCollection', typeOptions: { multipleValues: true }, default: { values: [{}] }, options: [{ name: 'values', displayName: 'Values', values: [{ displayName: 'Output Key', name: 'outputKey', type: 'string', default: '' }] }] },
+        { displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [{ displayName: 'Fallback Output', name: 'fallbackOutput', type: 'options', default: 'none' }] },
+      ],
+    };
+    const merge3 = { ...switch3, name: 'n8n-nodes-base.merge', displayName: 'Merge', inputs: ['main', 'main'], outputs: ['main'], properties: [{ displayName: 'Number of Inputs', name: 'numberInputs', type: 'options', default: 2 }] };
+    const index = new NodeTypeIndex([switch3, merge3]);
+    const rules = { values: [{}, {}] };
+    const nodes = new CanvasModel().nodes(
+      {
+        nodes: [
+          { name: 'S', type: switch3.name, typeVersion: 3, position: [0, 0], parameters: { rules, options: { fallbackOutput: 'extra' } } },
+          { name: 'Two', type: switch3.name, typeVersion: 3, position: [0, 200], parameters: { rules } },
+          { name: 'M', type: merge3.name, typeVersion: 3, position: [200, 0], parameters: { numberInputs: 3 } },
+        ],
+        // Two had a third rule once: its connection keeps the handle.
+        connections: { Two: { main: [[], [], [{ node: 'M', type: 'main', index: 2 }]] } },
+      },
+      index,
+      [],
+      IDLE_EXECUTION,
+    );
+    expect(nodes[0]?.data).toMatchObject({ outputs: 3, outputNames: ['0', '1', 'Fallback'] });
+    expect(nodes[1]?.data).toMatchObject({ outputs: 3, connectedOutputs: [false, false, true] });
+    expect(nodes[2]?.data).toMatchObject({ inputs: 3, outputs: 1 });
+  });
 });
 
 describe('subtitles', () => {

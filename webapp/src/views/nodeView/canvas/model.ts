@@ -4,6 +4,7 @@ import { nodeRunStatus, type ExecutionState } from '@/core/editor/execution';
 import { listConnections } from '@/core/workflow/connections';
 import { NODE_SIZE, STICKY_DEFAULT_HEIGHT, STICKY_DEFAULT_WIDTH } from '@/core/workflow/canvas';
 import { isTriggerType, STICKY_NOTE_TYPE, type NodeTypeDescription, type NodeTypeIndex } from '@/core/workflow/nodeTypes';
+import { nodeEndpoints } from '@/core/workflow/nodeEndpoints';
 import { evaluateSubtitle } from '@/core/workflow/subtitle';
 import { issueKey, parameterValues, unknownTypeIssue, type NodeIssue } from '@/core/workflow/nodeIssues';
 import type { Connection, Graph, WorkflowNode } from '@/core/workflow/types';
@@ -201,9 +202,13 @@ export class CanvasModel {
       issues.push(issueKey(unknownTypeIssue(node, index.versions(node.type))));
     }
     if (status?.error) issues.push(issueKey({ kind: 'execution', message: status.error }));
-    // A node of an unknown type still shows the endpoints its connections use, so they stay drawn.
-    const outputs = type?.outputs.length ?? Math.max(1, ...[...(connectedOutputs ?? [])].map((i) => i + 1));
-    const inputs = type?.inputs.length ?? Math.max(1, inputsUsed);
+    // Endpoints follow the parameters where the type says so (Switch rules, Merge inputs); a
+    // connection on an endpoint the parameters no longer give keeps its handle, so it stays drawn,
+    // as does every connection of a node of an unknown type.
+    const endpoints = type ? nodeEndpoints(type, node) : null;
+    const outputsUsed = Math.max(0, ...[...(connectedOutputs ?? [])].map((i) => i + 1));
+    const outputs = endpoints ? Math.max(endpoints.outputs, outputsUsed) : Math.max(1, outputsUsed);
+    const inputs = endpoints ? Math.max(endpoints.inputs, inputsUsed) : Math.max(1, inputsUsed);
     return {
       id: node.name,
       type: 'canvasNode',
@@ -220,7 +225,7 @@ export class CanvasModel {
         trigger: type ? isTriggerType(type) : false,
         inputs,
         outputs,
-        outputNames: outputs > 1 ? (type?.outputNames ?? []) : [],
+        outputNames: outputs > 1 ? (endpoints?.outputNames ?? []) : [],
         connectedOutputs: Array.from({ length: outputs }, (_, i) => connectedOutputs?.has(i) ?? false),
         executing: status?.executing ?? false,
         success: status?.success ?? false,

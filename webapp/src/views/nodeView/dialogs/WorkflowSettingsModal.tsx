@@ -2,7 +2,8 @@ import { Button, Group, Modal, NumberInput, Select, Stack, Switch, Text } from '
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkTimeout, parseTimeoutInput, toParts, type TimeoutParts } from '@/core/editor/timeout';
-import type { BooleanSetting, SaveDataSetting, WorkflowSettings } from '@/core/workflow/types';
+import { executionOrderOf } from '@/core/workflow/executionOrder';
+import type { BooleanSetting, ExecutionOrder, SaveDataSetting, WorkflowSettings } from '@/core/workflow/types';
 import { useSettings } from '@/api/settings';
 import { useTimezones, useWorkflowList } from '@/api/workflows';
 import { showToast } from '@/components/toast';
@@ -31,6 +32,7 @@ export function WorkflowSettingsModal({
   const { settings: server } = useSettings();
   const { data: workflows = [] } = useWorkflowList();
   const { data: timezones = {} } = useTimezones(true);
+  const [executionOrder, setExecutionOrder] = useState<ExecutionOrder>(executionOrderOf(initial));
   const [errorWorkflow, setErrorWorkflow] = useState(initial.errorWorkflow ?? NO_WORKFLOW);
   const [timezone, setTimezone] = useState(initial.timezone ?? 'DEFAULT');
   const [saveError, setSaveError] = useState<SaveDataSetting>(initial.saveDataErrorExecution ?? 'DEFAULT');
@@ -65,6 +67,7 @@ export function WorkflowSettingsModal({
     }
     const next: WorkflowSettings = {
       ...initial,
+      executionOrder,
       timezone,
       saveDataErrorExecution: saveError,
       saveDataSuccessExecution: saveSuccess,
@@ -101,6 +104,17 @@ export function WorkflowSettingsModal({
   return (
     <Modal opened onClose={onClose} title={t('settings.title', { name: workflowName, id: workflowId })} size="lg" attributes={{ content: { 'data-test-id': 'workflow-settings-modal' } }}>
       <Stack>
+        <Select
+          label={t('settings.executionOrder')}
+          data={[
+            { value: 'v0', label: t('settings.executionOrder.v0') },
+            { value: 'v1', label: t('settings.executionOrder.v1') },
+          ]}
+          value={executionOrder}
+          onChange={(value) => setExecutionOrder(value === 'v1' ? 'v1' : 'v0')}
+          allowDeselect={false}
+          data-test-id="settings-execution-order"
+        />
         <Select
           label={t('settings.errorWorkflow')}
           data={[{ value: NO_WORKFLOW, label: t('settings.noWorkflow') }, ...workflows.filter((w) => w.id !== workflowId).map((w) => ({ value: w.id, label: w.name }))]}

@@ -4,6 +4,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { connectedOutputs, truncateName } from '@/core/runData/inputNodes';
 import { shownOutputs } from '@/core/runData/runs';
+import { nodeEndpoints } from '@/core/workflow/nodeEndpoints';
 import { useEditor, useEditorState } from '@/views/nodeView/EditorContext';
 import { useNdv } from '@/views/nodeView/ndv/NdvContext';
 import { MappingSourceContext } from './mappingSource';
@@ -33,8 +34,9 @@ export function InputPanel() {
 
   const outputs = useMemo(() => {
     const direct = inputNode ? connectedOutputs(connections, inputNode, nodeName) : [];
-    return shownOutputs(inputRuns[inputRunIndex], parentType?.outputs.length ?? 1, direct.length > 0 ? direct : null);
-  }, [connections, inputNode, nodeName, inputRuns, inputRunIndex, parentType]);
+    const parentOutputs = parent && parentType ? nodeEndpoints(parentType, parent).outputs : 1;
+    return shownOutputs(inputRuns[inputRunIndex], parentOutputs, direct.length > 0 ? direct : null);
+  }, [connections, inputNode, nodeName, inputRuns, inputRunIndex, parent, parentType]);
 
   const distances = new Map(inputOptions.map((option) => [option.name, option.distance]));
   const title =

@@ -7,6 +7,7 @@ import { executeBlockedReason } from '@/core/editor/nodeExecute';
 import { shownOutputs } from '@/core/runData/runs';
 import { nodeIssues } from '@/core/workflow/nodeIssues';
 import { canActivateWorkflow, isTriggerType, WEBHOOK_NODE_TYPE, type NodeTypeDescription } from '@/core/workflow/nodeTypes';
+import { nodeEndpoints } from '@/core/workflow/nodeEndpoints';
 import { useEditor, useEditorState } from '@/views/nodeView/EditorContext';
 import { useNdv } from '@/views/nodeView/ndv/NdvContext';
 import { Executing, PaneTitle } from './panelParts';
@@ -67,6 +68,7 @@ export function OutputPanel({ onOpenSettings }: OutputPanelProps) {
   const changedAt = useEditorState((s) => s.parametersChangedAt[nodeName]);
   const active = useEditorState((s) => s.meta.active);
   const type = node ? index.forNode(node) : undefined;
+  const endpoints = node && type ? nodeEndpoints(type, node) : undefined;
   const trigger = isTriggerLike(type);
   // Disabled for the same reasons as the panel header's Execute Node button.
   const fullType = node ? details?.forNode(node) : undefined;
@@ -138,8 +140,8 @@ export function OutputPanel({ onOpenSettings }: OutputPanelProps) {
       runs={outputRuns}
       runIndex={outputRunIndex}
       onRunChange={(selected) => dispatch({ type: 'selectOutputRun', run: selected })}
-      outputs={shownOutputs(run, type?.outputs.length ?? 1, null)}
-      outputNames={type?.outputNames}
+      outputs={shownOutputs(run, endpoints?.outputs ?? 1, null)}
+      outputNames={endpoints?.outputNames}
       linking={{ canLink, linked, onLink: () => dispatch({ type: 'link' }), onUnlink: () => dispatch({ type: 'unlink', outputRun: outputRunIndex }) }}
       headerExtra={staleWarning}
       tooMuchDataTitle={t('ndv.output.tooMuchData.title')}

@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { nodeEndpoints } from './nodeEndpoints';
+import type { NodeProperty, NodeTypeDescription } from './nodeTypes';
+import type { JsonObject } from './types';
+
+const MAIN4 = ['main', 'main', 'main', 'main'];
+
+function describeType(name: string, version: number, properties: NodeProperty[], extra: Partial<NodeTypeDescription> = {}): NodeTypeDescription {
+  return { name: `n8n-nodes-base.${name}`, displayName: name, group: ['transform'], version, defaults: { name }, inputs: ['main'], outputs: MAIN4, properties, ...extra };
+}
+
+const mode = (values: string[], fallback: string): NodeProperty => ({ displayName: 'Mode', name: 'mode', type: 'options', default: fallback, options: values.map((value) => ({ name: value, value })) });
+
+// Switch 3 as its description has it: rules of filter conditions, an output name each, options.
+const switch3 = describeType('switch', 3, [
+  mode(['rules', 'expression'], 'rules'),
+  { displayName: 'Number of Outputs', name: 'numberOutputs', type: 'number', default: 4, displayOptions: { show: { mode: ['expression'] } } },
+  {
+    displayName: 'Routing Rules',
+    name: 'rules',
+    type: 'fixedCollection',
+    typeOptions: { multipleValues: true },
+    default: { values: [{ conditions: {} }] },
+    displayOptions: { show: { mode: ['rules'] } },
+    options: [
+      {
+        name: 'values',
+        displayName: 'Values',
+        values: [
+          { displayName: 'Conditions', name: 'conditions', type: 'filter', default: {} },
+          { displayName: 'Rename Output', name: 'renameOutput', type: 'boolean', default: false },
+          { displayName: 'Output Name', name: 'outputKey', type: 'string', default: '', displayOptions: { show: { renameOutput: [true] } } },
+        ],
+      },
+    ],
+  },
+  {
+    displayName: 'Options',
+    name: 'options',
+    type: 'collection',
+    default: {},
+    displayOptions: { show: { mode: ['rules'] } },
+    options: [
+      { displayName: 'Fallback Output', name: 'fallbackOutput', type: 'options', default: 'none' },
+      { displayName: 'Rename Fallback Output', name: 'renameFallbackOutput', type: 'string', default: '', displayOptions: { show: { fallbackOutput: ['extra'] } } },
+    ],
+  },
+]);
+
+const switch2 = describeType('switch', 2, [
+  mode(['expression', 'rules'], 'rules'),
+  { displayName: 'Outputs Amount', name: 'outputsAmount', type: 'number', default: 4, displayOptions: { show: { mode: ['expression'] } } },
+  {
+    displayName: 'Routing Rules',
+    name: 'rules',
+    type: 'fixedCollection',
+    typeOptions: { multipleValues: true },
+    default: {},
+    displayOptions: { show: { mode: ['rules'] } },
+    options: [{ name: 'rules', displayName: 'Numbers', values: [{ displayName: 'Output Key', name: 'outputKey', type: 'string', default: '' }] }],
+  },
+]);
+
+const switch1 = describeType('switch', 1, [mode(['expression', 'rules'], 'rules')], { outputNames: ['0', '1', '2', '3'] });
+
+const merge3 = describeType(
+  'merge',
+  3,
+  [
+    mode(['append', 'combine', 'chooseBranch'], 'append'),
+    { displayName: 'Number of Inputs', name: 'numberInputs', type: 'options', default: 2, displayOptions: { show: { mode: ['append'] } } },
+    { displayName: 'Number of Inputs', name: 'numberInputs', type: 'options', default: 2, displayOptions: { show: { mode: ['chooseBranch'] } } },
+  ],
+  { inputs: ['main', 'main'], outputs: ['main'], inputNames: ['Input 1', 'Input 2'] },
+);
+
+const node = (type: NodeTypeDescription, parameters: JsonObject) => ({ type: type.name, typeVersion: type.version as number, parameters });
+const rule = (extra: JsonObject = {}): JsonObject => ({ conditions: {}, ...extra });
+
+describe('nodeEndpoints', () => {
+  it('gives Switch 3 one output per rule', () => {
+    const endpoints = nodeEndpoints(switch3, node(switch3, { rules: { values: [rule(), rule()] } }));
+    expect(endpoints.outputs).toBe(2);
+    expect(endpoints.outputNames).toEqual(['0', '1']);
+  });
+
+  it('gives a new Switch 3 the one rule of its defaults', () => {
+    expect(nodeEndpoints(switch3, node(switch3, {})).outputs).toBe(1);
+  });
+
+  it('adds the fallback output of Switch 3 when it is extra, with its name', () => {
+    const parameters = { rules: { values: [rule(), rule()] }, options: { fallbackOutput: 'extra' } };
+    expect(nodeEndpoints(switch3, node(switch3, parameters)).outputNames).toEqual(['0', '1', 'Fallback']);
+    const renamed = { ...parameters, options: { fallbackOutput: 'extra', renameFallbackOutput: 'Other' } };
+    expect(nodeEndpoints(switch3, node(switch3, renamed)).outputNames).toEqual(['0', '1', 'Other']);
+    // Sending unmatched items to a rule's output adds none.
+    expect(nodeEndpoints(switch3, node(switch3, { ...parameters, options: { fallbackOutput: 1 } })).outputs).toBe(2);
+  });
+
+  it('labels Switch 3 outputs with the renamed rules only', () => {
+    const parameters = { rules: { values: [rule({ renameOutput: true, outputKey: 'Big' }), rule({ outputKey: 'ignored' }), rule({ renameOutput: true, outputKey: '' })] } };
+    expect(nodeEndpoints(switch3, node(switch3, parameters)).outputNames).toEqual(['Big', '1', '2']);
+  });
+
+  it('gives Switch 3 in expression mode its number of outputs', () => {
+    expect(nodeEndpoints(switch3, node(switch3, { mode: 'expression', numberOutputs: 6 })).outputNames).toEqual(['0', '1', '2', '3', '4', '5']);
+    expect(nodeEndpoints(switch3, node(switch3, { mode: 'expression' })).outputs).toBe(4);
+    // A count given by an expression is known only at run time: the description's outputs stay.
+    expect(nodeEndpoints(switch3, node(switch3, { mode: 'expression', numberOutputs: '={{ 2 + 1 }}' })).outputs).toBe(4);
+    expect(nodeEndpoints(switch3, node(switch3, { mode: 'expression', numberOutputs: 1000 })).outputs).toBe(64);
+  });
+
+  it('gives Switch 2 one output per rule, labelled with its output key', () => {
+    const parameters = { rules: { rules: [{ outputKey: 'a' }, {}, { outputKey: 'c' }] } };
+    expect(nodeEndpoints(switch2, node(switch2, parameters)).outputNames).toEqual(['a', '1', 'c']);
+    expect(nodeEndpoints(switch2, node(switch2, { mode: 'expression', outputsAmount: 2 })).outputs).toBe(2);
+  });
+
+  it('keeps the four fixed outputs of Switch 1', () => {
+    const endpoints = nodeEndpoints(switch1, node(switch1, { rules: { rules: [{ output: 0 }] } }));
+    expect(endpoints.outputs).toBe(4);
+    expect(endpoints.outputNames).toEqual(['0', '1', '2', '3']);
+  });
+
+  it('gives Merge 3 numberInputs inputs where its mode shows the parameter', () => {
+    expect(nodeEndpoints(merge3, node(merge3, {}))).toMatchObject({ inputs: 2, inputNames: ['Input 1', 'Input 2'], outputs: 1 });
+    expect(nodeEndpoints(merge3, node(merge3, { numberInputs: 3 }))).toMatchObject({ inputs: 3, inputNames: ['Input 1', 'Input 2', 'Input 3'] });
+    expect(nodeEndpoints(merge3, node(merge3, { mode: 'chooseBranch', numberInputs: 4 })).inputs).toBe(4);
+    // Combining by fields has no numberInputs: two inputs.
+    expect(nodeEndpoints(merge3, node(merge3, { mode: 'combine', numberInputs: 4 })).inputs).toBe(2);
+  });
+
+  it('keeps the description of other types', () => {
+    const merge2 = { ...merge3, version: 2 };
+    expect(nodeEndpoints(merge2, node(merge2, { numberInputs: 5 })).inputs).toBe(2);
+  });
+});
