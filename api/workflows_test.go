@@ -190,6 +190,7 @@ func TestCreateWorkflowRejectsBadInputAndWritesNothing(t *testing.T) {
 		{"connection to a missing node", `{"name":"A","nodes":[{"name":"Start","type":"t"}],
 			"connections":{"Start":{"main":[[{"node":"Ghost","type":"main","index":0}]]}}}`, 422, `node "Start": connections: output 0 connects to "Ghost"`},
 		{"settings not an object", `{"name":"A","settings":[1]}`, 422, "settings"},
+		{"unknown execution order", `{"name":"A","settings":{"executionOrder":"v2"}}`, 422, "settings.executionOrder: want \"v0\" or \"v1\", got v2"},
 		{"unknown tag", `{"name":"A","tags":["` + tag.ID + `","nope"]}`, 400, "Tag with ID nope does not exist"},
 		{"tags not a list", `{"name":"A","tags":"` + tag.ID + `"}`, 400, "tags must be a list of tag ids"},
 	}

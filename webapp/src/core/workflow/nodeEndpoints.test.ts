@@ -111,7 +111,7 @@ describe('nodeEndpoints', () => {
   });
 
   it('gives Switch 2 one output per rule, labelled with its output key', () => {
-    const parameters = { rules: { rules: [{ outputKey: 'a' }, {}, { outputKey: 'c' }] } };
+    const parameters: JsonObject = { rules: { rules: [{ outputKey: 'a' }, {}, { outputKey: 'c' }] } };
     expect(nodeEndpoints(switch2, node(switch2, parameters)).outputNames).toEqual(['a', '1', 'c']);
     expect(nodeEndpoints(switch2, node(switch2, { mode: 'expression', outputsAmount: 2 })).outputs).toBe(2);
   });

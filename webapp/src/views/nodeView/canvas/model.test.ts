@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IDLE_EXECUTION, runStarted } from '@/core/editor/execution';
 import { TEST_INDEX } from '@/core/workflow/testTypes';
+import type { NodeTypeDescription } from '@/core/workflow/nodeTypes';
 import type { Graph } from '@/core/workflow/types';
 import { applyLocalChanges, applySelectionChanges, CanvasModel, EMPTY_LOCAL, sameCanvasNode } from './model';
 
@@ -93,7 +94,7 @@ describe('canvas model', () => {
 
   it('draws the outputs a Switch rule set gives and the inputs Merge 3 asks for, keeping used handles', async () => {
     const { NodeTypeIndex } = await import('@/core/workflow/nodeTypes');
-    const switch3 = {
+    const switch3: NodeTypeDescription = {
       name: 'n8n-nodes-base.switch',
       displayName: 'Switch',
       group: ['transform'],
@@ -106,7 +107,7 @@ describe('canvas model', () => {
         { displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [{ displayName: 'Fallback Output', name: 'fallbackOutput', type: 'options', default: 'none' }] },
       ],
     };
-    const merge3 = { ...switch3, name: 'n8n-nodes-base.merge', displayName: 'Merge', inputs: ['main', 'main'], outputs: ['main'], properties: [{ displayName: 'Number of Inputs', name: 'numberInputs', type: 'options', default: 2 }] };
+    const merge3: NodeTypeDescription = { ...switch3, name: 'n8n-nodes-base.merge', displayName: 'Merge', inputs: ['main', 'main'], outputs: ['main'], properties: [{ displayName: 'Number of Inputs', name: 'numberInputs', type: 'options', default: 2 }] };
     const index = new NodeTypeIndex([switch3, merge3]);
     const rules = { values: [{}, {}] };
     const nodes = new CanvasModel().nodes(
