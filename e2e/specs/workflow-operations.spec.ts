@@ -204,8 +204,19 @@ test('workflow settings check the timeout; duplicate saves a copy in a new windo
   await expect(page).toHaveURL(/workflowSave$/);
   const id = workflowIdOf(page);
 
+  // A workflow made in the editor runs in n8n 1.x's order; the dialog switches it back.
+  expect((await getWorkflow(page.request, id)).settings?.executionOrder).toBe('v1');
   await menu(page, 'settings');
   const settings = page.getByTestId('workflow-settings-modal');
+  const order = page.getByTestId('settings-execution-order');
+  await expect(order).toHaveValue('v1 (recommended)');
+  for (const width of [1440, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `/tmp/workflow-settings-${width}.png` });
+  }
+  await order.click();
+  await page.getByRole('option', { name: 'v0 (legacy)' }).click();
+  await expect(order).toHaveValue('v0 (legacy)');
   await page.getByTestId('settings-timeout-switch').check({ force: true });
   await page.getByTestId('settings-save-button').click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Timeout is activated but set to 0' })).toBeVisible();
@@ -213,7 +224,9 @@ test('workflow settings check the timeout; duplicate saves a copy in a new windo
   await page.getByTestId('timeout-seconds').fill('5');
   await page.getByTestId('settings-save-button').click();
   await expect(settings).toBeHidden();
-  expect((await getWorkflow(page.request, id)).settings?.executionTimeout).toBe(125);
+  const saved = await getWorkflow(page.request, id);
+  expect(saved.settings?.executionTimeout).toBe(125);
+  expect(saved.settings?.executionOrder).toBe('v0');
 
   await menu(page, 'duplicate');
   await page.getByTestId('duplicate-name-input').fill('  ');

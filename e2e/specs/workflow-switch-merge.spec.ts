@@ -70,3 +70,45 @@ test('runs sample customers through Switch 2 and Merge 3 and shows their paramet
   await expect(ndv(page).getByText('Routing Rules')).toBeVisible();
   await shots(page, 'switch');
 });
+
+test('Switch 3 shows an output per rule plus the fallback, Merge 3 an input per numberInputs', async ({ page }) => {
+  const at = (x: number, y: number) => [x, y];
+  const rule = (value: string) => ({
+    conditions: {
+      options: { caseSensitive: true, leftValue: '', typeValidation: 'strict' },
+      conditions: [{ leftValue: '={{ $json.country }}', rightValue: value, operator: { type: 'string', operation: 'equals' } }],
+      combinator: 'and',
+    },
+  });
+  const workflow = await createWorkflow(page.request, {
+    name: uniqueName('Endpoints'),
+    settings: { executionOrder: 'v1' },
+    nodes: [
+      { name: 'Start', type: 'n8n-nodes-base.start', typeVersion: 1, position: at(0, 200), parameters: {} },
+      {
+        name: 'Route', type: 'n8n-nodes-base.switch', typeVersion: 3, position: at(240, 200),
+        parameters: { rules: { values: [rule('US'), { ...rule('UK'), renameOutput: true, outputKey: 'UK' }] }, options: { fallbackOutput: 'extra' } },
+      },
+      { name: 'Merge', type: 'n8n-nodes-base.merge', typeVersion: 3, position: at(520, 200), parameters: { numberInputs: 3 } },
+    ],
+    connections: {
+      Start: { main: [[{ node: 'Route', type: 'main', index: 0 }]] },
+      Route: { main: [[{ node: 'Merge', type: 'main', index: 0 }], [{ node: 'Merge', type: 'main', index: 1 }], [{ node: 'Merge', type: 'main', index: 2 }]] },
+    },
+  });
+  await page.goto(`/workflow/${workflow.id}`);
+  const route = node(page, 'Route');
+  await expect(route).toBeVisible();
+  await expect(route.locator('[data-handleid^="out-"]')).toHaveCount(3);
+  await expect(route.getByTestId('canvas-output-label')).toHaveText(['0', 'UK', 'Fallback']);
+  await expect(node(page, 'Merge').locator('[data-handleid^="in-"]')).toHaveCount(3);
+  await shots(page, 'endpoints');
+
+  // A third rule adds an output; the connections stay where they were.
+  await openNode(page, 'Route');
+  await ndv(page).getByRole('button', { name: 'Add Routing Rule' }).click();
+  await closeNode(page);
+  await expect(route.locator('[data-handleid^="out-"]')).toHaveCount(4);
+  await expect(route.getByTestId('canvas-output-label')).toHaveText(['0', 'UK', '2', 'Fallback']);
+  await expect(page.locator('[data-test-id="canvas-edge"][data-source="Route"][data-target="Merge"]')).toHaveCount(3);
+});

@@ -76,7 +76,7 @@ export interface StoredWorkflow {
   nodes: Array<{ name: string; type: string; typeVersion?: number; position: [number, number]; disabled?: boolean; parameters: Record<string, unknown> }>;
   connections: Record<string, { main: Array<Array<{ node: string; index: number }>> }>;
   tags: Array<{ id: string; name: string }>;
-  settings: { executionTimeout?: number } | null;
+  settings: { executionTimeout?: number; executionOrder?: string } | null;
 }
 
 export async function getWorkflow(request: APIRequestContext, id: string): Promise<StoredWorkflow> {
