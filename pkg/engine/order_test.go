@@ -223,3 +223,25 @@ func TestOrderV1ResumeKeepsTheOrder(t *testing.T) {
 	require.True(t, res.Finished)
 	require.Equal(t, []string{"Start", "Fails Once", "After Fail", "Other"}, res.State.NodeExecutionOrder)
 }
+
+// A node the v1 order runs without items on input 0 evaluates its expressions on the first
+// input with items, as n8n 1.x does.
+func TestOrderV1ExpressionsSeeTheInputWithItems(t *testing.T) {
+	t.Parallel()
+	e := newEngine(t)
+	w := ordered(t, "v1", []string{
+		node("Start", "n8n-nodes-base.start", 1, 0, 0, ""),
+		node("Set", "n8n-nodes-base.set", 1, 200, 0, `{"values": {"string": [{"name": "mode", "value": "chooseBranch"}, {"name": "which", "value": "input2"}]}}`),
+		node("IF", "n8n-nodes-base.if", 1, 400, 0, `{"conditions": {"boolean": [{"value1": true, "value2": false}]}}`),
+		noOp("Never", 600, -100),
+		noOp("Always", 600, 100),
+		node("Merge", "n8n-nodes-base.merge", 1, 800, 0, `{"mode": "={{ $json.mode === 'chooseBranch' ? 'passThrough' : 'wait' }}", "output": "={{ $json.which }}"}`),
+	},
+		conn{"Start", 0, "Set", 0}, conn{"Set", 0, "IF", 0},
+		conn{"IF", 0, "Never", 0}, conn{"IF", 1, "Always", 0},
+		conn{"Never", 0, "Merge", 0}, conn{"Always", 0, "Merge", 1})
+	res := run(t, e, engine.Request{Workflow: w})
+	require.True(t, res.Finished, "%+v", res.State.ResultData.Error)
+	require.Equal(t, []string{"Start", "Set", "IF", "Always", "Merge"}, res.State.NodeExecutionOrder)
+	requireOutputs(t, `[[{"mode": "chooseBranch", "which": "input2"}]]`, res, "Merge")
+}

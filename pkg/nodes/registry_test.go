@@ -66,3 +66,22 @@ func TestRegistryLookupIsStrict(t *testing.T) {
 	require.ErrorAs(t, err, &ut)
 	require.Nil(t, r.Versions("test.absent"))
 }
+
+func TestInputRequirementMetBy(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		req      nodes.InputRequirement
+		withData []int
+		want     bool
+	}{
+		{"nothing required", nodes.InputRequirement{}, nil, true},
+		{"one of any", nodes.InputRequirement{Count: 1}, []int{1}, true},
+		{"one of any, none", nodes.InputRequirement{Count: 1}, nil, false},
+		{"both listed", nodes.InputRequirement{Inputs: []int{0, 1}}, []int{0, 1}, true},
+		{"one listed missing", nodes.InputRequirement{Inputs: []int{0, 1}}, []int{1, 2}, false},
+	}
+	for _, tc := range tests {
+		require.Equal(t, tc.want, tc.req.MetBy(tc.withData), tc.name)
+	}
+}
