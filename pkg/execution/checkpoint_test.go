@@ -17,7 +17,7 @@ import (
 // After every node, the base written at the first checkpoint with the deltas written since
 // reads back as exactly the state a full checkpoint would have written: what a worker taking
 // over resumes from is unchanged. The workflow has branches, a node that waits for two inputs,
-// a node run twice and a partial run's given run data.
+// a node run twice and a partial run's given run data, in both execution orders.
 func TestCheckpointDeltasGiveTheFullState(t *testing.T) {
 	doc := `{"name":"shapes","nodes":[
 	 {"name":"Start","type":"n8n-nodes-base.start","typeVersion":1,"position":[0,0],"parameters":{}},
@@ -40,10 +40,16 @@ func TestCheckpointDeltasGiveTheFullState(t *testing.T) {
 	ev, err := expr.New(expr.Options{})
 	require.NoError(t, err)
 
+	// The same workflow in the v1 execution order, whose queue grows at the front.
+	wfV1, err := workflow.Parse([]byte(doc))
+	require.NoError(t, err)
+	wfV1.Settings = workflow.Settings{"executionOrder": workflow.ExecutionOrderV1}
+
 	for _, req := range []engine.Request{
 		{Workflow: wf},
 		{Workflow: wf, StartNodes: []string{"IF"}, RunData: workflow.RunData{"Items": {{Data: &workflow.TaskDataConnections{
 			Main: [][]workflow.Item{{{JSON: map[string]any{"a": 1.0}}, {JSON: map[string]any{"a": 2.0}}}}}}}}},
+		{Workflow: wfV1},
 	} {
 		var (
 			base   store.JSON
