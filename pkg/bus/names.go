@@ -21,6 +21,9 @@ const (
 	// ChannelWebhookResponse carries the answers of webhook executions to the api waiting for
 	// them.
 	ChannelWebhookResponse = "flowmill:webhook:response"
+	// ChannelQueueWake carries the name of a task queue that was just given a task, so idle
+	// workers look at it now instead of polling (pkg/queue).
+	ChannelQueueWake = "flowmill:queue:wake"
 )
 
 // Shared Redis keys outside asynq's own.
