@@ -53,14 +53,20 @@ type result struct {
 	P50Ms       float64 `json:"p50_ms"`
 	P99Ms       float64 `json:"p99_ms"`
 	DurationS   float64 `json:"duration_s"`
+	// ExecutionsKept is the execution count the executions list reports after the load (an
+	// estimate on a large Postgres table); DatabaseMiB the embedded SQLite file with its WAL.
+	ExecutionsKept          int     `json:"executions_kept"`
+	ExecutionsKeptEstimated bool    `json:"executions_kept_estimated,omitempty"`
+	DatabaseMiB             float64 `json:"database_mib,omitempty"`
 	cost.Report
 }
 
 // target is a running Flowmill: its base URL, what the cost probe reads, and how to stop it.
 type target struct {
-	base  string
-	probe cost.Config
-	stop  func()
+	base   string
+	probe  cost.Config
+	stop   func()
+	sqlite string // the embedded database file
 }
 
 func main() {
@@ -69,14 +75,23 @@ func main() {
 	levels := flag.String("concurrency", "1,10,50", "concurrent clients, comma-separated")
 	modes := flag.String("modes", "embedded,scaled", "embedded and/or scaled")
 	workers := flag.Int("workers", 2, "worker processes in scaled mode")
+	pruneMax := flag.Int("prune-max-count", 0, "FLOWMILL_EXECUTIONS_DATA_PRUNE_MAX_COUNT (0: the default)")
+	pruneEvery := flag.Duration("prune-interval", 0, "FLOWMILL_EXECUTIONS_DATA_PRUNE_INTERVAL (0: the default)")
 	flag.Parse()
-	if err := run(*bin, *duration, *levels, *modes, *workers); err != nil {
+	env := []string{"FLOWMILL_LOG_LEVEL=warn", "FLOWMILL_WORKER_CONCURRENCY=50"}
+	if *pruneMax > 0 {
+		env = append(env, "FLOWMILL_EXECUTIONS_DATA_PRUNE_MAX_COUNT="+strconv.Itoa(*pruneMax))
+	}
+	if *pruneEvery > 0 {
+		env = append(env, "FLOWMILL_EXECUTIONS_DATA_PRUNE_INTERVAL="+pruneEvery.String())
+	}
+	if err := run(*bin, *duration, *levels, *modes, *workers, env); err != nil {
 		fmt.Fprintln(os.Stderr, "bench webhook:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin string, duration time.Duration, levels, modes string, workers int) error {
+func run(bin string, duration time.Duration, levels, modes string, workers int, env []string) error {
 	var conc []int
 	for _, s := range strings.Split(levels, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
@@ -86,7 +101,7 @@ func run(bin string, duration time.Duration, levels, modes string, workers int) 
 		conc = append(conc, n)
 	}
 	for _, mode := range strings.Split(modes, ",") {
-		t, err := start(bin, strings.TrimSpace(mode), workers)
+		t, err := start(bin, strings.TrimSpace(mode), workers, env)
 		if err != nil {
 			return err
 		}
@@ -100,8 +115,7 @@ func run(bin string, duration time.Duration, levels, modes string, workers int) 
 }
 
 // start runs Flowmill in one mode; the scaled stack is a measured one (cost.Launch).
-func start(bin, mode string, workers int) (*target, error) {
-	env := []string{"FLOWMILL_LOG_LEVEL=warn", "FLOWMILL_WORKER_CONCURRENCY=50"}
+func start(bin, mode string, workers int, env []string) (*target, error) {
 	ctx := context.Background()
 	switch mode {
 	case "scaled":
@@ -134,7 +148,7 @@ func start(bin, mode string, workers int) (*target, error) {
 			_ = cmd.Wait()
 			os.RemoveAll(dir)
 		}
-		t := &target{base: fmt.Sprintf("http://127.0.0.1:%d/", port), stop: stop,
+		t := &target{base: fmt.Sprintf("http://127.0.0.1:%d/", port), stop: stop, sqlite: filepath.Join(dir, "database.sqlite"),
 			probe: cost.Config{Processes: map[string]int{"api": cmd.Process.Pid}}}
 		for deadline := time.Now().Add(30 * time.Second); ; {
 			if res, err := http.Get(t.base + "healthz/readiness"); err == nil {
@@ -185,6 +199,16 @@ func scenarios(t *target, mode string, duration time.Duration, conc []int) error
 			if err != nil {
 				return err
 			}
+			if r.ExecutionsKept, r.ExecutionsKeptEstimated, err = kept(client, base); err != nil {
+				return err
+			}
+			if t.sqlite != "" {
+				for _, f := range []string{t.sqlite, t.sqlite + "-wal"} {
+					if st, err := os.Stat(f); err == nil {
+						r.DatabaseMiB += float64(st.Size()) / (1 << 20)
+					}
+				}
+			}
 			b, _ := json.Marshal(r)
 			fmt.Println(string(b))
 			b, _ = json.Marshal(map[string]any{"scenario": "webhook-breakdown", "mode": mode, "saving": saving,
@@ -193,6 +217,28 @@ func scenarios(t *target, mode string, duration time.Duration, conc []int) error
 		}
 	}
 	return nil
+}
+
+// kept reads the execution count of the executions list.
+func kept(client *http.Client, base string) (int, bool, error) {
+	res, err := client.Get(base + "rest/executions?limit=1")
+	if err != nil {
+		return 0, false, err
+	}
+	defer res.Body.Close()
+	var out struct {
+		Data struct {
+			Count     int  `json:"count"`
+			Estimated bool `json:"estimated"`
+		} `json:"data"`
+	}
+	if res.StatusCode != http.StatusOK {
+		return 0, false, fmt.Errorf("list executions: status %d", res.StatusCode)
+	}
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil {
+		return 0, false, fmt.Errorf("list executions: %w", err)
+	}
+	return out.Data.Count, out.Data.Estimated, nil
 }
 
 // load calls the webhook from c clients until duration has passed; a request counts as an error
