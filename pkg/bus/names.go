@@ -42,7 +42,8 @@ const (
 	// failure to start its triggers.
 	KeyActivationErrors = "flowmill:activation:errors"
 	// KeyWebhookResponsePrefix + execution id keeps a copy of a webhook answer sent on
-	// ChannelWebhookResponse for a minute, for an api that missed the message.
+	// ChannelWebhookResponse for a minute, for an api that missed the message, when the
+	// database could not keep it (webhook_answers is the copy otherwise).
 	KeyWebhookResponsePrefix = "flowmill:webhook:response:"
 	// KeyTestWebhookPrefix starts every key of the test-webhook registry.
 	KeyTestWebhookPrefix = "flowmill:test-webhook:"
