@@ -52,8 +52,8 @@ func (s *Store) PruneExecutions(ctx context.Context, olderThan time.Time, cutoff
 }
 
 // ReleaseFreeSpace gives the pages that deletions freed back to the file system on SQLite (the
-// file is in incremental auto-vacuum mode, see Open), so the file shrinks after pruning. Postgres
-// reuses the space itself (autovacuum): nothing to do there.
+// file is in incremental auto-vacuum mode, see Open) and truncates the write-ahead log, so the
+// files shrink after pruning. Postgres reuses the space itself (autovacuum): nothing to do there.
 func (s *Store) ReleaseFreeSpace(ctx context.Context) error {
 	if s.Dialect != SQLite {
 		return nil
@@ -69,5 +69,13 @@ func (s *Store) ReleaseFreeSpace(ctx context.Context) error {
 		_ = rows.Close()
 		return fmt.Errorf("release free pages: %w", err)
 	}
-	return rows.Close()
+	if err := rows.Close(); err != nil {
+		return fmt.Errorf("release free pages: %w", err)
+	}
+	// The write-ahead log holds the pages the deletes and the vacuum wrote; copy them into the
+	// file and cut the log back to nothing, or it stays as large as the biggest prune.
+	if err := s.sqlDB.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(new(int), new(int), new(int)); err != nil {
+		return fmt.Errorf("checkpoint the write-ahead log: %w", err)
+	}
+	return nil
 }

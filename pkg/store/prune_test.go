@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"database/sql"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -36,7 +37,7 @@ func TestPruneByAgeThenCountInBatches(t *testing.T) {
 		for range 40 {
 			recent = append(recent, add(workflow.StatusSuccess, &now))
 		}
-		pagesBefore := pages(t, s)
+		pagesBefore, bytesBefore := pages(t, s), onDisk(t, s)
 
 		// Keep the newest 10: the cutoff is fixed before deleting, as Prune does.
 		cutoff, err := s.PruneCutoff(ctx, 10)
@@ -72,6 +73,7 @@ func TestPruneByAgeThenCountInBatches(t *testing.T) {
 
 		if s.Dialect == store.SQLite {
 			require.Less(t, pages(t, s), pagesBefore/2, "the file gave the freed pages back")
+			require.Less(t, onDisk(t, s), bytesBefore/2, "the file and its write-ahead log shrank")
 		}
 	})
 }
@@ -84,6 +86,23 @@ func pages(t *testing.T, s *store.Store) int64 {
 	}
 	var n int64
 	require.NoError(t, s.DB.Raw("PRAGMA page_count").Scan(&n).Error)
+	return n
+}
+
+// onDisk is the size of a SQLite file and its write-ahead log in bytes (0 on Postgres).
+func onDisk(t *testing.T, s *store.Store) int64 {
+	t.Helper()
+	if s.Dialect != store.SQLite {
+		return 0
+	}
+	var path string
+	require.NoError(t, s.DB.Raw("SELECT file FROM pragma_database_list WHERE name = 'main'").Scan(&path).Error)
+	var n int64
+	for _, f := range []string{path, path + "-wal"} {
+		if st, err := os.Stat(f); err == nil {
+			n += st.Size()
+		}
+	}
 	return n
 }
 
