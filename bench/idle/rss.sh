@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Idle memory: starts bin/api in the embedded default and bin/worker and bin/scheduler against
-# the local Postgres and Redis (a scratch database and a free Redis database), waits 10 s, and
-# prints each process's resident set size as a JSON line. Usage: bench/idle/rss.sh [BIN_DIR]
+# Idle cost: starts bin/api in the embedded default and bin/worker and bin/scheduler against
+# the local Postgres and Redis (a scratch database and a free Redis database), waits 10 s, then
+# prints each process's resident set size and the share of one core it used over the next
+# IDLE_SECONDS (default 10) as a JSON line. Usage: bench/idle/rss.sh [BIN_DIR]
 set -euo pipefail
 BIN=${1:-bin}
 dir=$(mktemp -d)
@@ -30,8 +31,17 @@ sleep 3 # the scaled api migrates the database first
 "$BIN/worker" >/dev/null 2>&1 & worker=$!; pids+=($!)
 "$BIN/scheduler" >/dev/null 2>&1 & scheduler=$!; pids+=($!)
 sleep 10
-for p in "api-embedded:$embedded" "api-scaled:$scaled" "worker:$worker" "scheduler:$scheduler"; do
+procs=("api-embedded:$embedded" "api-scaled:$scaled" "worker:$worker" "scheduler:$scheduler")
+# utime + stime in clock ticks (USER_HZ, 100 a second): fields 14 and 15 of /proc/<pid>/stat.
+ticks() { awk '{sub(/.*\) /, ""); print $12 + $13}' "/proc/$1/stat"; }
+declare -A before
+for p in "${procs[@]}"; do before[${p%%:*}]=$(ticks "${p##*:}"); done
+window=${IDLE_SECONDS:-10}
+sleep "$window"
+load=$(cut -d' ' -f1 /proc/loadavg)
+for p in "${procs[@]}"; do
   name=${p%%:*}; pid=${p##*:}
   kb=$(awk '/^VmRSS:/{print $2}' "/proc/$pid/status")
-  echo "{\"bench\":\"idle\",\"process\":\"$name\",\"rssMiB\":$(awk "BEGIN{printf \"%.1f\", $kb/1024}")}"
+  cpu=$(awk "BEGIN{printf \"%.2f\", ($(ticks "$pid") - ${before[$name]}) / $window}")
+  echo "{\"bench\":\"idle\",\"process\":\"$name\",\"rssMiB\":$(awk "BEGIN{printf \"%.1f\", $kb/1024}"),\"cpuPercentOfCore\":$cpu,\"loadAverage1m\":$load}"
 done

@@ -1,7 +1,10 @@
 // Command queue measures the execution pipeline end to end: N executions of a 3-node workflow
 // are started through the REST API (POST /rest/workflows/run, execution data saved) against the
 // scaled stack, and it reports executions per second and the enqueue → finished latency, once
-// per worker count. One JSON line per scenario.
+// per worker count. One JSON line per scenario, with what an execution cost each process (CPU
+// milliseconds of api, workers, scheduler, Postgres backends and the benchmark's own Redis) and
+// the Postgres statements, round trips, transactions and Redis commands it took
+// (bench/internal/cost), then a line breaking those statements and commands down.
 //
 //	go run ./bench/queue -bin bin -executions 10000 -workers 1,2
 package main
@@ -15,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/cookiejar"
 	"os"
 	"slices"
 	"strconv"
@@ -26,6 +30,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/flowmill/flowmill/bench/internal/benchstack"
+	"github.com/flowmill/flowmill/bench/internal/cost"
 )
 
 const workflow = `{"name":"bench","nodes":[
@@ -44,6 +49,7 @@ type result struct {
 	P50Ms         float64 `json:"p50_ms"`
 	P99Ms         float64 `json:"p99_ms"`
 	DurationS     float64 `json:"duration_s"`
+	cost.Report
 }
 
 func main() {
@@ -66,18 +72,23 @@ func main() {
 		}
 		b, _ := json.Marshal(r)
 		fmt.Println(string(b))
+		b, _ = json.Marshal(map[string]any{"scenario": "queue-breakdown", "workers": count,
+			"pg_statements": cost.Top(r.Statements, 20), "redis_commands": cost.Top(r.Commands, 20)})
+		fmt.Println(string(b))
 	}
 }
 
 func scenario(bin string, workers, n, clients, concurrency int) (result, error) {
-	st, err := benchstack.Start(bin, "-workers", strconv.Itoa(workers), "-apis", "1",
-		"-env", "FLOWMILL_EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS=true",
-		"-env", "FLOWMILL_WORKER_CONCURRENCY="+strconv.Itoa(concurrency),
-		"-env", "FLOWMILL_LOG_LEVEL=warn")
+	st, err := cost.Launch(context.Background(), benchstack.ClusterConfig{Bin: bin, Workers: workers,
+		Env: []string{"FLOWMILL_EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS=true",
+			"FLOWMILL_WORKER_CONCURRENCY=" + strconv.Itoa(concurrency),
+			"FLOWMILL_LOG_LEVEL=warn", "FLOWMILL_SHUTDOWN_DRAIN=0s"}})
 	if err != nil {
 		return result{}, err
 	}
 	defer st.Stop()
+	probe := cost.New(st.Probe)
+	defer probe.Close()
 	db, err := sql.Open("pgx", st.DatabaseURL)
 	if err != nil {
 		return result{}, err
@@ -85,8 +96,14 @@ func scenario(bin string, workers, n, clients, concurrency int) (result, error) 
 	defer db.Close()
 
 	body := []byte(`{"workflowData":` + workflow + `}`)
-	jar, err := st.SignIn()
+	jar, err := cookiejar.New(nil)
 	if err != nil {
+		return result{}, err
+	}
+	if _, err := benchstack.REST(context.Background(), &http.Client{Jar: jar}, st.URL, "GET", "rest/login", ""); err != nil {
+		return result{}, err
+	}
+	if err := probe.Begin(context.Background()); err != nil {
 		return result{}, err
 	}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: clients}, Jar: jar}
@@ -99,7 +116,7 @@ func scenario(bin string, workers, n, clients, concurrency int) (result, error) 
 		go func() {
 			defer wg.Done()
 			for next.Add(1) <= int64(n) {
-				res, err := client.Post(st.URLs[0]+"rest/workflows/run", "application/json", bytes.NewReader(body))
+				res, err := client.Post(st.URL+"rest/workflows/run", "application/json", bytes.NewReader(body))
 				if err != nil {
 					failures.Add(1)
 					continue
@@ -157,7 +174,9 @@ func scenario(bin string, workers, n, clients, concurrency int) (result, error) 
 	slices.Sort(lat)
 	pct := func(p float64) float64 { return lat[min(len(lat)-1, int(p*float64(len(lat))))] }
 	span := last - first
-	return result{Scenario: "queue", Workers: workers, Executions: n, Succeeded: ok,
+	r := result{Scenario: "queue", Workers: workers, Executions: n, Succeeded: ok,
 		PerSecond: float64(n) / span, EnqueuePerSec: float64(n) / enqueued.Seconds(),
-		P50Ms: pct(0.5), P99Ms: pct(0.99), DurationS: span}, nil
+		P50Ms: pct(0.5), P99Ms: pct(0.99), DurationS: span}
+	r.Report, err = probe.End(ctx, n)
+	return r, err
 }

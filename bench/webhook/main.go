@@ -2,7 +2,11 @@
 // IF → Respond to Webhook (response mode responseNode) is called by N concurrent clients for a
 // fixed time, with execution data saved and with saving off, in the embedded default and against
 // the scaled stack (api + workers). One JSON line per scenario: requests per second, p50/p99
-// latency and errors.
+// latency and errors, and what an execution cost: CPU milliseconds per process (api, workers,
+// scheduler, the Postgres backends of the scenario's database, the benchmark's own Redis),
+// Postgres statements, round trips and transactions and Redis commands (bench/internal/cost),
+// the resident memory of each process and the load average; then, per scenario, a line with the
+// statements and commands an execution sends, the most frequent first.
 //
 //	go run ./bench/webhook -bin bin -duration 20s -concurrency 1,10,50 -modes embedded,scaled
 package main
@@ -27,6 +31,7 @@ import (
 	"time"
 
 	"github.com/flowmill/flowmill/bench/internal/benchstack"
+	"github.com/flowmill/flowmill/bench/internal/cost"
 )
 
 const workflow = `{"name":"bench webhook","nodes":[
@@ -48,6 +53,20 @@ type result struct {
 	P50Ms       float64 `json:"p50_ms"`
 	P99Ms       float64 `json:"p99_ms"`
 	DurationS   float64 `json:"duration_s"`
+	// ExecutionsKept is the execution count the executions list reports after the load (an
+	// estimate on a large Postgres table); DatabaseMiB the embedded SQLite file with its WAL.
+	ExecutionsKept          int     `json:"executions_kept"`
+	ExecutionsKeptEstimated bool    `json:"executions_kept_estimated,omitempty"`
+	DatabaseMiB             float64 `json:"database_mib,omitempty"`
+	cost.Report
+}
+
+// target is a running Flowmill: its base URL, what the cost probe reads, and how to stop it.
+type target struct {
+	base   string
+	probe  cost.Config
+	stop   func()
+	sqlite string // the embedded database file
 }
 
 func main() {
@@ -56,14 +75,23 @@ func main() {
 	levels := flag.String("concurrency", "1,10,50", "concurrent clients, comma-separated")
 	modes := flag.String("modes", "embedded,scaled", "embedded and/or scaled")
 	workers := flag.Int("workers", 2, "worker processes in scaled mode")
+	pruneMax := flag.Int("prune-max-count", 0, "FLOWMILL_EXECUTIONS_DATA_PRUNE_MAX_COUNT (0: the default)")
+	pruneEvery := flag.Duration("prune-interval", 0, "FLOWMILL_EXECUTIONS_DATA_PRUNE_INTERVAL (0: the default)")
 	flag.Parse()
-	if err := run(*bin, *duration, *levels, *modes, *workers); err != nil {
+	env := []string{"FLOWMILL_LOG_LEVEL=warn", "FLOWMILL_WORKER_CONCURRENCY=50"}
+	if *pruneMax > 0 {
+		env = append(env, "FLOWMILL_EXECUTIONS_DATA_PRUNE_MAX_COUNT="+strconv.Itoa(*pruneMax))
+	}
+	if *pruneEvery > 0 {
+		env = append(env, "FLOWMILL_EXECUTIONS_DATA_PRUNE_INTERVAL="+pruneEvery.String())
+	}
+	if err := run(*bin, *duration, *levels, *modes, *workers, env); err != nil {
 		fmt.Fprintln(os.Stderr, "bench webhook:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin string, duration time.Duration, levels, modes string, workers int) error {
+func run(bin string, duration time.Duration, levels, modes string, workers int, env []string) error {
 	var conc []int
 	for _, s := range strings.Split(levels, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
@@ -73,12 +101,12 @@ func run(bin string, duration time.Duration, levels, modes string, workers int) 
 		conc = append(conc, n)
 	}
 	for _, mode := range strings.Split(modes, ",") {
-		base, stop, err := start(bin, strings.TrimSpace(mode), workers)
+		t, err := start(bin, strings.TrimSpace(mode), workers, env)
 		if err != nil {
 			return err
 		}
-		err = scenarios(base, mode, duration, conc)
-		stop()
+		err = scenarios(t, mode, duration, conc)
+		t.stop()
 		if err != nil {
 			return err
 		}
@@ -86,28 +114,25 @@ func run(bin string, duration time.Duration, levels, modes string, workers int) 
 	return nil
 }
 
-// start runs Flowmill in one mode and returns its base URL and how to stop it.
-func start(bin, mode string, workers int) (string, func(), error) {
-	env := []string{"FLOWMILL_LOG_LEVEL=warn", "FLOWMILL_WORKER_CONCURRENCY=50"}
+// start runs Flowmill in one mode; the scaled stack is a measured one (cost.Launch).
+func start(bin, mode string, workers int, env []string) (*target, error) {
+	ctx := context.Background()
 	switch mode {
 	case "scaled":
-		args := []string{"-workers", strconv.Itoa(workers), "-apis", "1"}
-		for _, e := range env {
-			args = append(args, "-env", e)
-		}
-		st, err := benchstack.Start(bin, args...)
+		cl, err := cost.Launch(ctx, benchstack.ClusterConfig{Bin: bin, Workers: workers,
+			Env: append(env, "FLOWMILL_SHUTDOWN_DRAIN=0s")})
 		if err != nil {
-			return "", nil, err
+			return nil, err
 		}
-		return st.URLs[0], st.Stop, nil
+		return &target{base: cl.URL, stop: cl.Stop, probe: cl.Probe}, nil
 	case "embedded":
 		dir, err := os.MkdirTemp("", "flowmill-bench-")
 		if err != nil {
-			return "", nil, err
+			return nil, err
 		}
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
-			return "", nil, err
+			return nil, err
 		}
 		port := ln.Addr().(*net.TCPAddr).Port
 		ln.Close()
@@ -116,32 +141,34 @@ func start(bin, mode string, workers int) (string, func(), error) {
 			"FLOWMILL_DATA_DIR="+dir, "FLOWMILL_PORT="+strconv.Itoa(port))...)
 		cmd.Stderr = os.Stderr
 		if err := cmd.Start(); err != nil {
-			return "", nil, err
+			return nil, err
 		}
 		stop := func() {
 			_ = cmd.Process.Signal(os.Interrupt)
 			_ = cmd.Wait()
 			os.RemoveAll(dir)
 		}
-		base := fmt.Sprintf("http://127.0.0.1:%d/", port)
+		t := &target{base: fmt.Sprintf("http://127.0.0.1:%d/", port), stop: stop, sqlite: filepath.Join(dir, "database.sqlite"),
+			probe: cost.Config{Processes: map[string]int{"api": cmd.Process.Pid}}}
 		for deadline := time.Now().Add(30 * time.Second); ; {
-			if res, err := http.Get(base + "healthz/readiness"); err == nil {
+			if res, err := http.Get(t.base + "healthz/readiness"); err == nil {
 				res.Body.Close()
 				if res.StatusCode == 200 {
-					return base, stop, nil
+					return t, nil
 				}
 			}
 			if time.Now().After(deadline) {
 				stop()
-				return "", nil, fmt.Errorf("the embedded api did not become ready")
+				return nil, fmt.Errorf("the embedded api did not become ready")
 			}
 			time.Sleep(50 * time.Millisecond) // polling a starting process; no signal to wait on
 		}
 	}
-	return "", nil, fmt.Errorf("unknown mode %q", mode)
+	return nil, fmt.Errorf("unknown mode %q", mode)
 }
 
-func scenarios(base, mode string, duration time.Duration, conc []int) error {
+func scenarios(t *target, mode string, duration time.Duration, conc []int) error {
+	base := t.base
 	// The REST calls need a session: GET /rest/login signs in as the default owner of a fresh
 	// instance. Webhook calls need none.
 	jar, _ := cookiejar.New(nil)
@@ -160,13 +187,58 @@ func scenarios(base, mode string, duration time.Duration, conc []int) error {
 			return err
 		}
 		for _, c := range conc {
+			probe := cost.New(t.probe)
+			if err := probe.Begin(context.Background()); err != nil {
+				return err
+			}
 			r := load(base+"webhook/bench", c, duration)
 			r.Mode, r.Saving = mode, saving
+			var err error
+			r.Report, err = probe.End(context.Background(), r.Requests)
+			probe.Close()
+			if err != nil {
+				return err
+			}
+			if r.ExecutionsKept, r.ExecutionsKeptEstimated, err = kept(client, base); err != nil {
+				return err
+			}
+			if t.sqlite != "" {
+				for _, f := range []string{t.sqlite, t.sqlite + "-wal"} {
+					if st, err := os.Stat(f); err == nil {
+						r.DatabaseMiB += float64(st.Size()) / (1 << 20)
+					}
+				}
+			}
 			b, _ := json.Marshal(r)
+			fmt.Println(string(b))
+			b, _ = json.Marshal(map[string]any{"scenario": "webhook-breakdown", "mode": mode, "saving": saving,
+				"concurrency": c, "pg_statements": cost.Top(r.Statements, 20), "redis_commands": cost.Top(r.Commands, 20)})
 			fmt.Println(string(b))
 		}
 	}
 	return nil
+}
+
+// kept reads the execution count of the executions list.
+func kept(client *http.Client, base string) (int, bool, error) {
+	res, err := client.Get(base + "rest/executions?limit=1")
+	if err != nil {
+		return 0, false, err
+	}
+	defer res.Body.Close()
+	var out struct {
+		Data struct {
+			Count     int  `json:"count"`
+			Estimated bool `json:"estimated"`
+		} `json:"data"`
+	}
+	if res.StatusCode != http.StatusOK {
+		return 0, false, fmt.Errorf("list executions: status %d", res.StatusCode)
+	}
+	if err := json.NewDecoder(res.Body).Decode(&out); err != nil {
+		return 0, false, fmt.Errorf("list executions: %w", err)
+	}
+	return out.Data.Count, out.Data.Estimated, nil
 }
 
 // load calls the webhook from c clients until duration has passed; a request counts as an error

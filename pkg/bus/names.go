@@ -21,6 +21,9 @@ const (
 	// ChannelWebhookResponse carries the answers of webhook executions to the api waiting for
 	// them.
 	ChannelWebhookResponse = "flowmill:webhook:response"
+	// ChannelQueueWake carries the name of a task queue that was just given a task, so idle
+	// workers look at it now instead of polling (pkg/queue).
+	ChannelQueueWake = "flowmill:queue:wake"
 )
 
 // Shared Redis keys outside asynq's own.
@@ -39,7 +42,8 @@ const (
 	// failure to start its triggers.
 	KeyActivationErrors = "flowmill:activation:errors"
 	// KeyWebhookResponsePrefix + execution id keeps a copy of a webhook answer sent on
-	// ChannelWebhookResponse for a minute, for an api that missed the message.
+	// ChannelWebhookResponse for a minute, for an api that missed the message, when the
+	// database could not keep it (webhook_answers is the copy otherwise).
 	KeyWebhookResponsePrefix = "flowmill:webhook:response:"
 	// KeyTestWebhookPrefix starts every key of the test-webhook registry.
 	KeyTestWebhookPrefix = "flowmill:test-webhook:"

@@ -38,9 +38,13 @@ var (
 	// Activations carries the id of a workflow whose activation changed.
 	Activations = Topic[string]{channel: ChannelActivation, about: "activation notices", encode: encodeString, decode: decodeString}
 	// WebhookAnswers carries the answers of webhook executions to the api replicas whose callers
-	// wait for them, as JSON the execution package encodes (a copy is kept under
-	// KeyWebhookResponsePrefix for a caller that missed the message).
+	// wait for them, as JSON the execution package encodes (a copy is kept in the database, or
+	// under KeyWebhookResponsePrefix when the database cannot take it, for a caller that missed
+	// the message).
 	WebhookAnswers = Topic[json.RawMessage]{channel: ChannelWebhookResponse, about: "webhook answers", encode: encodeRaw, decode: decodeRaw}
+	// QueueWake carries the name of a task queue that was just given a task, to wake idle
+	// workers; a lost message only delays the task until the worker's next look.
+	QueueWake = Topic[string]{channel: ChannelQueueWake, about: "queue wake-ups", encode: encodeString, decode: decodeString}
 )
 
 // Channel is the topic's channel name on the database rdb uses (see ChannelFor).

@@ -124,7 +124,8 @@ type Config struct {
 	PruneMaxAge int
 	// PruneMaxCount keeps at most this many executions; 0 means no count limit. Default 10000.
 	PruneMaxCount int
-	// PruneInterval is how often the scheduler prunes. Default 1h.
+	// PruneInterval is how often the scheduler prunes. Default 1m: under sustained load the
+	// count and age limits hold within this time.
 	PruneInterval time.Duration
 	// WaitPollInterval is how often the scheduler looks for waiting executions that are due.
 	// Default 1s.

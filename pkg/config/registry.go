@@ -162,7 +162,7 @@ var registry = []Setting{
 		field: func(c *Config) any { return &c.PruneMaxAge }},
 	{Env: "FLOWMILL_EXECUTIONS_DATA_PRUNE_MAX_COUNT", Flag: "executions-data-prune-max-count", Default: "10000", Help: "Most executions kept; 0 means no count limit.",
 		field: func(c *Config) any { return &c.PruneMaxCount }},
-	{Env: "FLOWMILL_EXECUTIONS_DATA_PRUNE_INTERVAL", Flag: "executions-data-prune-interval", Default: "1h", Help: "How often old executions are deleted.",
+	{Env: "FLOWMILL_EXECUTIONS_DATA_PRUNE_INTERVAL", Flag: "executions-data-prune-interval", Default: "1m", Help: "How often old executions are deleted; the count and age limits hold within this time under sustained load.",
 		field: func(c *Config) any { return &c.PruneInterval }},
 	{Env: "FLOWMILL_WAIT_POLL_INTERVAL", Flag: "wait-poll-interval", Default: "1s", Help: "How often waiting executions that are due are resumed.",
 		field: func(c *Config) any { return &c.WaitPollInterval }},

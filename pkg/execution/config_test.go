@@ -96,7 +96,7 @@ func TestResumerConfig(t *testing.T) {
 func TestPrunerConfig(t *testing.T) {
 	d := PrunerConfig{}.withDefaults()
 	require.Equal(t, 336*time.Hour, d.MaxAge)
-	require.Equal(t, time.Hour, d.Interval)
+	require.Equal(t, time.Minute, d.Interval)
 	_, err := NewPruner(PrunerConfig{})
 	require.EqualError(t, err, "pruner: Store is required")
 	_, err = NewPruner(PrunerConfig{Store: &store.Store{}, MaxAge: -time.Hour})

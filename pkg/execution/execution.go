@@ -114,8 +114,12 @@ func (s *Service) Create(ctx context.Context, n New) (*store.Execution, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode start data: %w", err)
 	}
+	here := s.here != nil && n.Mode == workflow.ModeWebhook
 	userID := n.UserID
-	if userID == "" {
+	// A saved workflow's run with no user given acts for the workflow's owner: read in the
+	// creating statement itself where it can be (store.CreateOwnedExecution).
+	ownerInInsert := userID == "" && n.Workflow.ID != "" && n.RetryOf == nil && !here
+	if userID == "" && !ownerInInsert {
 		if userID, err = WorkflowOwnerID(ctx, s.cfg.Store, n.Workflow.ID); err != nil {
 			return nil, err
 		}
@@ -132,7 +136,7 @@ func (s *Service) Create(ctx context.Context, n New) (*store.Execution, error) {
 			return nil, fmt.Errorf("encode state: %w", err)
 		}
 	}
-	if s.here != nil && n.Mode == workflow.ModeWebhook {
+	if here {
 		if handled, err := s.here.createHere(ctx, e, data, n.Stored); handled {
 			if err != nil {
 				return nil, err
@@ -140,9 +144,12 @@ func (s *Service) Create(ctx context.Context, n New) (*store.Execution, error) {
 			return e, nil
 		}
 	}
-	if e.RetryOf != nil {
+	switch {
+	case e.RetryOf != nil:
 		err = s.cfg.Store.CreateRetry(ctx, e, data)
-	} else {
+	case ownerInInsert:
+		err = s.cfg.Store.CreateOwnedExecution(ctx, e, data)
+	default:
 		err = s.cfg.Store.CreateExecution(ctx, e, data)
 	}
 	if err != nil {

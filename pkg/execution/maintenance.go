@@ -75,8 +75,9 @@ func ResumeDue(ctx context.Context, s *store.Store, q *queue.Client, now time.Ti
 	return n, nil
 }
 
-// PruneBatch is how many executions one prune transaction deletes.
-const PruneBatch = 500
+// PruneBatch is how many executions one prune transaction deletes: one DELETE of at most this
+// many rows, short enough that the table (SQLite's one writer) is never held for long.
+const PruneBatch = 1000
 
 // PrunerConfig is what the pruner stands on.
 type PrunerConfig struct {
@@ -88,7 +89,8 @@ type PrunerConfig struct {
 	MaxAge time.Duration
 	// MaxCount keeps at most this many executions; 0 means no count limit. Never negative.
 	MaxCount int
-	// Interval is how often it prunes. Default 1h; never negative.
+	// Interval is how often it prunes. Default 1m, so that under sustained load at most a
+	// minute of executions lies beyond MaxCount and MaxAge; never negative.
 	Interval time.Duration
 	// AnswerAge is the age past which kept webhook answers and idempotency keys are deleted
 	// (whether or not Enabled is set: they are not execution history). Default 24h.
@@ -99,7 +101,7 @@ type PrunerConfig struct {
 
 func (c PrunerConfig) withDefaults() PrunerConfig {
 	c.MaxAge = cmp.Or(c.MaxAge, 336*time.Hour)
-	c.Interval = cmp.Or(c.Interval, time.Hour)
+	c.Interval = cmp.Or(c.Interval, time.Minute)
 	c.AnswerAge = cmp.Or(c.AnswerAge, 24*time.Hour)
 	return c
 }
@@ -135,17 +137,28 @@ func NewPruner(cfg PrunerConfig) (*loop.Loop, error) {
 	}, cfg.Log), nil
 }
 
-// Prune deletes in batches until nothing is left to prune, and returns the total.
+// Prune deletes in batches until nothing is left to prune, then gives the freed space back
+// (SQLite), and returns the total. The count limit is fixed once per call: executions that
+// arrive meanwhile are above it.
 func Prune(ctx context.Context, s *store.Store, olderThan time.Time, keep int) (int, error) {
+	cutoff, err := s.PruneCutoff(ctx, keep)
+	if err != nil {
+		return 0, err
+	}
 	total := 0
 	for {
-		n, err := s.PruneExecutions(ctx, olderThan, keep, PruneBatch)
+		n, err := s.PruneExecutions(ctx, olderThan, cutoff, PruneBatch)
 		total += n
-		if err != nil || n == 0 {
-			return total, err
+		if err == nil && n > 0 && ctx.Err() != nil {
+			err = ctx.Err()
 		}
-		if ctx.Err() != nil {
-			return total, ctx.Err()
+		if err != nil || n == 0 {
+			if total > 0 {
+				if ferr := s.ReleaseFreeSpace(ctx); err == nil {
+					err = ferr
+				}
+			}
+			return total, err
 		}
 	}
 }

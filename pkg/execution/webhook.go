@@ -69,9 +69,9 @@ func (a *answerer) finished(ctx context.Context, res *engine.Result) {
 }
 
 // send hands the answer to the waiting call: in this process when it waits here, otherwise
-// kept in the database and published over Redis. The kept copy is what a call reads whose Redis
-// message was lost, and what a repeated call with the same Idempotency-Key gets (such calls'
-// answers are kept whichever way they go).
+// kept in the database (in Redis when the database cannot take it) and published over Redis.
+// The kept copy is what a call reads whose Redis message was lost, and what a repeated call
+// with the same Idempotency-Key gets (such calls' answers are kept whichever way they go).
 func (a *answerer) send(ctx context.Context, ans trigger.Answer) {
 	a.answered = true
 	wa := WebhookAnswer{Token: a.respond.Token, ExecutionID: a.id, Answer: ans}
@@ -86,16 +86,25 @@ func (a *answerer) send(ctx context.Context, ans trigger.Answer) {
 	if delivered && !a.respond.Keep {
 		return
 	}
+	kept := true
 	if err := a.r.cfg.Store.SaveWebhookAnswer(ctx, a.id, b); err != nil {
+		kept = false
 		a.r.log.Warn("keep webhook answer", "execution", a.id, "err", err)
 	}
 	if delivered {
 		return
 	}
-	_, err = a.r.cfg.Redis.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		p.Set(ctx, bus.KeyWebhookResponsePrefix+IDString(a.id), b, AnswerKeep)
-		return bus.WebhookAnswers.PublishIn(ctx, p, a.r.cfg.Redis, b)
-	})
+	if kept {
+		// The database copy is what a call that missed the message reads: one PUBLISH is all.
+		err = bus.WebhookAnswers.Publish(ctx, a.r.cfg.Redis, b)
+	} else {
+		// The database could not keep it: Redis keeps the copy instead, in one transaction
+		// with the message.
+		_, err = a.r.cfg.Redis.TxPipelined(ctx, func(p redis.Pipeliner) error {
+			p.Set(ctx, bus.KeyWebhookResponsePrefix+IDString(a.id), b, AnswerKeep)
+			return bus.WebhookAnswers.PublishIn(ctx, p, a.r.cfg.Redis, b)
+		})
+	}
 	if err != nil {
 		a.r.log.Warn("send webhook answer", "execution", a.id, "err", err)
 	}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/flowmill/flowmill/pkg/bus"
 )
 
 // ErrDuplicate means a task with the same id is already queued or running.
@@ -16,6 +18,7 @@ var ErrDuplicate = errors.New("task already queued")
 
 // Client enqueues tasks. It shares one Redis connection pool with the rest of the process.
 type Client struct {
+	rdb       redis.UniversalClient
 	asynq     *asynq.Client
 	inspector *asynq.Inspector
 	// runTimeout is asynq's time limit of an execution:run task.
@@ -44,7 +47,7 @@ func NewClientWith(rdb redis.UniversalClient, cfg ClientConfig) *Client {
 	if timeout <= 0 {
 		timeout = NoExecutionTimeout
 	}
-	return &Client{asynq: asynq.NewClientFromRedisClient(rdb), inspector: asynq.NewInspectorFromRedisClient(rdb),
+	return &Client{rdb: rdb, asynq: asynq.NewClientFromRedisClient(rdb), inspector: asynq.NewInspectorFromRedisClient(rdb),
 		runTimeout: timeout}
 }
 
@@ -177,12 +180,17 @@ func (c *Client) enqueue(ctx context.Context, kind string, payload any, opts ...
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", kind, err)
 	}
-	_, err = c.asynq.EnqueueContext(ctx, asynq.NewTask(kind, b), opts...)
+	info, err := c.asynq.EnqueueContext(ctx, asynq.NewTask(kind, b), opts...)
 	if errors.Is(err, asynq.ErrTaskIDConflict) {
 		return fmt.Errorf("%s: %w", kind, ErrDuplicate)
 	}
 	if err != nil {
 		return fmt.Errorf("enqueue %s: %w", kind, err)
+	}
+	if info.State == asynq.TaskStatePending {
+		// Idle workers wait for this instead of polling. The task is stored: if the message is
+		// lost, a worker still finds it at its next look (ServerConfig.IdleRecheck).
+		_ = bus.QueueWake.Publish(ctx, c.rdb, info.Queue)
 	}
 	return nil
 }

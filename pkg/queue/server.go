@@ -10,15 +10,23 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/flowmill/flowmill/pkg/bus"
 )
 
 // ServerConfig configures a worker's task server.
 type ServerConfig struct {
 	// Concurrency is how many tasks run at once. Default 10.
 	Concurrency int
-	// PollInterval is how often an idle server checks the queues. Default 10ms; asynq's own 1s
-	// default would add ~0.5s median latency to every run.
+	// PollInterval is how long the server waits before looking at the queues again after it
+	// found them empty while tasks are arriving. Default 10ms; asynq's own 1s default would add
+	// ~0.5s median latency to every run.
 	PollInterval time.Duration
+	// IdleRecheck is the longest an idle server goes without asking Redis for tasks: between
+	// looks it waits for a wake-up (bus.QueueWake, sent with every enqueue, or its own
+	// forwarder moving a scheduled or retried task), so it costs no CPU. A wake-up that is lost
+	// delays a task by at most this long. Default 1s.
+	IdleRecheck time.Duration
 	// ShutdownTimeout is how long Stop lets running tasks finish before handing them back to
 	// the queue. Default 30s.
 	ShutdownTimeout time.Duration
@@ -30,6 +38,11 @@ type Server struct {
 	srv      *asynq.Server
 	mux      *asynq.ServeMux
 	stopOnce sync.Once
+	// gate, own and wakeups spare an idle server polling (idle.go); nil when rdb is not a
+	// single-node client.
+	gate    *idleGate
+	own     *redis.Client
+	wakeups *bus.Subscriber
 }
 
 // NewServer builds a server on rdb serving the weighted Queues.
@@ -37,7 +50,23 @@ func NewServer(rdb redis.UniversalClient, cfg ServerConfig) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	srv := asynq.NewServerFromRedisClient(rdb, asynq.Config{
+	s := &Server{mux: asynq.NewServeMux()}
+	taskRdb := rdb
+	if c, ok := rdb.(*redis.Client); ok {
+		// The gate hooks a client of the server's own (same settings, own pool), so the
+		// process's other Redis traffic does not pass through it.
+		opts := *c.Options()
+		s.own = redis.NewClient(&opts)
+		names := make([]string, 0, len(Queues))
+		for q := range Queues {
+			names = append(names, q)
+		}
+		s.gate = newIdleGate(names, durOr(cfg.IdleRecheck, time.Second))
+		s.own.AddHook(s.gate)
+		s.wakeups = bus.QueueWake.Subscribe(rdb, s.gate.wake, bus.SubscriberConfig{Logger: cfg.Logger})
+		taskRdb = s.own
+	}
+	s.srv = asynq.NewServerFromRedisClient(taskRdb, asynq.Config{
 		Concurrency:              cfgOr(cfg.Concurrency, 10),
 		TaskCheckInterval:        durOr(cfg.PollInterval, 10*time.Millisecond),
 		DelayedTaskCheckInterval: time.Second,
@@ -48,7 +77,7 @@ func NewServer(rdb redis.UniversalClient, cfg ServerConfig) *Server {
 		Logger:                   asynqLogger{cfg.Logger.With("component", "queue")},
 		LogLevel:                 asynq.WarnLevel,
 	})
-	return &Server{srv: srv, mux: asynq.NewServeMux()}
+	return s
 }
 
 // Handle registers the handler of one task kind.
@@ -70,7 +99,13 @@ func NameFrom(ctx context.Context) string {
 
 // Start begins processing in the background.
 func (s *Server) Start() error {
+	if s.wakeups != nil {
+		if err := s.wakeups.Start(context.Background()); err != nil {
+			return fmt.Errorf("start task server: %w", err)
+		}
+	}
 	if err := s.srv.Start(s.mux); err != nil {
+		s.stopWaking()
 		return fmt.Errorf("start task server: %w", err)
 	}
 	return nil
@@ -78,7 +113,22 @@ func (s *Server) Start() error {
 
 // Stop stops taking tasks, waits up to ShutdownTimeout for running ones and hands the rest back
 // to the queue. Safe to call twice.
-func (s *Server) Stop() { s.stopOnce.Do(s.srv.Shutdown) }
+func (s *Server) Stop() {
+	s.stopOnce.Do(func() {
+		if s.gate != nil {
+			s.gate.close() // a held dequeue returns, so the processor sees the shutdown
+		}
+		s.srv.Shutdown()
+		s.stopWaking()
+	})
+}
+
+func (s *Server) stopWaking() {
+	if s.wakeups != nil {
+		s.wakeups.Stop()
+		_ = s.own.Close()
+	}
+}
 
 // retryDelay is how long a task handed back waits: what a deferral asks for, else a second per
 // earlier retry up to ten (handlers are idempotent, so a quick retry is safe).

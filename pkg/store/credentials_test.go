@@ -154,3 +154,27 @@ func TestWhatAMemberMayRunAndSee(t *testing.T) {
 		require.ElementsMatch(t, []int64{ofMembersWF, membersUnsaved}, ids)
 	})
 }
+
+func TestCreateOwnedExecutionActsForTheWorkflowOwner(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		member := newUser(t, s, store.RoleMember)
+		w := newWorkflow(t, s, member, "Flow")
+		e := &store.Execution{WorkflowID: &w.ID, Status: workflow.StatusQueued, Mode: "webhook", UserID: "ignored"}
+		require.NoError(t, s.CreateOwnedExecution(ctx, e, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}))
+		require.Equal(t, member.ID, e.UserID)
+		got, err := s.GetExecution(ctx, e.ID)
+		require.NoError(t, err)
+		require.Equal(t, member.ID, got.UserID)
+		data, err := s.GetExecutionData(ctx, e.ID)
+		require.NoError(t, err)
+		require.JSONEq(t, `{}`, string(data.WorkflowData))
+
+		unsaved := "not-saved"
+		e = &store.Execution{WorkflowID: &unsaved, Status: workflow.StatusQueued, Mode: "webhook"}
+		require.NoError(t, s.CreateOwnedExecution(ctx, e, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}))
+		got, err = s.GetExecution(ctx, e.ID)
+		require.NoError(t, err)
+		require.Empty(t, got.UserID, "a workflow without an owner leaves no user")
+	})
+}

@@ -15,27 +15,62 @@ import (
 
 // CreateExecution stores an execution and its data in one transaction and fills e.ID.
 func (s *Store) CreateExecution(ctx context.Context, e *Execution, data *ExecutionData) error {
+	return s.createExecution(ctx, e, data, false)
+}
+
+// CreateOwnedExecution stores an execution as CreateExecution does, acting for the owner of its
+// workflow: e.UserID is set to the user who owns e.WorkflowID (see WorkflowOwner), "" when it
+// has none, read in the same statement instead of a round trip of its own.
+func (s *Store) CreateOwnedExecution(ctx context.Context, e *Execution, data *ExecutionData) error {
+	return s.createExecution(ctx, e, data, true)
+}
+
+// ownerOfWorkflow selects the id of the owner of workflow ? (role ?), as WorkflowOwner finds it.
+const ownerOfWorkflow = `SELECT u.id FROM users u JOIN shared_workflows sw ON sw.user_id = u.id
+	WHERE sw.workflow_id = ? AND sw.role = ? LIMIT 1`
+
+func (s *Store) createExecution(ctx context.Context, e *Execution, data *ExecutionData, owned bool) error {
 	if e.CreatedAt.IsZero() {
 		e.CreatedAt = time.Now().UTC()
 	}
+	workflowID := ""
+	if e.WorkflowID != nil {
+		workflowID = *e.WorkflowID
+	}
 	if s.Dialect == Postgres {
 		// One statement is one round trip and one implicit transaction: both rows or neither.
+		user, args := "?", []any{e.UserID}
+		if owned {
+			user, args = "COALESCE(("+ownerOfWorkflow+"), '')", []any{workflowID, WorkflowRoleOwner}
+		}
+		args = append(append([]any{e.WorkflowID, e.WorkflowName, e.Status, e.Mode, e.Finished, e.RetryOf, e.RetrySuccessID,
+			e.SessionID}, args...), e.LeaseOwner, e.LeaseExpiresAt, e.CreatedAt, e.StartedAt, e.StoppedAt, e.WaitTill,
+			data.WorkflowData, data.StartData, data.Data)
 		var id int64
+		var userID string
 		err := s.DB.WithContext(ctx).Raw(`WITH e AS (INSERT INTO executions (workflow_id, workflow_name, status, mode,
 			finished, retry_of, retry_success_id, session_id, user_id, lease_owner, lease_expires_at, created_at, started_at,
-			stopped_at, wait_till) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id),
+			stopped_at, wait_till) VALUES (?, ?, ?, ?, ?, ?, ?, ?, `+user+`, ?, ?, ?, ?, ?, ?) RETURNING id, user_id),
 		d AS (INSERT INTO execution_data (execution_id, workflow_data, start_data, data) SELECT id, ?, ?, ? FROM e)
-		SELECT id FROM e`, e.WorkflowID, e.WorkflowName, e.Status, e.Mode, e.Finished, e.RetryOf, e.RetrySuccessID,
-			e.SessionID, e.UserID, e.LeaseOwner, e.LeaseExpiresAt, e.CreatedAt, e.StartedAt, e.StoppedAt, e.WaitTill,
-			data.WorkflowData, data.StartData, data.Data).Row().Scan(&id)
+		SELECT id, user_id FROM e`, args...).Row().Scan(&id, &userID)
 		if err != nil {
 			return fmt.Errorf("create execution: %w", err)
 		}
-		e.ID, data.ExecutionID = id, id
+		e.ID, e.UserID, data.ExecutionID = id, userID, id
 		return nil
 	}
 	return s.group.write(ctx, func(tx *gorm.DB) error {
 		e.ID = 0 // a retried write inserts afresh
+		if owned {
+			var ids []string
+			if err := tx.Raw(ownerOfWorkflow, workflowID, WorkflowRoleOwner).Scan(&ids).Error; err != nil {
+				return fmt.Errorf("find workflow owner: %w", err)
+			}
+			e.UserID = ""
+			if len(ids) > 0 {
+				e.UserID = ids[0]
+			}
+		}
 		if err := tx.Create(e).Error; err != nil {
 			return fmt.Errorf("create execution: %w", err)
 		}

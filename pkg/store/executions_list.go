@@ -170,39 +170,6 @@ func deleteByIDs(tx *gorm.DB, ids []int64) error {
 	return nil
 }
 
-// PruneExecutions deletes up to batch finished executions that stopped before olderThan or that
-// lie beyond the newest keep executions, and returns how many it deleted. Call it repeatedly until
-// it returns 0; small batches keep each transaction short so the table is never locked for long.
-func (s *Store) PruneExecutions(ctx context.Context, olderThan time.Time, keep, batch int) (int, error) {
-	var ids []int64
-	q := s.DB.WithContext(ctx).Model(&Execution{}).Where("status IN ?", workflow.TerminalStatuses)
-	err := q.Where("stopped_at < ?", olderThan.UTC()).Order("id").Limit(batch).Pluck("id", &ids).Error
-	if err != nil {
-		return 0, fmt.Errorf("prune executions: %w", err)
-	}
-	if len(ids) == 0 && keep > 0 {
-		var cutoff []int64
-		err := s.DB.WithContext(ctx).Model(&Execution{}).Order("id DESC").Offset(keep).Limit(1).Pluck("id", &cutoff).Error
-		if err != nil {
-			return 0, fmt.Errorf("prune executions: %w", err)
-		}
-		if len(cutoff) == 1 {
-			err = s.DB.WithContext(ctx).Model(&Execution{}).Where("status IN ?", workflow.TerminalStatuses).
-				Where("id <= ?", cutoff[0]).Order("id").Limit(batch).Pluck("id", &ids).Error
-			if err != nil {
-				return 0, fmt.Errorf("prune executions: %w", err)
-			}
-		}
-	}
-	if len(ids) == 0 {
-		return 0, nil
-	}
-	if err := s.DB.WithContext(ctx).Transaction(func(tx *gorm.DB) error { return deleteByIDs(tx, ids) }); err != nil {
-		return 0, fmt.Errorf("prune executions: %w", err)
-	}
-	return len(ids), nil
-}
-
 // DueWaitingExecutions lists waiting executions whose wait_till has come (before until).
 func (s *Store) DueWaitingExecutions(ctx context.Context, until time.Time, limit int) ([]Execution, error) {
 	var out []Execution

@@ -112,17 +112,48 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		_ = sqlDB.Close()
 		return nil, err
 	}
+	if err := s.incrementalVacuum(ctx); err != nil {
+		_ = sqlDB.Close()
+		return nil, err
+	}
 	if dialect == SQLite {
 		s.group = newGroupCommit(db)
 	}
 	return s, nil
 }
 
-// sqliteDSN turns on WAL, a busy timeout and foreign keys, and takes the write lock when a
-// transaction starts so two writers never deadlock upgrading a read lock.
+// sqliteDSN turns on incremental auto-vacuum (takes effect in a new file; see
+// incrementalVacuum for an older one), WAL, a busy timeout and foreign keys, and takes the
+// write lock when a transaction starts so two writers never deadlock upgrading a read lock.
 func sqliteDSN(path string) string {
-	return "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)" +
+	return "file:" + path + "?_pragma=auto_vacuum(2)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)" +
 		"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+}
+
+// incrementalVacuum puts a SQLite file made before incremental auto-vacuum into that mode, so
+// that ReleaseFreeSpace can shrink it after pruning. Changing the mode of a file with tables
+// takes one VACUUM, which rewrites the whole file: done once, at the first start after the
+// upgrade.
+func (s *Store) incrementalVacuum(ctx context.Context) error {
+	if s.Dialect != SQLite {
+		return nil
+	}
+	var mode int
+	if err := s.DB.WithContext(ctx).Raw("PRAGMA auto_vacuum").Scan(&mode).Error; err != nil {
+		return fmt.Errorf("read auto_vacuum mode: %w", err)
+	}
+	const incremental = 2
+	if mode == incremental {
+		return nil
+	}
+	s.log.Info("rewriting the SQLite file once so that pruning can shrink it (VACUUM)")
+	if err := s.DB.WithContext(ctx).Exec("PRAGMA auto_vacuum = INCREMENTAL").Error; err != nil {
+		return fmt.Errorf("set auto_vacuum mode: %w", err)
+	}
+	if err := s.DB.WithContext(ctx).Exec("VACUUM").Error; err != nil {
+		return fmt.Errorf("vacuum the SQLite file: %w", err)
+	}
+	return nil
 }
 
 // Ping checks that the database answers.

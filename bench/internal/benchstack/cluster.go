@@ -319,3 +319,15 @@ func waitReady(ctx context.Context, base string, limit time.Duration) error {
 	}
 	return fmt.Errorf("%s did not become ready within %v", strings.TrimSuffix(base, "/"), limit)
 }
+
+// PIDs returns the process id of every running process by name ("api", "scheduler",
+// "worker-0", …), for a benchmark that reads their CPU time and memory from /proc.
+func (c *Cluster) PIDs() map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	pids := make(map[string]int, len(c.procs))
+	for k, p := range c.procs {
+		pids[k] = p.cmd.Process.Pid
+	}
+	return pids
+}

@@ -1,0 +1,125 @@
+package queue
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/stretchr/testify/require"
+
+	"github.com/flowmill/flowmill/pkg/queue/queuetest"
+	"github.com/flowmill/flowmill/pkg/redisconn"
+)
+
+// idleServer starts a server whose handled pings arrive on the returned channel, and waits
+// until it has found every queue empty, so that from then on it asks Redis only when woken or
+// after recheck.
+func idleServer(t *testing.T, url string, recheck time.Duration) (*Server, <-chan string) {
+	t.Helper()
+	rdb := queuetest.RedisAt(t, url)
+	srv := NewServer(rdb, ServerConfig{Concurrency: 2, IdleRecheck: recheck})
+	require.NotNil(t, srv.gate, "a single-node client gets the idle gate")
+	got := make(chan string, 10)
+	srv.HandleTask(KindDebugPing, func(ctx context.Context, task *asynq.Task) error {
+		got <- string(task.Payload())
+		return nil
+	})
+	require.NoError(t, srv.Start())
+	t.Cleanup(srv.Stop)
+	deadline := time.Now().Add(10 * time.Second)
+	for !srv.gate.idle() {
+		require.True(t, time.Now().Before(deadline), "the server never found its queues empty")
+		time.Sleep(5 * time.Millisecond)
+	}
+	return srv, got
+}
+
+// idle tells whether every queue is known empty.
+func (g *idleGate) idle() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.emptySince) == len(g.queues)
+}
+
+func waitPing(t *testing.T, got <-chan string, want string) {
+	t.Helper()
+	select {
+	case p := <-got:
+		require.JSONEq(t, want, p)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the task was not run")
+	}
+}
+
+func TestIdleServerRunsAnEnqueuedTaskWhenWoken(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		url  func(t *testing.T) string
+	}{
+		{"redis", func(t *testing.T) string { _, u := queuetest.Redis(t); return u }},
+		{"embedded", func(t *testing.T) string {
+			e, err := redisconn.StartEmbedded()
+			require.NoError(t, err)
+			t.Cleanup(e.Stop)
+			return e.URL()
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			url := tc.url(t)
+			// An hour between looks: only the enqueue's wake-up can get the task run.
+			srv, got := idleServer(t, url, time.Hour)
+			srv.gate.mu.Lock()
+			asked := srv.gate.asked
+			srv.gate.mu.Unlock()
+			c := NewClient(queuetest.RedisAt(t, url))
+			require.NoError(t, c.EnqueuePing(context.Background(), DebugPing{ID: "p1", Message: "hi"}))
+			waitPing(t, got, `{"id":"p1","message":"hi"}`)
+			srv.gate.mu.Lock()
+			defer srv.gate.mu.Unlock()
+			require.Greater(t, srv.gate.asked, asked)
+		})
+	}
+}
+
+func TestIdleServerRunsAForwardedTask(t *testing.T) {
+	_, url := queuetest.Redis(t)
+	_, got := idleServer(t, url, time.Hour)
+	// A scheduled task is not announced: the server's forwarder moving it to the pending list
+	// wakes the gate.
+	ac := asynq.NewClientFromRedisClient(queuetest.RedisAt(t, url))
+	_, err := ac.Enqueue(asynq.NewTask(KindDebugPing, []byte(`{"id":"p2"}`)), asynq.Queue(QueueLow),
+		asynq.ProcessIn(time.Second))
+	require.NoError(t, err)
+	waitPing(t, got, `{"id":"p2"}`)
+}
+
+func TestIdleServerFindsAnUnannouncedTaskAtRecheck(t *testing.T) {
+	_, url := queuetest.Redis(t)
+	_, got := idleServer(t, url, 200*time.Millisecond)
+	// Enqueued past the client, so no wake-up is sent: as after a lost message.
+	ac := asynq.NewClientFromRedisClient(queuetest.RedisAt(t, url))
+	_, err := ac.Enqueue(asynq.NewTask(KindDebugPing, []byte(`{"id":"p3"}`)), asynq.Queue(QueueCritical))
+	require.NoError(t, err)
+	waitPing(t, got, `{"id":"p3"}`)
+}
+
+func TestIdleGateKeepsAWakeUpDuringADequeue(t *testing.T) {
+	g := newIdleGate([]string{"a"}, time.Hour)
+	ok, gen := g.pass("a")
+	require.True(t, ok)
+	g.wake("a") // a task arrives after the dequeue left, before its empty answer is back
+	g.found("a", gen, true)
+	require.False(t, g.idle(), "the queue must be asked again")
+	ok, gen = g.pass("a")
+	require.True(t, ok)
+	g.found("a", gen, true)
+	require.True(t, g.idle())
+}
+
+func TestScriptRecognition(t *testing.T) {
+	require.True(t, isDequeue([]string{"asynq:{critical}:pending", "asynq:{critical}:paused", "asynq:{critical}:active", "asynq:{critical}:lease"}))
+	require.True(t, isForward([]string{"asynq:{low}:retry", "asynq:{low}:pending"}))
+	require.False(t, isForward([]string{"asynq:{low}:completed", "asynq:{low}:pending"}))
+	require.Equal(t, "critical", queueOfKey("asynq:{critical}:pending"))
+}
