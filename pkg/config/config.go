@@ -151,6 +151,10 @@ type Config struct {
 	DefaultLocale string
 	// MetricsEnabled serves /metrics. Default true.
 	MetricsEnabled bool
+	// HealthPort is the port on which a worker or scheduler process serves /healthz,
+	// /healthz/readiness and /metrics (on ListenAddress); 0 means none, so several processes
+	// share a host without choosing ports. The api serves them on Port. Default 0 (0–65535).
+	HealthPort int
 
 	// NodesExclude names node types removed from the registry, as n8n's NODES_EXCLUDE: a
 	// comma-separated list (or a JSON array) such as n8n-nodes-base.executeCommand. Default
@@ -508,6 +512,9 @@ func (c *Config) finish() error {
 	}
 	if c.EncryptionKey != "" && len(c.EncryptionKey) < 16 {
 		errs = append(errs, errors.New("FLOWMILL_ENCRYPTION_KEY: must be at least 16 characters"))
+	}
+	if c.HealthPort < 0 || c.HealthPort > 65535 {
+		errs = append(errs, fmt.Errorf("FLOWMILL_HEALTH_PORT: %d is not a port (1–65535, or 0 for none)", c.HealthPort))
 	}
 	if c.DatabasePoolSize < 1 || c.DatabasePoolSize > 1000 {
 		errs = append(errs, fmt.Errorf("FLOWMILL_DATABASE_POOL_SIZE: %d is outside 1–1000", c.DatabasePoolSize))

@@ -403,6 +403,8 @@ func (r *Runner) execute(ctx context.Context, e *store.Execution, d *store.Execu
 // engineWith is an engine that reports to h.
 func (r *Runner) engineWith(h *hooks) (*engine.Engine, error) {
 	opts := r.base
+	// Whatever the engine and its nodes log names the execution and workflow it belongs to.
+	opts.Logger = r.log.With("execution", h.id, "workflow", h.wf.ID)
 	opts.Hooks = []engine.Hook{h}
 	opts.Credentials, opts.Workflows, opts.SubWorkflows = r.actingFor(h.e.UserID)
 	if h.answer != nil {
