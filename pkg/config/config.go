@@ -372,6 +372,9 @@ func Origin(raw string) (string, error) {
 	return scheme + "://" + host, nil
 }
 
+// ErrUsage marks a command line Load cannot read: an unknown setting or a stray argument.
+var ErrUsage = errors.New("see --help")
+
 // Load resolves the configuration from the environment (getenv) and command-line arguments, then
 // validates it. Flags are --name=value or --name value, named as in the registry.
 func Load(args []string, getenv func(string) string) (*Config, error) {
@@ -410,11 +413,11 @@ func parseFlags(args []string, values map[string]string) error {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !strings.HasPrefix(a, "--") {
-			return fmt.Errorf("unexpected argument %q (settings are --name=value)", a)
+			return fmt.Errorf("unexpected argument %q (settings are --name=value): %w", a, ErrUsage)
 		}
 		name, val, hasVal := strings.Cut(strings.TrimPrefix(a, "--"), "=")
 		if !known[name] {
-			return fmt.Errorf("unknown setting --%s", name)
+			return fmt.Errorf("unknown setting --%s: %w", name, ErrUsage)
 		}
 		if !hasVal {
 			if i+1 >= len(args) {

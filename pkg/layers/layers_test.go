@@ -53,9 +53,9 @@ var rules = []rule{
 
 // compositionRoots are the only packages that may import pkg/infra (test files aside): the mains,
 // the api's wiring, and pkg/worker and pkg/scheduler, which compose the components of their
-// role. Every other component takes a config struct of explicit dependencies and settings.
+// role, and pkg/cli, the command line's. Every other component takes a config struct of explicit dependencies and settings.
 // pkg/infra/infratest opens infra for tests.
-var compositionRoots = []string{"api", "worker", "scheduler", "pkg/worker", "pkg/scheduler", "pkg/infra", "pkg/infra/infratest"}
+var compositionRoots = []string{"api", "worker", "scheduler", "pkg/worker", "pkg/scheduler", "pkg/cli", "pkg/infra", "pkg/infra/infratest"}
 
 // deps lists every package of the module with its dependencies (transitively), as go list says.
 func deps(t *testing.T) map[string][]string { return list(t, "Deps") }
