@@ -87,6 +87,8 @@ func run(args []string) error {
 		return err
 	}
 	log.Info("Flowmill is ready", "url", cfg.PublicURL)
+	// One plain line on stdout whatever the log level: what `make run` shows once built.
+	fmt.Printf("Flowmill ready on %s\n", cfg.PublicURL)
 	srv.announceSetup(ctx)
 
 	select {
