@@ -169,7 +169,7 @@ func TestBadFilesImportNothing(t *testing.T) {
 		{"not JSON", []string{"import:workflow", "--input", write("broken.json", `[{"name":`)}, "broken.json: not valid JSON", ExitUsage},
 		{"not workflows", []string{"import:workflow", "--input", write("number.json", `42`)}, "number.json: the file must hold workflows", ExitUsage},
 		{"bad second item", []string{"import:workflow", "--input", write("second.json", `[`+good+`,{"name":"Bad","nodes":[{"name":"A","type":"x"}],"connections":{"A":{"main":[[{"node":"Gone","type":"main","index":0}]]}}}]`)},
-			`second.json (item 2), workflow "Bad": `+"invalid workflow", ExitUsage},
+			`second.json (item 2), workflow "Bad": ` + "invalid workflow", ExitUsage},
 		{"no name", []string{"import:workflow", "--input", write("noname.json", `[`+good+`,{"nodes":[],"connections":{}}]`)}, "noname.json (item 2): the workflow has no name", ExitUsage},
 		{"taken name", []string{"import:workflow", "--input", write("taken.json", `[`+good+`,`+good+`]`)}, `taken.json (item 2), workflow "Good": workflow name "Good" is taken`, 1},
 		{"folder without --separate", []string{"import:workflow", "--input", dir}, "add --separate", ExitUsage},

@@ -280,6 +280,9 @@ func (r *Runner) Handle(ctx context.Context, payload []byte) error {
 		r.log.Warn("claim execution; trying again", "execution", p.ExecutionID, "err", err)
 		return queue.Defer(ClaimRetryDelay, "the claim failed: "+err.Error())
 	}
+	if c.TakenOver {
+		r.cfg.Metrics.TookOver()
+	}
 	if c.Execution.Takeovers >= r.cfg.MaxTakeovers {
 		return r.crashPoisonPill(ctx, c.Execution, c.Data)
 	}

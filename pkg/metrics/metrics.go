@@ -32,6 +32,8 @@ type Metrics struct {
 	// ExecutionDuration is the run time of finished executions in seconds, by workflow id
 	// (bounded, see MaxWorkflowLabels) and final status.
 	ExecutionDuration *prometheus.HistogramVec
+	// Takeovers counts claims that took an execution over from a worker whose lease ran out.
+	Takeovers prometheus.Counter
 	// TasksTotal counts processed queue tasks by kind and result (ok, error).
 	TasksTotal *prometheus.CounterVec
 	// SchedulerTicks counts schedule and poll trigger ticks by result: fired (queued) or
@@ -68,6 +70,9 @@ func New() *Metrics {
 			Help:    "Run time of finished executions by workflow id (at most 100 ids, then \"other\") and status.",
 			Buckets: []float64{0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600},
 		}, []string{"workflow", "status"}),
+		Takeovers: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "flowmill_execution_takeovers_total", Help: "Executions taken over from a worker whose lease ran out (it died).",
+		}),
 		TasksTotal: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "flowmill_queue_tasks_total", Help: "Queue tasks processed by kind and result.",
 		}, []string{"kind", "result"}),
@@ -92,7 +97,7 @@ func New() *Metrics {
 		m.SchedulerTicks.WithLabelValues(r) // present at 0 before the first tick
 	}
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.ExecutionsTotal, m.ExecutionsStarted, m.ExecutionDuration, m.TasksTotal, m.SchedulerTicks,
+		m.ExecutionsTotal, m.ExecutionsStarted, m.ExecutionDuration, m.Takeovers, m.TasksTotal, m.SchedulerTicks,
 		m.RedisErrors, m.DatabaseErrors, m.HTTPRequestsTotal, m.PushConnections)
 	return m
 }
@@ -122,6 +127,14 @@ func (m *Metrics) Started(mode string) {
 		return
 	}
 	m.ExecutionsStarted.WithLabelValues(mode).Inc()
+}
+
+// TookOver records a takeover of an execution.
+func (m *Metrics) TookOver() {
+	if m == nil {
+		return
+	}
+	m.Takeovers.Inc()
 }
 
 // Finished records a finished execution: its mode and status, and its run time under its
