@@ -128,3 +128,13 @@ func TestOnlyCompositionRootsImportInfra(t *testing.T) {
 		}
 	}
 }
+
+// TestNoPackagesFromNpm: go test ./... never walks into a node_modules folder (npm packages may
+// ship Go files; go.mod's ignore directive keeps them out).
+func TestNoPackagesFromNpm(t *testing.T) {
+	for pkg := range imports(t) {
+		if strings.Contains(pkg, "/node_modules/") {
+			t.Errorf("%s is part of the module: add its node_modules folder to go.mod's ignore", pkg)
+		}
+	}
+}
