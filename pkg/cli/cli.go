@@ -10,7 +10,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -94,16 +93,19 @@ func runCommand(p Program, name string, args []string, stdout, stderr io.Writer)
 	env := &Env{Stdout: stdout, Stderr: stderr, process: p.Name}
 	defer env.close()
 	err := commands[i].run(ctx, env, args)
-	if err == nil {
+	if err == nil || errors.Is(err, errHelpShown) {
 		return 0
 	}
 	fmt.Fprintf(stderr, "flowmill %s %s: %s\n", p.Name, name, infra.OneLine(err))
 	var ue *usageError
-	if errors.As(err, &ue) || errors.Is(err, flag.ErrHelp) {
+	if errors.As(err, &ue) {
 		return ExitUsage
 	}
 	return 1
 }
+
+// errHelpShown means a command printed its flags for -h or --help.
+var errHelpShown = errors.New("help shown")
 
 // usageError is a command line or input file that cannot be used as it is.
 type usageError struct{ msg string }

@@ -252,4 +252,8 @@ func TestHelpAndVersion(t *testing.T) {
 		require.Contains(t, out.String(), want)
 	}
 	require.NotContains(t, out.String(), "execute", "execute is bin/worker's")
+	out.Reset()
+	require.Equal(t, 0, Main(p, []string{"import:workflow", "--help"}, &out, &out))
+	require.Contains(t, out.String(), "-separate")
+	require.Equal(t, ExitUsage, Main(p, []string{"import:workflow", "--nope"}, &out, &out))
 }

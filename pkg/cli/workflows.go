@@ -45,7 +45,9 @@ func flags(name string, stderr io.Writer) *flag.FlagSet {
 }
 
 func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		return errHelpShown
+	} else if err != nil {
 		return usagef("%v", err)
 	}
 	if fs.NArg() > 0 {
