@@ -12,15 +12,43 @@ WEB_SOURCES := $(shell find webapp/src webapp/public -type f 2>/dev/null) webapp
 	webapp/tsconfig.json webapp/tsconfig.app.json webapp/package.json
 GO_SOURCES := $(shell find api worker scheduler pkg e2e/stack e2e/oauthprovider webapp/embed.go -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
-.PHONY: run build web test test-go test-web test-e2e test-chaos compat compat-list bench bench-push bench-queue bench-webhook bench-editor bench-ndv bench-idle bench-chain chaos chaos-short docs clean
+.PHONY: run image image-check test-manifests build web test test-go test-web test-e2e test-chaos compat compat-list bench bench-push bench-queue bench-webhook bench-editor bench-ndv bench-idle bench-chain chaos chaos-short docs clean
 
-run: bin/api
-	./bin/api
+# The build's output goes to $(RUN_LOG); only its last lines are shown when it fails. The api
+# then logs warnings only (FLOWMILL_LOG_LEVEL=info make run for everything) and prints one
+# "Flowmill ready on …" line.
+RUN_LOG ?= bin/build.log
+run:
+	@mkdir -p bin
+	@echo "build: Go modules, npm packages, web app and bin/api (the first time takes minutes; log in $(RUN_LOG))"
+	@start=$$(date +%s); if ! $(MAKE) --no-print-directory bin/api >$(RUN_LOG) 2>&1; then \
+		tail -n 30 $(RUN_LOG); echo "build failed; the whole log is $(RUN_LOG)"; exit 1; fi; \
+		echo "build: bin/api ready in $$(( $$(date +%s) - start ))s"
+	@FLOWMILL_LOG_LEVEL=$${FLOWMILL_LOG_LEVEL:-warn} ./bin/api
+
+# The container image, built from the source alone (the Dockerfile builds the web app and
+# Swagger UI itself). image-check builds it, runs it and probes /healthz and /api/v1/docs; it
+# needs a Docker daemon (deploy/image-check.sh).
+IMAGE ?= flowmill:local
+image:
+	docker build -t $(IMAGE) --build-arg VERSION=$(VERSION) .
+
+image-check:
+	bash deploy/image-check.sh $(IMAGE)
+
+# The Kubernetes manifests (deploy/kubernetes) against the Kubernetes and KEDA schemas that the
+# npm packages kubernetes-models and @kubernetes-models/keda ship: offline, no schema download.
+deploy/validate/node_modules/.package-lock.json: deploy/validate/package-lock.json
+	cd deploy/validate && $(NPM) ci --no-audit --no-fund --silent
+	@touch $@
+
+test-manifests: deploy/validate/node_modules/.package-lock.json
+	cd deploy/validate && node validate.mjs ../kubernetes
 
 build: bin/api bin/worker bin/scheduler
 
 webapp/node_modules/.package-lock.json: webapp/package-lock.json
-	cd webapp && $(NPM) ci --no-audit --no-fund
+	cd webapp && $(NPM) ci --no-audit --no-fund --no-progress
 	@touch $@
 
 webapp/dist/index.html: webapp/node_modules/.package-lock.json $(WEB_SOURCES)
@@ -53,7 +81,7 @@ bin/stack: $(GO_SOURCES)
 bin/oauthprovider: $(GO_SOURCES)
 	$(GO) build -trimpath -o $@ ./e2e/oauthprovider
 
-test: test-go test-web test-e2e test-chaos
+test: test-manifests test-go test-web test-e2e test-chaos
 
 # Go tests need Postgres and Redis: FLOWMILL_TEST_DATABASE_URL and FLOWMILL_TEST_REDIS_URL,
 # by default the local servers on 127.0.0.1.

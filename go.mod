@@ -2,6 +2,14 @@ module github.com/flowmill/flowmill
 
 go 1.26.0
 
+// npm packages may ship Go files (flatted does): ./... must not walk into them.
+ignore (
+	./webapp/node_modules
+	./e2e/node_modules
+	./api/swaggerui/node_modules
+	./deploy/validate/node_modules
+)
+
 require (
 	github.com/alicebob/miniredis/v2 v2.40.0
 	github.com/dlclark/regexp2/v2 v2.5.2

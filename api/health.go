@@ -24,27 +24,17 @@ func (s *server) readiness(c fiber.Ctx) error {
 	}
 	ctx, cancel := context.WithTimeout(c.Context(), 2*time.Second)
 	defer cancel()
-	checks := fiber.Map{}
-	ok := true
-	check := func(name string, err error) {
-		if err != nil {
-			checks[name] = err.Error()
-			ok = false
-			return
-		}
-		checks[name] = "ok"
-	}
-	err := s.in.Store.Ping(ctx)
-	if err == nil {
-		err = s.in.Store.Migrated(ctx)
-	}
-	check("database", err)
-	check("redis", s.in.Redis.Ping(ctx).Err())
+	checks, ok := s.in.Checks(ctx)
 	workers, err := bus.LiveInstances(ctx, s.in.Redis, bus.RoleWorker)
 	if err == nil && len(workers) == 0 {
 		err = errNoWorker
 	}
-	check("worker", err)
+	if err != nil {
+		checks["worker"] = err.Error()
+		ok = false
+	} else {
+		checks["worker"] = "ok"
+	}
 	status, code := "ok", fiber.StatusOK
 	if !ok {
 		status, code = "error", fiber.StatusServiceUnavailable

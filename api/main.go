@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/flowmill/flowmill/pkg/cli"
 	"github.com/flowmill/flowmill/pkg/config"
 	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/scheduler"
@@ -20,10 +21,9 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:]); err != nil {
-		fmt.Fprintln(os.Stderr, "flowmill api:", infra.OneLine(err))
-		os.Exit(1)
-	}
+	os.Exit(cli.Main(cli.Program{Name: "api", Version: version, Serve: run,
+		Summary: "the editor, REST and public API, push stream and webhooks; with no FLOWMILL_REDIS_URL also the worker and scheduler (the embedded default)"},
+		os.Args[1:], os.Stdout, os.Stderr))
 }
 
 func run(args []string) error {
@@ -87,6 +87,8 @@ func run(args []string) error {
 		return err
 	}
 	log.Info("Flowmill is ready", "url", cfg.PublicURL)
+	// One plain line on stdout whatever the log level: what `make run` shows once built.
+	fmt.Printf("Flowmill ready on %s\n", cfg.PublicURL)
 	srv.announceSetup(ctx)
 
 	select {

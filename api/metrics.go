@@ -5,7 +5,6 @@ import (
 
 	"github.com/gofiber/fiber/v3"
 	"github.com/gofiber/fiber/v3/middleware/adaptor"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 func (s *server) metricsHandler(c fiber.Ctx) error {
@@ -28,5 +27,5 @@ func (s *server) countRequests(c fiber.Ctx) error {
 }
 
 func newPromHandler(s *server) fiber.Handler {
-	return adaptor.HTTPHandler(promhttp.HandlerFor(s.in.Metrics.Registry, promhttp.HandlerOpts{}))
+	return adaptor.HTTPHandler(s.in.Metrics.Handler())
 }

@@ -218,3 +218,31 @@ func TestBadConfigurationStopsWithOneLine(t *testing.T) {
 		require.NotContains(t, text, "pw@", "the password must not be printed")
 	}
 }
+
+// TestEveryBinaryAnswersHelpAndVersion: --help lists the commands and every setting, --version
+// the release, on each binary, without opening anything; a stray argument names --help.
+func TestEveryBinaryAnswersHelpAndVersion(t *testing.T) {
+	for _, bin := range []string{"api", "worker", "scheduler"} {
+		out, err := exec.Command(filepath.Join(binaries(t), bin), "--version").Output()
+		require.NoError(t, err, bin)
+		require.Regexp(t, `^flowmill `+bin+` \S+\n$`, string(out))
+
+		out, err = exec.Command(filepath.Join(binaries(t), bin), "--help").Output()
+		require.NoError(t, err, bin)
+		for _, want := range []string{"import:workflow", "export:workflow", "import:credentials", "export:credentials",
+			"update:workflow", "FLOWMILL_DATABASE_URL", "--health-port"} {
+			require.Contains(t, string(out), want, bin)
+		}
+		require.Equal(t, bin == "worker", strings.Contains(string(out), "\n  execute "), "%s: execute is bin/worker's", bin)
+
+		cmd := exec.Command(filepath.Join(binaries(t), bin), "-h")
+		require.NoError(t, cmd.Run(), "%s -h", bin)
+
+		var stderr bytes.Buffer
+		cmd = exec.Command(filepath.Join(binaries(t), bin), "stray")
+		cmd.Stderr = &stderr
+		require.Error(t, cmd.Run())
+		require.Contains(t, stderr.String(), `unexpected argument "stray"`)
+		require.Contains(t, stderr.String(), "see --help")
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/flowmill/flowmill/pkg/cli"
 	"github.com/flowmill/flowmill/pkg/config"
 	"github.com/flowmill/flowmill/pkg/egress"
 	"github.com/flowmill/flowmill/pkg/engine"
@@ -25,7 +26,8 @@ import (
 // runExecute implements `worker execute --file workflow.json [--mode manual|webhook|trigger]
 // [--input items.json]`: it runs a workflow file without any services and prints one JSON
 // object {finished, nodeExecutionOrder, data: {resultData: {runData, lastNodeExecuted, error}}}.
-// Exit status: 0 finished (or waiting), 1 failed run, 2 unreadable input.
+// Exit status: 0 finished (or waiting), 1 failed run, 2 unreadable input. `worker execute --id
+// ID` instead runs a stored workflow as an execution (cli.ExecuteStored).
 func runExecute(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("execute", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -33,11 +35,19 @@ func runExecute(args []string, stdout, stderr io.Writer) int {
 	mode := fs.String("mode", string(workflow.ModeManual), "execution mode: manual, webhook or trigger")
 	inputFile := fs.String("input", "", "JSON file with the start node's input items")
 	timezone := fs.String("timezone", "", "default time zone for $now and $today (default America/New_York)")
+	id := fs.String("id", "", "id of a stored workflow to run as an execution (instead of --file)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
+	if *id != "" {
+		if *file != "" || *inputFile != "" {
+			fmt.Fprintln(stderr, "worker execute: --id runs a stored workflow; --file and --input do not go with it")
+			return 2
+		}
+		return cli.ExecuteStored(*id, stdout, stderr)
+	}
 	if *file == "" {
-		fmt.Fprintln(stderr, "worker execute: --file is required")
+		fmt.Fprintln(stderr, "worker execute: --file or --id is required")
 		return 2
 	}
 	switch workflow.Mode(*mode) {

@@ -152,6 +152,10 @@ type Config struct {
 	DefaultLocale string
 	// MetricsEnabled serves /metrics. Default true.
 	MetricsEnabled bool
+	// HealthPort is the port on which a worker or scheduler process serves /healthz,
+	// /healthz/readiness and /metrics (on ListenAddress); 0 means none, so several processes
+	// share a host without choosing ports. The api serves them on Port. Default 0 (0–65535).
+	HealthPort int
 
 	// NodesExclude names node types removed from the registry, as n8n's NODES_EXCLUDE: a
 	// comma-separated list (or a JSON array) such as n8n-nodes-base.executeCommand. Default
@@ -369,6 +373,9 @@ func Origin(raw string) (string, error) {
 	return scheme + "://" + host, nil
 }
 
+// ErrUsage marks a command line Load cannot read: an unknown setting or a stray argument.
+var ErrUsage = errors.New("see --help")
+
 // Load resolves the configuration from the environment (getenv) and command-line arguments, then
 // validates it. Flags are --name=value or --name value, named as in the registry.
 func Load(args []string, getenv func(string) string) (*Config, error) {
@@ -407,11 +414,11 @@ func parseFlags(args []string, values map[string]string) error {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !strings.HasPrefix(a, "--") {
-			return fmt.Errorf("unexpected argument %q (settings are --name=value)", a)
+			return fmt.Errorf("unexpected argument %q (settings are --name=value): %w", a, ErrUsage)
 		}
 		name, val, hasVal := strings.Cut(strings.TrimPrefix(a, "--"), "=")
 		if !known[name] {
-			return fmt.Errorf("unknown setting --%s", name)
+			return fmt.Errorf("unknown setting --%s: %w", name, ErrUsage)
 		}
 		if !hasVal {
 			if i+1 >= len(args) {
@@ -509,6 +516,9 @@ func (c *Config) finish() error {
 	}
 	if c.EncryptionKey != "" && len(c.EncryptionKey) < 16 {
 		errs = append(errs, errors.New("FLOWMILL_ENCRYPTION_KEY: must be at least 16 characters"))
+	}
+	if c.HealthPort < 0 || c.HealthPort > 65535 {
+		errs = append(errs, fmt.Errorf("FLOWMILL_HEALTH_PORT: %d is not a port (1–65535, or 0 for none)", c.HealthPort))
 	}
 	if c.DatabasePoolSize < 1 || c.DatabasePoolSize > 1000 {
 		errs = append(errs, fmt.Errorf("FLOWMILL_DATABASE_POOL_SIZE: %d is outside 1–1000", c.DatabasePoolSize))

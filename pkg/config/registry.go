@@ -228,6 +228,8 @@ var registry = []Setting{
 		field: func(c *Config) any { return &c.VersionNotificationsEndpoint }},
 	{Env: "FLOWMILL_VERSION_NOTIFICATIONS_INFO_URL", Flag: "version-notifications-info-url", Default: "", Help: "Page on how to update, linked from the editor's version notices and the audit's outdated-instance finding; empty or an http(s) URL.",
 		field: func(c *Config) any { return &c.VersionNotificationsInfoURL }},
+	{Env: "FLOWMILL_HEALTH_PORT", Flag: "health-port", Default: "0", Help: "Port on which a worker or scheduler process serves /healthz, /healthz/readiness and /metrics (FLOWMILL_METRICS still applies), on FLOWMILL_LISTEN_ADDRESS; 0 means none. The api serves them on its own port.",
+		field: func(c *Config) any { return &c.HealthPort }},
 }
 
 // Redacted lists every setting as NAME=value with secrets hidden, for logs and diagnostics.

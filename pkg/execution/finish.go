@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/flowmill/flowmill/pkg/engine"
 	"github.com/flowmill/flowmill/pkg/store"
@@ -48,7 +49,7 @@ func (r *Runner) finish(ctx context.Context, e *store.Execution, wf *workflow.Wo
 	}
 	h.finished(ctx, res, status)
 	if status != workflow.StatusWaiting {
-		r.cfg.Metrics.ExecutionsTotal.WithLabelValues(string(e.Mode), string(status)).Inc()
+		r.cfg.Metrics.Finished(string(e.Mode), string(status), wf.ID, time.Since(h.startedAt).Seconds())
 	}
 	if status == workflow.StatusError {
 		r.startErrorWorkflow(ctx, e, wf, res)

@@ -49,6 +49,7 @@ func (h *hooks) send(ctx context.Context, typ string, data any) {
 }
 
 func (h *hooks) started(ctx context.Context) {
+	h.r.cfg.Metrics.Started(string(h.e.Mode))
 	msg := push.ExecutionStarted{ExecutionID: h.id, Mode: string(h.e.Mode), StartedAt: h.startedAt.Format(time.RFC3339Nano),
 		WorkflowID: h.wf.ID, WorkflowName: h.wf.Name}
 	if h.e.RetryOf != nil {

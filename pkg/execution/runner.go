@@ -280,6 +280,9 @@ func (r *Runner) Handle(ctx context.Context, payload []byte) error {
 		r.log.Warn("claim execution; trying again", "execution", p.ExecutionID, "err", err)
 		return queue.Defer(ClaimRetryDelay, "the claim failed: "+err.Error())
 	}
+	if c.TakenOver {
+		r.cfg.Metrics.TookOver()
+	}
 	if c.Execution.Takeovers >= r.cfg.MaxTakeovers {
 		return r.crashPoisonPill(ctx, c.Execution, c.Data)
 	}
@@ -403,6 +406,8 @@ func (r *Runner) execute(ctx context.Context, e *store.Execution, d *store.Execu
 // engineWith is an engine that reports to h.
 func (r *Runner) engineWith(h *hooks) (*engine.Engine, error) {
 	opts := r.base
+	// Whatever the engine and its nodes log names the execution and workflow it belongs to.
+	opts.Logger = r.log.With("execution", h.id, "workflow", h.wf.ID)
 	opts.Hooks = []engine.Hook{h}
 	opts.Credentials, opts.Workflows, opts.SubWorkflows = r.actingFor(h.e.UserID)
 	if h.answer != nil {

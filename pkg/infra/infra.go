@@ -76,6 +76,10 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*Infra, er
 	if err != nil {
 		return nil, err
 	}
+	if err := countDatabaseErrors(in.Store.DB, in.Metrics); err != nil {
+		in.Close()
+		return nil, err
+	}
 	if err := checkKey(ctx, in.Store, cfg.EncryptionKey); err != nil {
 		in.Close()
 		return nil, err
@@ -94,6 +98,7 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*Infra, er
 		in.Close()
 		return nil, err
 	}
+	countRedisErrors(in.Redis, in.Metrics)
 	in.Queue = queue.NewClientWith(in.Redis, queue.ClientConfig{ExecutionTimeout: cfg.ExecutionTaskTimeout()})
 	in.Publisher = push.NewPublisher(in.Redis)
 	in.Metrics.RegisterQueueDepth(in.Queue)

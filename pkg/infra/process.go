@@ -41,6 +41,16 @@ func RunProcess(name string, args []string, build func(*Infra) (Component, error
 		return err
 	}
 	defer in.Close()
+	// The health listener comes up first, so a probe sees a starting process as not ready
+	// rather than as dead, and goes last, so readiness reports the stop while it happens.
+	var health *HealthListener
+	if cfg.HealthPort != 0 {
+		health = NewHealthListener(in, name)
+		if err := health.Start(ctx); err != nil {
+			return err
+		}
+		defer health.Stop()
+	}
 	c, err := build(in)
 	if err != nil {
 		return err
@@ -48,8 +58,14 @@ func RunProcess(name string, args []string, build func(*Infra) (Component, error
 	if err := c.Start(ctx); err != nil {
 		return err
 	}
+	if health != nil {
+		health.Ready()
+	}
 	<-ctx.Done()
 	log.Info("shutting down", "timeout", cfg.ShutdownTimeout)
+	if health != nil {
+		health.Stopping()
+	}
 	c.Stop()
 	return nil
 }

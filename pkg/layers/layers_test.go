@@ -53,9 +53,9 @@ var rules = []rule{
 
 // compositionRoots are the only packages that may import pkg/infra (test files aside): the mains,
 // the api's wiring, and pkg/worker and pkg/scheduler, which compose the components of their
-// role. Every other component takes a config struct of explicit dependencies and settings.
+// role, and pkg/cli, the command line's. Every other component takes a config struct of explicit dependencies and settings.
 // pkg/infra/infratest opens infra for tests.
-var compositionRoots = []string{"api", "worker", "scheduler", "pkg/worker", "pkg/scheduler", "pkg/infra", "pkg/infra/infratest"}
+var compositionRoots = []string{"api", "worker", "scheduler", "pkg/worker", "pkg/scheduler", "pkg/cli", "pkg/infra", "pkg/infra/infratest"}
 
 // deps lists every package of the module with its dependencies (transitively), as go list says.
 func deps(t *testing.T) map[string][]string { return list(t, "Deps") }
@@ -125,6 +125,16 @@ func TestOnlyCompositionRootsImportInfra(t *testing.T) {
 		if !slices.ContainsFunc(compositionRoots, func(root string) bool { return pkg == module+"/"+root }) {
 			t.Errorf("%s imports pkg/infra: only the composition roots %v may; take a config struct of explicit dependencies instead",
 				strings.TrimPrefix(pkg, module+"/"), compositionRoots)
+		}
+	}
+}
+
+// TestNoPackagesFromNpm: go test ./... never walks into a node_modules folder (npm packages may
+// ship Go files; go.mod's ignore directive keeps them out).
+func TestNoPackagesFromNpm(t *testing.T) {
+	for pkg := range imports(t) {
+		if strings.Contains(pkg, "/node_modules/") {
+			t.Errorf("%s is part of the module: add its node_modules folder to go.mod's ignore", pkg)
 		}
 	}
 }

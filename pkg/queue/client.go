@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/flowmill/flowmill/pkg/metrics"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -141,20 +142,34 @@ func (c *Client) PingResult(id string) (result string, ok bool, err error) {
 
 // QueueSizes returns the number of pending tasks per queue (0 for a queue never used).
 func (c *Client) QueueSizes() (map[string]int, error) {
+	stats, err := c.QueueStats()
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]int, len(stats))
+	for q, s := range stats {
+		out[q] = s.Pending
+	}
+	return out, nil
+}
+
+// QueueStats returns the pending tasks of every queue and how long its oldest one has waited
+// (zero for a queue never used).
+func (c *Client) QueueStats() (map[string]metrics.QueueStat, error) {
 	known, err := c.inspector.Queues()
 	if err != nil {
 		return nil, fmt.Errorf("list queues: %w", err)
 	}
-	out := map[string]int{}
+	out := map[string]metrics.QueueStat{}
 	for q := range Queues {
-		out[q] = 0
+		out[q] = metrics.QueueStat{}
 	}
 	for _, q := range known {
 		info, err := c.inspector.GetQueueInfo(q)
 		if err != nil {
 			return nil, fmt.Errorf("queue %s: %w", q, err)
 		}
-		out[q] = info.Pending
+		out[q] = metrics.QueueStat{Pending: info.Pending, LatencySeconds: info.Latency.Seconds()}
 	}
 	return out, nil
 }

@@ -28,7 +28,7 @@ type Scheduler struct {
 // FirerConfig is the configuration of the trigger firer of a process on in.
 func FirerConfig(in *infra.Infra) trigger.FirerConfig {
 	return trigger.FirerConfig{Store: in.Store, Redis: in.Redis, Queue: in.Queue, Nodes: in.Nodes, Eval: in.Eval,
-		Timezone: in.Config.Timezone, Log: in.Log}
+		Timezone: in.Config.Timezone, Log: in.Log, Metrics: in.Metrics}
 }
 
 // New builds a scheduler on in.

@@ -213,6 +213,9 @@ type Claim struct {
 	// wait resuming), so a stop request made meanwhile may not have reached anyone. SQLite
 	// answers true always: the embedded process checks every claim.
 	Resumed bool
+	// TakenOver tells that the claim found the execution running under another run's expired
+	// lease (its worker died): the claim counted a takeover.
+	TakenOver bool
 }
 
 // ClaimExecution is AcquireLease plus the execution's data, in one round trip on Postgres: the
@@ -220,6 +223,8 @@ type Claim struct {
 // (random per claim, see package execution), which every later write of the run presents.
 func (s *Store) ClaimExecution(ctx context.Context, id int64, owner string, ttl time.Duration) (*Claim, error) {
 	if s.Dialect != Postgres {
+		var before int
+		_ = s.DB.WithContext(ctx).Model(&Execution{}).Where("id = ?", id).Select("takeovers").Scan(&before).Error
 		e, err := s.AcquireLease(ctx, id, owner, ttl)
 		if err != nil {
 			return nil, err
@@ -228,7 +233,7 @@ func (s *Store) ClaimExecution(ctx context.Context, id int64, owner string, ttl 
 		if err != nil {
 			return nil, err
 		}
-		return &Claim{Execution: e, Data: d, Resumed: true}, nil
+		return &Claim{Execution: e, Data: d, Resumed: true, TakenOver: e.Takeovers > before}, nil
 	}
 	now := time.Now().UTC()
 	var rows []struct {
@@ -238,6 +243,8 @@ func (s *Store) ClaimExecution(ctx context.Context, id int64, owner string, ttl 
 		Data         JSON
 		Checkpoints  JSON
 		Resumed      bool
+		// Before is the takeover count the statement's snapshot holds, from before the claim.
+		TakeoversBefore int
 	}
 	// started_at keeps its first value: one that differs from this claim's time was set before.
 	// The claim commits without waiting for the disk (synchronous_commit off for this statement's
@@ -251,6 +258,7 @@ func (s *Store) ClaimExecution(ctx context.Context, id int64, owner string, ttl 
 		WHERE id = ? AND status IN ? AND (lease_expires_at IS NULL OR lease_expires_at < ?)
 		RETURNING *)
 		SELECT c.*, d.workflow_data, d.start_data, d.data, c.started_at IS DISTINCT FROM ? AS resumed,
+		(SELECT o.takeovers FROM executions o WHERE o.id = c.id) AS takeovers_before,
 		(SELECT json_agg(k.data ORDER BY k.seq) FROM execution_checkpoints k WHERE k.execution_id = c.id) AS checkpoints
 		FROM c JOIN execution_data d ON d.execution_id = c.id CROSS JOIN async`,
 		workflow.StatusRunning, owner, now.Add(ttl), now, workflow.StatusRunning, id, workflow.PendingStatuses, now, now).Scan(&rows).Error
@@ -274,6 +282,7 @@ func (s *Store) ClaimExecution(ctx context.Context, id int64, owner string, ttl 
 			return nil, fmt.Errorf("lease execution %d: %w", id, err)
 		}
 	}
-	return &Claim{Execution: &r.Execution, Resumed: r.Resumed,
+	// Every part of the statement reads one snapshot, so the subquery saw the row as it was.
+	return &Claim{Execution: &r.Execution, Resumed: r.Resumed, TakenOver: r.Takeovers > r.TakeoversBefore,
 		Data: &ExecutionData{ExecutionID: r.ID, WorkflowData: r.WorkflowData, StartData: r.StartData, Data: r.Data}}, nil
 }

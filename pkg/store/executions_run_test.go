@@ -51,6 +51,7 @@ func TestTakeoversAreCounted(t *testing.T) {
 		c, err := s.ClaimExecution(ctx, e.ID, "w/a", time.Minute)
 		require.NoError(t, err)
 		require.Zero(t, c.Execution.Takeovers)
+		require.False(t, c.TakenOver, "a first claim takes nothing over")
 		ok, err := s.RenewLease(ctx, e.ID, "w/a", -time.Second, "Code") // the worker died in Code
 		require.NoError(t, err)
 		require.True(t, ok)
@@ -58,6 +59,7 @@ func TestTakeoversAreCounted(t *testing.T) {
 			c, err = s.ClaimExecution(ctx, e.ID, fmt.Sprintf("w/%d", i), -time.Second)
 			require.NoError(t, err)
 			require.Equal(t, i, c.Execution.Takeovers)
+			require.True(t, c.TakenOver)
 			require.Equal(t, "Code", c.Execution.RunningNode)
 		}
 		// The old token can write nothing any more.

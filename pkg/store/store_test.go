@@ -286,6 +286,7 @@ func TestClaimExecutionReturnsItsData(t *testing.T) {
 		require.True(t, again.Resumed)
 		require.Equal(t, got.StartedAt.UnixMicro(), again.Execution.StartedAt.UnixMicro())
 		require.Zero(t, again.Execution.Takeovers, "a released lease is no takeover")
+		require.False(t, again.TakenOver)
 	})
 }
 

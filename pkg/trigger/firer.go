@@ -14,6 +14,7 @@ import (
 
 	"github.com/flowmill/flowmill/pkg/bus"
 	"github.com/flowmill/flowmill/pkg/expr"
+	"github.com/flowmill/flowmill/pkg/metrics"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/recurrence"
@@ -79,6 +80,8 @@ type FirerConfig struct {
 	Timezone string
 	// Log may be nil (discarded).
 	Log *slog.Logger
+	// Metrics counts the ticks fired and skipped; nil counts nothing.
+	Metrics *metrics.Metrics
 }
 
 func (c FirerConfig) withDefaults() FirerConfig {
@@ -198,10 +201,16 @@ func (s *Firer) fireDue(ctx context.Context) {
 	s.mu.Unlock()
 	for _, t := range due {
 		at := t.next
-		if now.Sub(at) <= LateLimit && t.rule.WeekDue(t.last, at, t.loc) {
+		late := now.Sub(at) > LateLimit
+		if late {
+			s.cfg.Metrics.Tick(metrics.TickSkipped)
+		}
+		if !late && t.rule.WeekDue(t.last, at, t.loc) {
 			err := s.cfg.Queue.EnqueueTrigger(ctx, queue.TriggerFire{WorkflowID: t.workflowID, Node: t.node, FireTime: at.Unix()})
 			if err != nil {
 				s.log.Warn("queue trigger", "workflow", t.workflowID, "node", t.node, "err", err)
+			} else {
+				s.cfg.Metrics.Tick(metrics.TickFired)
 			}
 			t.last = at
 		}

@@ -49,4 +49,6 @@ const (
 	ModeRetry Mode = "retry"
 	// ModeError: an error workflow run for a failed execution.
 	ModeError Mode = "error"
+	// ModeCLI: a stored workflow run from the command line (bin/worker execute --id).
+	ModeCLI Mode = "cli"
 )
