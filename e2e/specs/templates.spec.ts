@@ -24,7 +24,11 @@ test.describe('template library', () => {
   });
 
   test('search and category filter live in the URL, Back restores them', async ({ page }) => {
-    await page.goto('/templates/');
+    // The sidebar's Workflows menu leads to the library.
+    await page.goto('/workflow');
+    await page.getByTestId('workflow-menu').click();
+    await page.getByTestId('workflow-menu-item-newFromTemplate').click();
+    await expect(page).toHaveURL(/\/templates\/$/);
     await expect(page.getByRole('heading', { name: 'Workflow templates' })).toBeVisible();
     const total = Number(await page.getByTestId('templates-total').textContent());
     expect(total).toBeGreaterThanOrEqual(40);
@@ -40,7 +44,8 @@ test.describe('template library', () => {
     const found = Number(await page.getByTestId('templates-total').textContent());
     expect(found).toBeLessThan(total);
 
-    await page.getByRole('checkbox', { name: 'Operations' }).check();
+    await page.getByRole('checkbox', { name: 'Operations' }).click();
+    await expect(page.getByRole('checkbox', { name: 'Operations' })).toBeChecked();
     await expect(page).toHaveURL(/search=duplicate&categories=\d+$/);
     await expect(cards(page)).toHaveCount(1);
     await expect(cards(page).first()).toContainText('Deduplicate events with Item Lists');
@@ -108,6 +113,12 @@ test.describe('template library', () => {
     await expect(preview.locator('[data-test-id="canvas-node"][data-name="Say hello"]')).toBeVisible();
     await expect(preview.locator('[data-test-id="canvas-node"][data-name="Build the message"]')).toBeVisible();
     await expect(page.getByTestId('template-preview')).toHaveAttribute('data-state', 'ready');
+    // Opening a node in the preview fills the window with the frame until it is closed.
+    await preview.locator('[data-test-id="canvas-node"][data-name="Say hello"] [class*="nodeCard"]').dblclick();
+    await expect(preview.getByTestId('ndv')).toBeVisible();
+    await expect(page.getByTestId('template-preview')).toHaveAttribute('data-ndv-open', 'true');
+    await preview.getByTestId('back-to-canvas').click();
+    await expect(page.getByTestId('template-preview')).not.toHaveAttribute('data-ndv-open');
     await expect(page.getByTestId('template-description')).toContainText('Manual Trigger');
     await expect(page.getByTestId('template-details-category').first()).toBeVisible();
     await expect(page.getByTestId('template-details')).toContainText('by flowmill');

@@ -60,7 +60,7 @@ export function TemplatePreview({ workflow }: { workflow: TemplateWorkflowData |
   const state = failed ? 'error' : ready && workflow ? 'ready' : 'loading';
 
   return (
-    <div className={`${classes.preview} ${ndvOpen ? classes.previewFull : ''}`} data-test-id="template-preview" data-state={state}>
+    <div className={`${classes.preview} ${ndvOpen ? classes.previewFull : ''}`} data-test-id="template-preview" data-state={state} data-ndv-open={ndvOpen || undefined}>
       <iframe ref={frame} src={`${currentAppPaths().basePath}workflows/demo`} title={t('templates.preview')} className={classes.previewFrame} data-test-id="template-preview-frame" />
       {state === 'loading' ? (
         <div className={classes.previewCover}>
