@@ -145,6 +145,15 @@ func (s *server) routes() []route {
 		// Node documentation pages, built in so the editor's Docs links work offline.
 		{http.MethodGet, "/docs/nodes", signedIn, s.getNodeDocsIndex},
 		{http.MethodGet, "/docs/nodes/:type", signedIn, s.getNodeDoc},
+		// The built-in templates host: n8n's public templates API over the catalogue shipped in
+		// the binary. Public like n8n's: it holds no account data.
+		{http.MethodGet, "/templates-host/health", public, s.templatesHealth},
+		{http.MethodGet, "/templates-host/templates/categories", public, s.templatesCategories},
+		{http.MethodGet, "/templates-host/templates/collections", public, s.templatesCollections},
+		{http.MethodGet, "/templates-host/templates/collections/:id", public, s.templatesCollection},
+		{http.MethodGet, "/templates-host/templates/workflows", public, s.templatesWorkflows},
+		{http.MethodGet, "/templates-host/templates/workflows/:id", public, s.templatesWorkflow},
+		{http.MethodGet, "/templates-host/workflows/templates/:id", public, s.templatesWorkflowImport},
 	}, s.webhookRoutes()...)
 }
 
@@ -175,7 +184,7 @@ func (s *server) mount() {
 
 // isAPIPath tells the machine-facing paths, which never fall back to the web app.
 func isAPIPath(p string) bool {
-	for _, prefix := range []string{"rest/", "api/", "webhook/", "webhook-test/", "webhook-waiting/", "healthz", "metrics"} {
+	for _, prefix := range []string{"rest/", "api/", "webhook/", "webhook-test/", "webhook-waiting/", "healthz", "metrics", "templates-host/"} {
 		if strings.HasPrefix(p+"/", prefix) || strings.HasPrefix(p, prefix) {
 			return true
 		}

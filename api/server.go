@@ -22,6 +22,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/mail"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/push"
+	"github.com/flowmill/flowmill/pkg/templates"
 	"github.com/flowmill/flowmill/pkg/trigger"
 	"github.com/flowmill/flowmill/pkg/versioncheck"
 	"github.com/flowmill/flowmill/pkg/webhook"
@@ -68,6 +69,9 @@ type server struct {
 	draining atomic.Bool
 	// versions asks the version endpoint for the audit; nil when version notifications are off.
 	versions *versioncheck.Checker
+	// templates is the built-in template library the templates host serves; nil when templates
+	// are off.
+	templates *templates.Catalogue
 }
 
 // newServer builds the Fiber app with every route; dist is the built web app.
@@ -101,6 +105,11 @@ func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
 	if cfg.VersionNotificationsEnabled {
 		if s.versions, err = versioncheck.New(versioncheck.Config{Client: cfg.Egress().Client(egress.Options{}),
 			Endpoint: cfg.VersionNotificationsEndpoint, InstanceID: in.InstanceID()}); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.TemplatesEnabled {
+		if s.templates, err = templates.Builtin(s.nodeTypes); err != nil {
 			return nil, err
 		}
 	}

@@ -33,7 +33,7 @@ type settingsResponse struct {
 	WorkflowTagsDisabled         bool                 `json:"workflowTagsDisabled"`
 	LogLevel                     string               `json:"logLevel"`
 	HiringBannerEnabled          bool                 `json:"hiringBannerEnabled"`
-	Templates                    templates            `json:"templates"`
+	Templates                    templatesSettings    `json:"templates"`
 	ExecutionMode                string               `json:"executionMode"`
 	PublicAPI                    publicAPI            `json:"publicApi"`
 	OnboardingCallPromptEnabled  bool                 `json:"onboardingCallPromptEnabled"`
@@ -61,7 +61,7 @@ type userManagement struct {
 	SMTPSetup            bool `json:"smtpSetup"`
 }
 
-type templates struct {
+type templatesSettings struct {
 	Enabled bool   `json:"enabled"`
 	Host    string `json:"host"`
 }
@@ -117,7 +117,7 @@ func (s *server) getSettings(c fiber.Ctx) error {
 		UserManagement:               userManagement{Enabled: umEnabled, ShowSetupOnFirstLoad: showSetup, SMTPSetup: cfg.SMTPSetUp()},
 		WorkflowTagsDisabled:         cfg.WorkflowTagsDisabled,
 		LogLevel:                     cfg.LogLevel,
-		Templates:                    templates{Enabled: cfg.TemplatesEnabled, Host: cfg.TemplatesHost},
+		Templates:                    templatesSettings{Enabled: cfg.TemplatesEnabled, Host: cmp.Or(cfg.TemplatesHost, cfg.BasePath+builtinTemplatesHost)},
 		ExecutionMode:                mode,
 		PublicAPI:                    publicAPI{Enabled: !cfg.PublicAPIDisabled, LatestVersion: 1, Path: "api"},
 		DocsURL:                      cmp.Or(cfg.DocsURL, cfg.BasePath+"docs/nodes"),

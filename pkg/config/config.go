@@ -135,10 +135,12 @@ type Config struct {
 	UserManagementDisabled bool
 	// PublicAPIDisabled turns off /api/v1. Default false.
 	PublicAPIDisabled bool
-	// TemplatesEnabled turns on the template library. Default false.
+	// TemplatesEnabled turns on the template library (its screens and the built-in templates
+	// host). Default true.
 	TemplatesEnabled bool
 	// TemplatesHost is the template library's API base URL; when set, its origin may frame the
-	// demo view. Empty or an http(s) URL.
+	// demo view. Empty (the default) means the built-in host, <base path>templates-host/;
+	// otherwise an http(s) URL of a host with n8n's templates API.
 	TemplatesHost string
 	// DemoFrameAncestors lists further origins (scheme://host[:port], separated by commas or
 	// spaces) that may frame the demo view, /workflows/demo. The editor's own origin and

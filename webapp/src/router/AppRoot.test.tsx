@@ -100,7 +100,7 @@ describe('app startup and route guard', () => {
   it('checks the templates host when templates are enabled and shows the Templates entry', async () => {
     const fetchMock = stubBackend({ user: OWNER, settings: { templates: { enabled: true, host: 'https://templates.example/' } } });
     renderApp('/templates/');
-    await screen.findByRole('heading', { name: 'Templates' });
+    await screen.findByRole('heading', { name: 'Workflow templates' });
     expect(screen.getByRole('link', { name: 'Templates' })).toBeInTheDocument();
     await waitFor(() => expect(fetchMock.mock.calls.map(([input]) => String(input))).toContain('https://templates.example/health'));
   });

@@ -11,7 +11,7 @@ import { SignupView } from '@/views/auth/SignupView';
 import { APISettings } from '@/views/settings/APISettings';
 import { PersonalSettings } from '@/views/settings/PersonalSettings';
 import { UsersSettings } from '@/views/settings/UsersSettings';
-import { PendingScreen } from '@/views/pending/PendingScreen';
+import { TemplatesCollectionView, TemplatesSearchView, TemplatesWorkflowView, WorkflowTemplateView } from '@/views/templates';
 
 function redirectOf(name: RouteName): ReactNode {
   const target = getRoute(name).redirectTo;
@@ -19,17 +19,17 @@ function redirectOf(name: RouteName): ReactNode {
   return <Navigate to={target} replace />;
 }
 
-/** What each route renders. Screens still pending point at PendingScreen until they are built. */
+/** What each route renders. */
 export const SCREENS: Record<RouteName, ReactNode> = {
   Homepage: redirectOf('Homepage'),
   NodeViewNew: <NodeViewScreen mode="new" />,
   NodeViewExisting: <NodeViewScreen mode="existing" />,
   ExecutionById: <NodeViewScreen mode="execution" />,
   WorkflowDemo: <NodeViewScreen mode="demo" />,
-  WorkflowTemplate: <PendingScreen name="WorkflowTemplate" />,
-  TemplatesSearchView: <PendingScreen name="TemplatesSearchView" />,
-  TemplatesWorkflowView: <PendingScreen name="TemplatesWorkflowView" />,
-  TemplatesCollectionView: <PendingScreen name="TemplatesCollectionView" />,
+  WorkflowTemplate: <WorkflowTemplateView />,
+  TemplatesSearchView: <TemplatesSearchView />,
+  TemplatesWorkflowView: <TemplatesWorkflowView />,
+  TemplatesCollectionView: <TemplatesCollectionView />,
   SigninView: <SigninView />,
   SignupView: <SignupView />,
   SetupView: <SetupView />,

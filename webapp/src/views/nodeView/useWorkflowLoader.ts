@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { newWorkflowSettings } from '@/core/workflow/executionOrder';
 import { START_NODE_POSITION, STICKY_DEFAULT_HEIGHT, STICKY_DEFAULT_WIDTH } from '@/core/workflow/canvas';
+import { workflowDataOf } from '@/core/workflow/clipboard';
 import { createNode } from '@/core/workflow/edits';
 import { DEFAULT_WORKFLOW_NAME } from '@/core/workflow/naming';
 import { START_NODE_TYPE, STICKY_NOTE_TYPE, type NodeTypeIndex } from '@/core/workflow/nodeTypes';
@@ -80,7 +81,8 @@ export function useWorkflowLoader(mode: EditorMode, store: EditorStore, index: N
   useLayoutEffect(() => {
     beforeShowRef.current = beforeShow;
   });
-  const locationState = location.state as { newToast?: boolean } | null;
+  // A template opened with "Use this workflow" arrives as the new workflow's content.
+  const locationState = location.state as { newToast?: boolean; template?: { name: string; workflow: unknown } } | null;
 
   const workflowId = mode === 'existing' ? (params.name ?? null) : null;
   const executionId = mode === 'execution' ? (params.id ?? null) : null;
@@ -165,6 +167,22 @@ export function useWorkflowLoader(mode: EditorMode, store: EditorStore, index: N
           void navigate('/workflow', { replace: true });
         });
       return;
+    }
+
+    if (mode === 'new' && locationState?.template) {
+      const { name, workflow } = locationState.template;
+      const graph = workflowDataOf(workflow);
+      if (graph) {
+        Promise.all([newWorkflowName(name).catch(() => ({ name })), prepareNodes(graph.nodes)]).then(([answer]) => {
+          if (!live()) return;
+          // Imported, not saved: the unsaved-changes flag is set (spec 000 §4).
+          beforeShowRef.current?.(graph);
+          store.load({ name: answer.name }, graph, true);
+          setDone({ key, execution: null });
+        });
+        return;
+      }
+      showToast({ type: 'error', title: t('templates.couldntImportWorkflow'), message: t('templates.workflowsNotFound') });
     }
 
     if (mode === 'new') {
