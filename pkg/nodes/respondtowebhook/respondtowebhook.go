@@ -84,8 +84,8 @@ func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) 
 		}
 		if s, ok := body.(string); ok {
 			if s != "" {
-				var v any
-				if err := json.Unmarshal([]byte(s), &v); err != nil {
+				v, err := workflow.DecodeJSONValue([]byte(s))
+				if err != nil {
 					return nil, nodes.Errorf(0, "Invalid JSON in 'Response Body' field")
 				}
 				res.Body = v
@@ -94,7 +94,7 @@ func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) 
 			res.Body = body
 		}
 	case "firstIncomingItem":
-		res.Body = workflow.CopyJSON(items[0].JSON)
+		res.Body = items[0].JSON.Clone()
 	case "text":
 		if res.Body, err = ex.ParamString("responseBody", 0); err != nil {
 			return nil, err

@@ -16,8 +16,8 @@ type m = map[string]any
 func TestRespondToWebhook(t *testing.T) {
 	t.Parallel()
 	in := []workflow.Item{
-		{JSON: m{"a": 1.0}, Binary: map[string]workflow.BinaryData{"file": nodes.NewBinary([]byte("PDF"), "a.pdf", "application/pdf")}},
-		{JSON: m{"a": 2.0}},
+		{JSON: workflow.ObjectFromMap(m{"a": 1.0}), Binary: map[string]workflow.BinaryData{"file": nodes.NewBinary([]byte("PDF"), "a.pdf", "application/pdf")}},
+		{JSON: workflow.ObjectFromMap(m{"a": 2.0})},
 	}
 	tests := []struct {
 		name   string
@@ -72,7 +72,7 @@ func TestRespondToWebhookErrors(t *testing.T) {
 	require.ErrorContains(t, err, "Invalid JSON in 'Response Body' field")
 	_, err = nodetest.Run(t, respondtowebhook.Type(), nodetest.Node{Parameters: m{"respondWith": "binary"}}, nodetest.Items(m{}))
 	require.ErrorContains(t, err, "No binary data exists on the first item!")
-	in := []workflow.Item{{JSON: m{}, Binary: map[string]workflow.BinaryData{"a": {Data: "eA=="}}}}
+	in := []workflow.Item{{JSON: workflow.ObjectFromMap(m{}), Binary: map[string]workflow.BinaryData{"a": {Data: "eA=="}}}}
 	_, err = nodetest.Run(t, respondtowebhook.Type(), nodetest.Node{Parameters: m{"respondWith": "binary", "responseDataSource": "set", "inputFieldName": "b"}}, in)
 	require.ErrorContains(t, err, `"b"`)
 	require.NotEmpty(t, respondtowebhook.Type().IconSVG)

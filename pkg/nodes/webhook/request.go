@@ -3,7 +3,6 @@ package webhook
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"io"
 	"mime"
@@ -56,12 +55,12 @@ func RequestItem(r *http.Request, params map[string]string, o Options, maxBody i
 	for k, v := range params {
 		p[k] = v
 	}
-	item := workflow.Item{JSON: map[string]any{
-		"headers": headers,
-		"params":  p,
-		"query":   formMap(r.URL.Query(), false),
-		"body":    map[string]any{},
-	}}
+	item := workflow.Item{JSON: workflow.ObjectOf(
+		"headers", headers,
+		"params", p,
+		"query", formMap(r.URL.Query(), false),
+		"body", workflow.NewObject(0),
+	)}
 	var body io.Reader = r.Body
 	if r.Body == nil {
 		body = http.NoBody
@@ -99,10 +98,10 @@ func RequestItem(r *http.Request, params map[string]string, o Options, maxBody i
 				return item, fmt.Errorf("webhook: body is not accepted: %w", err)
 			}
 			var v any
-			if err := json.Unmarshal(raw, &v); err != nil {
+			if v, err = workflow.DecodeJSONValue(raw); err != nil {
 				return item, fmt.Errorf("webhook: body is not valid JSON: %w", err)
 			}
-			item.JSON["body"] = v
+			item.JSON.Set("body", v)
 		}
 	case mediaType == "application/xml" || mediaType == "text/xml" || strings.HasSuffix(mediaType, "+xml"):
 		if len(bytes.TrimSpace(raw)) > 0 {
@@ -110,7 +109,7 @@ func RequestItem(r *http.Request, params map[string]string, o Options, maxBody i
 			if err != nil {
 				return item, err
 			}
-			item.JSON["body"] = v
+			item.JSON.Set("body", v)
 		}
 	case mediaType == "application/x-www-form-urlencoded":
 		values, err := url.ParseQuery(string(raw))
@@ -122,7 +121,7 @@ func RequestItem(r *http.Request, params map[string]string, o Options, maxBody i
 				return item, fmt.Errorf("webhook: body is not accepted: the form field %q is %w", k, wellformed.ErrNotUTF8)
 			}
 		}
-		item.JSON["body"] = formMap(values, false)
+		item.JSON.Set("body", formMap(values, false))
 	}
 	if o.RawBody {
 		item.Binary = map[string]workflow.BinaryData{"data": {
@@ -161,7 +160,7 @@ func multipartItem(item workflow.Item, mr *multipart.Reader, o Options) (workflo
 		perField[name]++
 		files = append(files, file{name, part.FileName(), part.Header.Get("Content-Type"), data})
 	}
-	item.JSON["body"] = formMap(fields, true)
+	item.JSON.Set("body", formMap(fields, true))
 	if len(files) == 0 {
 		return item, nil
 	}
