@@ -2,6 +2,7 @@ package httprequest_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log"
@@ -31,6 +32,7 @@ func fixed(t *testing.T) *httptest.Server {
 		})
 	}
 	reply("/object", "application/json", 200, `{"a":1}`)
+	reply("/ordered", "application/json", 200, `{"id":1,"name":"Ann","nested":{"z":1,"a":[{"y":1,"b":2}]}}`)
 	reply("/array", "application/json", 200, `[{"a":1},{"a":2},3]`)
 	reply("/null", "application/json", 200, `null`)
 	reply("/empty", "", 204, ``)
@@ -62,6 +64,15 @@ func TestResponseFormats(t *testing.T) {
 	}{
 		{"json object", m{"url": "/object"}, func(t *testing.T, out []workflow.Item) {
 			require.Equal(t, []m{{"a": 1.0}}, nodetest.JSONs(out))
+		}},
+		{"json keeps the order of the document", m{"url": "/ordered"}, func(t *testing.T, out []workflow.Item) {
+			b, err := json.Marshal(out[0].JSON)
+			require.NoError(t, err)
+			require.Equal(t, `{"id":1,"name":"Ann","nested":{"z":1,"a":[{"y":1,"b":2}]}}`, string(b))
+		}},
+		{"full response keeps n8n's field order", m{"url": "/ordered", "options": m{"fullResponse": true}}, func(t *testing.T, out []workflow.Item) {
+			require.Equal(t, []string{"body", "headers", "statusCode", "statusMessage"}, out[0].JSON.Keys())
+			require.Equal(t, []string{"id", "name", "nested"}, out[0].JSON.Get("body").(*workflow.Object).Keys())
 		}},
 		{"json array gives one item per element", m{"url": "/array"}, func(t *testing.T, out []workflow.Item) {
 			require.Equal(t, []m{{"a": 1.0}, {"a": 2.0}, {"data": 3.0}}, nodetest.JSONs(out))

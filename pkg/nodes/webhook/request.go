@@ -5,10 +5,12 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"mime/multipart"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -55,10 +57,12 @@ func RequestItem(r *http.Request, params map[string]string, o Options, maxBody i
 	for k, v := range params {
 		p[k] = v
 	}
+	// Go does not keep the order headers came in: their names are sorted. Query and form
+	// fields keep the order they were sent in.
 	item := workflow.Item{JSON: workflow.ObjectOf(
-		"headers", headers,
-		"params", p,
-		"query", formMap(r.URL.Query(), false),
+		"headers", workflow.ObjectFromMap(headers),
+		"params", workflow.ObjectFromMap(p),
+		"query", formMap(r.URL.Query(), queryOrder(r.URL.RawQuery), false),
 		"body", workflow.NewObject(0),
 	)}
 	var body io.Reader = r.Body
@@ -121,7 +125,7 @@ func RequestItem(r *http.Request, params map[string]string, o Options, maxBody i
 				return item, fmt.Errorf("webhook: body is not accepted: the form field %q is %w", k, wellformed.ErrNotUTF8)
 			}
 		}
-		item.JSON.Set("body", formMap(values, false))
+		item.JSON.Set("body", formMap(values, queryOrder(string(raw)), false))
 	}
 	if o.RawBody {
 		item.Binary = map[string]workflow.BinaryData{"data": {
@@ -134,6 +138,7 @@ func RequestItem(r *http.Request, params map[string]string, o Options, maxBody i
 // multipartItem reads form fields into body and files into binary properties.
 func multipartItem(item workflow.Item, mr *multipart.Reader, o Options) (workflow.Item, error) {
 	fields := url.Values{}
+	var order []string
 	type file struct {
 		field, name, mimeType string
 		data                  []byte
@@ -153,6 +158,7 @@ func multipartItem(item workflow.Item, mr *multipart.Reader, o Options) (workflo
 			return item, fmt.Errorf("webhook: multipart body: %w", err)
 		}
 		if part.FileName() == "" {
+			order = append(order, part.FormName())
 			fields.Add(part.FormName(), string(data))
 			continue
 		}
@@ -160,7 +166,7 @@ func multipartItem(item workflow.Item, mr *multipart.Reader, o Options) (workflo
 		perField[name]++
 		files = append(files, file{name, part.FileName(), part.Header.Get("Content-Type"), data})
 	}
-	item.JSON.Set("body", formMap(fields, true))
+	item.JSON.Set("body", formMap(fields, order, true))
 	if len(files) == 0 {
 		return item, nil
 	}
@@ -181,18 +187,42 @@ func multipartItem(item workflow.Item, mr *multipart.Reader, o Options) (workflo
 }
 
 // formMap turns form values into JSON: one value stays a string unless lists is set.
-func formMap(v url.Values, lists bool) map[string]any {
-	out := make(map[string]any, len(v))
-	for k, vals := range v {
+// formMap turns form values into an object whose keys come in the order they were first
+// sent (order; names missing from it follow, sorted).
+func formMap(v url.Values, order []string, lists bool) *workflow.Object {
+	out := workflow.NewObject(len(v))
+	add := func(k string) {
+		vals, ok := v[k]
+		if !ok || out.Has(k) {
+			return
+		}
 		if len(vals) == 1 && !lists {
-			out[k] = vals[0]
-			continue
+			out.Set(k, vals[0])
+			return
 		}
 		l := make([]any, len(vals))
 		for i, s := range vals {
 			l[i] = s
 		}
-		out[k] = l
+		out.Set(k, l)
+	}
+	for _, k := range order {
+		add(k)
+	}
+	for _, k := range slices.Sorted(maps.Keys(v)) {
+		add(k)
 	}
 	return out
+}
+
+// queryOrder lists the names of a URL-encoded query or form in the order they appear.
+func queryOrder(raw string) []string {
+	var names []string
+	for part := range strings.SplitSeq(raw, "&") {
+		name, _, _ := strings.Cut(part, "=")
+		if k, err := url.QueryUnescape(name); err == nil && k != "" {
+			names = append(names, k)
+		}
+	}
+	return names
 }
