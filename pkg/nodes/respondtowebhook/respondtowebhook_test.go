@@ -1,6 +1,7 @@
 package respondtowebhook_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -47,6 +48,7 @@ func TestRespondToWebhook(t *testing.T) {
 			require.Equal(t, nodetest.JSONs(in), nodetest.JSONs(out[0]), "input passes through")
 			got, ok := respondtowebhook.ResponseFrom(nodeCtx)
 			require.True(t, ok)
+			got.Body = workflow.ToMaps(got.Body)
 			require.Equal(t, tc.want, *got)
 		})
 	}
@@ -76,4 +78,23 @@ func TestRespondToWebhookErrors(t *testing.T) {
 	_, err = nodetest.Run(t, respondtowebhook.Type(), nodetest.Node{Parameters: m{"respondWith": "binary", "responseDataSource": "set", "inputFieldName": "b"}}, in)
 	require.ErrorContains(t, err, `"b"`)
 	require.NotEmpty(t, respondtowebhook.Type().IconSVG)
+}
+
+func TestRespondToWebhookKeepsBodyOrder(t *testing.T) {
+	t.Parallel()
+	for _, params := range []m{
+		{"respondWith": "json", "responseBody": `{"z":1,"a":{"y":2,"b":3}}`},
+		{"respondWith": "firstIncomingItem"},
+	} {
+		var it workflow.Item
+		require.NoError(t, json.Unmarshal([]byte(`{"json":{"z":1,"a":{"y":2,"b":3}}}`), &it))
+		nodeCtx := map[string]any{}
+		_, err := nodetest.Run(t, respondtowebhook.Type(), nodetest.Node{Parameters: params, NodeContext: nodeCtx}, []workflow.Item{it})
+		require.NoError(t, err)
+		got, ok := respondtowebhook.ResponseFrom(nodeCtx)
+		require.True(t, ok)
+		b, err := json.Marshal(got.Body)
+		require.NoError(t, err)
+		require.Equal(t, `{"z":1,"a":{"y":2,"b":3}}`, string(b), params["respondWith"])
+	}
 }
