@@ -166,4 +166,9 @@ func TestRequestItemKeepsOrder(t *testing.T) {
 
 	item = post("application/x-www-form-urlencoded", "name=Ann&id=1&city=Oslo")
 	require.Equal(t, []string{"name", "id", "city"}, item.JSON.Get("body").(*workflow.Object).Keys())
+
+	item = post("application/xml", `<order z="1" a="2"><zeta>1</zeta><alpha>2</alpha><zeta>3</zeta></order>`)
+	b, err = json.Marshal(item.JSON.Get("body"))
+	require.NoError(t, err)
+	require.Equal(t, `{"order":{"$":{"z":"1","a":"2"},"zeta":["1","3"],"alpha":"2"}}`, string(b))
 }
