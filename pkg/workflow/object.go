@@ -102,17 +102,15 @@ func FromMaps(v any) any {
 		}
 		return ObjectFromMap(x)
 	case []any:
-		var out []any
+		var out []any // a copy, made when an element holds a map
 		for i, e := range x {
-			c := FromMaps(e)
-			if out == nil {
-				if isMap(e) {
+			switch e.(type) {
+			case map[string]any, []any:
+				if out == nil {
 					out = slices.Clone(x)
-				} else {
-					continue
 				}
+				out[i] = FromMaps(e)
 			}
-			out[i] = c
 		}
 		if out == nil {
 			return x
@@ -120,11 +118,6 @@ func FromMaps(v any) any {
 		return out
 	}
 	return v
-}
-
-func isMap(v any) bool {
-	_, ok := v.(map[string]any)
-	return ok
 }
 
 // AsObject returns v as an ordered object when it is one or a Go map (converted with sorted

@@ -131,3 +131,20 @@ func TestObjectPathsCreateOrderedObjects(t *testing.T) {
 	workflow.UnsetPath(o, "a.c")
 	require.Equal(t, []string{"b"}, o.Get("a").(*workflow.Object).Keys())
 }
+
+func TestFromMapsAndToMaps(t *testing.T) {
+	t.Parallel()
+	in := []any{"s", []any{map[string]any{"b": 1.0, "a": map[string]any{"d": 1.0, "c": 2.0}}}}
+	conv := workflow.FromMaps(in)
+	inner := conv.([]any)[1].([]any)[0].(*workflow.Object)
+	require.Equal(t, []string{"a", "b"}, inner.Keys(), "a map has no order: keys come sorted")
+	require.Equal(t, []string{"c", "d"}, inner.Get("a").(*workflow.Object).Keys())
+	require.IsType(t, map[string]any{}, in[1].([]any)[0], "the input is not changed")
+	require.Equal(t, in, workflow.ToMaps(conv))
+
+	o, ok := workflow.AsObject(map[string]any{"x": 1.0})
+	require.True(t, ok)
+	require.Equal(t, []string{"x"}, o.Keys())
+	_, ok = workflow.AsObject("text")
+	require.False(t, ok)
+}
