@@ -33,7 +33,21 @@ func (o *Object) UnmarshalJSON(b []byte) error {
 }
 
 // DecodeJSONValue decodes one JSON document with objects as *Object (see Object.UnmarshalJSON).
+// Errors are encoding/json's ("unexpected end of JSON input", "invalid character …").
 func DecodeJSONValue(b []byte) (any, error) {
+	v, err := decodeJSONValue(b)
+	if err != nil {
+		// The decoder words some errors differently (a truncated document is "EOF"): the
+		// message people see is encoding/json's, as before.
+		if serr := json.Unmarshal(b, new(any)); serr != nil {
+			return nil, serr
+		}
+		return nil, err
+	}
+	return v, nil
+}
+
+func decodeJSONValue(b []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	v, err := decodeValue(dec)
 	if err != nil {
