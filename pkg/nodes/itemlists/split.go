@@ -190,7 +190,17 @@ func splitV2(ex *nodes.Execution, json *workflow.Object, i int, fieldParam, dest
 			}
 			split[ei] = rest
 		case "selectedOtherFields":
-			// The included fields come first, then the split ones, as n8n spreads them.
+			if level(ex) < 3 {
+				// Item Lists 2.x adds the included fields after the split ones.
+				for _, f := range included {
+					if v := get(json, f); !jsv.IsUndefined(v) {
+						entry.Set(f, workflow.DeepCopy(v))
+					}
+				}
+				continue
+			}
+			// From version 3 (and in Split Out) the included fields come first, as n8n spreads
+			// them before the split ones.
 			picked := workflow.NewObject(len(included) + entry.Len())
 			for _, f := range included {
 				if v := get(json, f); !jsv.IsUndefined(v) {
