@@ -110,24 +110,25 @@ test-e2e: build bin/stack bin/oauthprovider e2e/node_modules/.package-lock.json 
 # $(COMPAT_DIR)/n8n must pass whole; $(COMPAT_DIR)/n8n-next is checked against the cases listed in
 # $(COMPAT_FAILING) (not passing yet): a case off the list that fails, or one on it that passes,
 # fails the target (compat/ratchet.py), so the list only shrinks. `make compat-list` rewrites it.
+# Both run through compat/ordered.py, which makes check.py compare the key order of item data too.
 COMPAT_FAILING ?= compat/n8n-next-failing.txt
-COMPAT_ENV := FLOWMILL_NODES_ENABLE=n8n-nodes-base.executeCommand FLOWMILL_FILES_DIR=/
+COMPAT_ENV := FLOWMILL_NODES_ENABLE=n8n-nodes-base.executeCommand FLOWMILL_FILES_DIR=/ FLOWMILL_COMPAT_CHECK=$(COMPAT_DIR)/check.py
 
 compat: bin/worker
 	@if [ -d "$(COMPAT_DIR)/n8n" ]; then \
-		$(COMPAT_ENV) python3 $(COMPAT_DIR)/check.py --exec 'bin/worker execute' $(COMPAT_DIR)/n8n; \
+		$(COMPAT_ENV) python3 compat/ordered.py --exec 'bin/worker execute' $(COMPAT_DIR)/n8n; \
 	else \
 		echo "compat: $(COMPAT_DIR)/n8n not found, nothing to check"; \
 	fi
 	@if [ -d "$(COMPAT_DIR)/n8n-next" ]; then \
-		$(COMPAT_ENV) python3 compat/ratchet.py --check $(COMPAT_DIR)/check.py --exec 'bin/worker execute' \
+		$(COMPAT_ENV) python3 compat/ratchet.py --check compat/ordered.py --exec 'bin/worker execute' \
 			--list $(COMPAT_FAILING) $(COMPAT_DIR)/n8n-next; \
 	else \
 		echo "compat: $(COMPAT_DIR)/n8n-next not found, skipped"; \
 	fi
 
 compat-list: bin/worker
-	$(COMPAT_ENV) python3 compat/ratchet.py --check $(COMPAT_DIR)/check.py --exec 'bin/worker execute' \
+	$(COMPAT_ENV) python3 compat/ratchet.py --check compat/ordered.py --exec 'bin/worker execute' \
 		--list $(COMPAT_FAILING) --write $(COMPAT_DIR)/n8n-next
 
 bench: bench-push bench-queue bench-webhook bench-editor bench-ndv bench-idle

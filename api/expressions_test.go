@@ -93,8 +93,8 @@ func TestEvaluateExpressionGivesWhatTheEngineGives(t *testing.T) {
 	runData := res.State.ResultData.RunData
 	checked := runData["Check"][0].Data.Main[0]
 	require.Len(t, checked, 2)
-	require.Equal(t, "Asia/Tokyo", checked[0].JSON["zone"], "the workflow's time zone")
-	require.Equal(t, "probe-value", checked[0].JSON["env"])
+	require.Equal(t, "Asia/Tokyo", checked[0].JSON.Get("zone"), "the workflow's time zone")
+	require.Equal(t, "probe-value", checked[0].JSON.Get("env"))
 
 	workflowData, err := json.Marshal(wf)
 	require.NoError(t, err)
@@ -113,7 +113,7 @@ func TestEvaluateExpressionGivesWhatTheEngineGives(t *testing.T) {
 					"nodeName": "Check", "expression": expression, "itemIndex": item})
 				require.Equal(t, 200, status, "%s %s: %v", label, name, got)
 				require.Equal(t, true, got["ok"], "%s %s item %d: %v", label, name, item, got)
-				want, err := json.Marshal(checked[item].JSON[name])
+				want, err := json.Marshal(checked[item].JSON.Get(name))
 				require.NoError(t, err)
 				gotValue, err := json.Marshal(got["value"])
 				require.NoError(t, err)

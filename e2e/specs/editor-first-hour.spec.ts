@@ -260,3 +260,49 @@ test('consistent feedback: blocked Execute Node, name errors, timeout typing, fa
   await expect(page.getByTestId('duplicate-modal')).toContainText('128');
   await shoot(page, 'duplicate-long');
 });
+
+/** Code returns fields in a non-alphabetical order; Set then adds one. */
+const ORDERED = {
+  nodes: [
+    { name: 'Start', type: 'n8n-nodes-base.start', typeVersion: 1, position: [240, 300], parameters: {} },
+    {
+      name: 'Code',
+      type: 'n8n-nodes-base.code',
+      typeVersion: 1,
+      position: [460, 300],
+      parameters: { jsCode: "return [{ json: { id: 1, name: 'Ann', score: 9.5, tags: ['x'], nested: { z: 1, a: 2 } } }];" },
+    },
+    { name: 'Set', type: 'n8n-nodes-base.set', typeVersion: 1, position: [680, 300], parameters: { values: { string: [{ name: 'added', value: 'yes' }] } } },
+  ],
+  connections: {
+    Start: { main: [[{ node: 'Code', type: 'main', index: 0 }]] },
+    Code: { main: [[{ node: 'Set', type: 'main', index: 0 }]] },
+  },
+};
+
+test('output fields keep the order the nodes wrote them in, in the table and the JSON view', async ({ page }) => {
+  const workflow = await createWorkflow(page.request, { name: uniqueName('Order'), ...ORDERED });
+  await page.goto(`/workflow/${workflow.id}`);
+  await expect(node(page, 'Set')).toBeVisible();
+  await card(page, 'Set').dblclick();
+  await expect(ndv(page)).toBeVisible();
+  await ndv(page).getByTestId('node-execute-button').click();
+  const output = ndv(page).getByTestId('output-panel');
+  await expect(output.getByTestId('ndv-items-count')).toHaveText('1 item');
+
+  const fields = ['id', 'name', 'score', 'tags', 'nested', 'added'];
+  await output.getByTestId('ndv-run-data-display-mode').getByText('Table').click();
+  await expect(output.getByTestId('ndv-table-header')).toHaveText(fields);
+  // The input table (Code's output) has the same order without the added field.
+  await expect(ndv(page).getByTestId('ndv-input-panel').getByTestId('ndv-table-header')).toHaveText(fields.slice(0, 5));
+  await shoot(page, 'field-order-table');
+
+  await output.getByTestId('ndv-run-data-display-mode').getByText('JSON').click();
+  const text = await output.getByTestId('ndv-data-container').innerText();
+  const at = fields.map((field) => text.indexOf(`"${field}"`));
+  expect(at.every((position) => position >= 0)).toBe(true);
+  expect(at).toEqual([...at].sort((a, b) => a - b));
+  // Nested objects keep their order too.
+  expect(text.indexOf('"z"')).toBeLessThan(text.indexOf('"a"'));
+  await shoot(page, 'field-order-json');
+});

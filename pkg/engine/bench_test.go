@@ -76,7 +76,7 @@ func benchmarkChain(b *testing.B, order, mode, js string) {
 	w := withOrder(wf(b, nodes, conn{"Start", 0, "Set", 0}, conn{"Set", 0, "IF", 0}, conn{"IF", 0, "Next", 0}), order)
 	input := make([]workflow.Item, 10000)
 	for i := range input {
-		input[i] = workflow.Item{JSON: map[string]any{"i": float64(i)}}
+		input[i] = workflow.Item{JSON: workflow.ObjectFromMap(map[string]any{"i": float64(i)})}
 	}
 	e := newEngine(b)
 	b.ReportAllocs()
@@ -87,7 +87,7 @@ func benchmarkChain(b *testing.B, order, mode, js string) {
 			b.Fatalf("run failed: %v %+v", err, res.State.ResultData.Error)
 		}
 		out := res.State.ResultData.RunData["Next"][0].Data.Main[0]
-		if len(out) != 4999 || out[0].JSON["triple"] != int64(15003) {
+		if len(out) != 4999 || out[0].JSON.Get("triple") != int64(15003) {
 			b.Fatalf("Next got %d items, first %v", len(out), out[0].JSON)
 		}
 	}

@@ -70,7 +70,7 @@ func output0(run workflow.TaskData) []map[string]any {
 	}
 	out := []map[string]any{}
 	for _, it := range run.Data.Main[0] {
-		out = append(out, it.JSON)
+		out = append(out, it.JSON.ToMap())
 	}
 	return out
 }

@@ -310,7 +310,7 @@ func (r *run) initFull(req Request) error {
 	}
 	input := req.Input
 	if input == nil {
-		input = []workflow.Item{{JSON: map[string]any{}}}
+		input = []workflow.Item{{JSON: workflow.NewObject(0)}}
 	}
 	r.state = &State{
 		StartData:  StartData{DestinationNode: dest, RunNodeFilter: filter},
@@ -385,7 +385,7 @@ func (r *run) initPartial(req Request) error {
 		ed := ExecuteData{Node: start}
 		main, ok := r.g.inputs(start)
 		if !ok {
-			ed.Data.Main = [][]workflow.Item{{{JSON: map[string]any{}}}}
+			ed.Data.Main = [][]workflow.Item{{{JSON: workflow.NewObject(0)}}}
 		} else {
 			ed.Source = &SourceConnections{}
 			for _, conns := range main {

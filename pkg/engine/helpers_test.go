@@ -49,8 +49,8 @@ func (f *flaky) Execute(_ context.Context, ex *nodes.Execution) ([][]workflow.It
 	}
 	out := make([]workflow.Item, 0)
 	for _, it := range ex.InputData(0) {
-		j := workflow.CopyJSON(it.JSON)
-		j["attempt"] = float64(n)
+		j := it.JSON.Clone()
+		j.Set("attempt", float64(n))
 		out = append(out, workflow.Item{JSON: j})
 	}
 	return [][]workflow.Item{out}, nil

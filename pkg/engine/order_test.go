@@ -105,7 +105,7 @@ func TestOrderV1IfBothBranches(t *testing.T) {
 		{"Start", 0, "IF", 0}, {"IF", 0, "Big", 0}, {"IF", 1, "Small", 0},
 		{"Big", 0, "Big 2", 0}, {"Small", 0, "Small 2", 0},
 	}
-	input := []workflow.Item{{JSON: map[string]any{"v": float64(1)}}, {JSON: map[string]any{"v": float64(10)}}}
+	input := []workflow.Item{{JSON: workflow.ObjectOf("v", float64(1))}, {JSON: workflow.ObjectOf("v", float64(10))}}
 
 	res := run(t, e, engine.Request{Workflow: ordered(t, "v1", nodes, conns...), Input: input})
 	require.True(t, res.Finished)

@@ -84,7 +84,7 @@ func (r *run) previewInputs(name string, runData workflow.RunData, runIndex int)
 	}
 	inputs, ok := r.g.inputs(name)
 	if !ok {
-		return [][]workflow.Item{{{JSON: map[string]any{}}}}, nil
+		return [][]workflow.Item{{{JSON: workflow.NewObject(0)}}}, nil
 	}
 	main := make([][]workflow.Item, len(inputs))
 	source := make([]*workflow.SourceData, len(inputs))

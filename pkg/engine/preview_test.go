@@ -15,7 +15,7 @@ func TestPreviewTellsValuesErrorsAndUndefinedApart(t *testing.T) {
 	w := wf(t, `[{"name": "Start", "type": "n8n-nodes-base.start", "typeVersion": 1, "position": [0, 0], "parameters": {}},
 	  {"name": "Count", "type": "test.counter", "typeVersion": 1, "position": [200, 0], "parameters": {}}]`,
 		conn{"Start", 0, "Count", 0})
-	runData := workflow.RunData{"Start": {{Data: &workflow.TaskDataConnections{Main: [][]workflow.Item{{{JSON: map[string]any{"n": float64(2)}}}}}}}}
+	runData := workflow.RunData{"Start": {{Data: &workflow.TaskDataConnections{Main: [][]workflow.Item{{{JSON: workflow.ObjectFromMap(map[string]any{"n": float64(2)})}}}}}}}
 	req := engine.PreviewRequest{Workflow: w, RunData: runData, Node: "Count"}
 
 	for _, tc := range []struct {

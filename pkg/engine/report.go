@@ -109,7 +109,7 @@ func ParseItems(b []byte) ([]workflow.Item, error) {
 			return nil, fmt.Errorf("%w: item %d: %w", ErrBadInput, i, err)
 		}
 		if it.JSON == nil {
-			it.JSON = map[string]any{}
+			it.JSON = workflow.NewObject(0)
 		}
 		items = append(items, it)
 	}

@@ -271,7 +271,7 @@ func (r *run) runWithRetries(ctx context.Context, node *workflow.Node, item Exec
 			if len(out) == 0 {
 				out = [][]workflow.Item{nil}
 			}
-			out[0] = []workflow.Item{{JSON: map[string]any{}, PairedItem: allPairedItems(item.Data.Main)}}
+			out[0] = []workflow.Item{{JSON: workflow.NewObject(0), PairedItem: allPairedItems(item.Data.Main)}}
 			skipped = false
 		}
 		return out, skipped, nil
@@ -423,7 +423,7 @@ func (r *run) startSiblings(dest, parent string, parentOut []workflow.Item, runI
 			if addEmpty {
 				ed.NodeExecutionStack = append(ed.NodeExecutionStack, ExecuteData{
 					Node:   nodeToAdd,
-					Data:   Inputs{Main: [][]workflow.Item{{{JSON: map[string]any{}}}}},
+					Data:   Inputs{Main: [][]workflow.Item{{{JSON: workflow.NewObject(0)}}}},
 					Source: &SourceConnections{Main: []*workflow.SourceData{{PreviousNode: parent, PreviousNodeOutput: outIdx, PreviousNodeRun: runIndex}}},
 				})
 			}

@@ -201,8 +201,8 @@ func allPairedItems(in [][]workflow.Item) *workflow.PairedItems {
 func errorItemsToJSON(out [][]workflow.Item) {
 	for _, items := range out {
 		for i := range items {
-			if items[i].Error != nil && len(items[i].JSON) == 0 {
-				items[i].JSON = map[string]any{"error": items[i].Error.Message}
+			if items[i].Error != nil && items[i].JSON.Len() == 0 {
+				items[i].JSON = workflow.ObjectOf("error", items[i].Error.Message)
 			}
 		}
 	}
@@ -269,9 +269,9 @@ func nodeContexts(contextData map[string]any) map[string]map[string]any {
 func checkNesting(out [][]workflow.Item) error {
 	for _, items := range out {
 		for i := range items {
-			for name, v := range items[i].JSON {
-				if err := nesting.Value(v); err != nil {
-					return fmt.Errorf("item %d, field %q: %w", i, name, err)
+			for _, m := range items[i].JSON.Members() {
+				if err := nesting.Value(m.Value); err != nil {
+					return fmt.Errorf("item %d, field %q: %w", i, m.Key, err)
 				}
 			}
 		}

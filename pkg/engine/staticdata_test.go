@@ -24,7 +24,7 @@ func TestGlobalStaticData(t *testing.T) {
 	require.True(t, res.StaticDataChanged)
 	require.Equal(t, m{"runs": int64(3)}, res.StaticData["global"])
 	require.Equal(t, m{"runs": 2.0}, w.StaticData["global"], "the workflow given is not changed")
-	require.Equal(t, int64(3), res.State.ResultData.RunData["Read"][0].Data.Main[0][0].JSON["seen"])
+	require.Equal(t, int64(3), res.State.ResultData.RunData["Read"][0].Data.Main[0][0].JSON.Get("seen"))
 
 	// Reading without changing saves nothing.
 	w = wf(t, `[{"name": "Start", "type": "n8n-nodes-base.start", "typeVersion": 1, "parameters": {}},

@@ -108,7 +108,7 @@ func TestWebhookWaitCanResumeWithOtherData(t *testing.T) {
 	require.Equal(t, 3000, res.WaitTill.Year())
 
 	// The resume call replaces the waiting node's input with the request's data.
-	res.State.ExecutionData.NodeExecutionStack[0].Data.Main[0] = []workflow.Item{{JSON: map[string]any{"n": 41.0}}}
+	res.State.ExecutionData.NodeExecutionStack[0].Data.Main[0] = []workflow.Item{{JSON: workflow.ObjectFromMap(map[string]any{"n": 41.0})}}
 	resumed, err := clockEngine(t, time.Now(), &slept).Resume(context.Background(), w, res.State, workflow.ModeWebhook, "")
 	require.NoError(t, err)
 	require.Equal(t, workflow.StatusSuccess, resumed.Status)
@@ -144,7 +144,7 @@ func TestWebhookModeDoesNotStartAtWait(t *testing.T) {
 	 {"name": "Hook", "type": "n8n-nodes-base.webhook", "typeVersion": 1, "parameters": {"path": "x"}},
 	 {"name": "Set", "type": "n8n-nodes-base.set", "typeVersion": 1, "parameters": {}}]`, conn{"Hook", 0, "Set", 0})
 	res := run(t, newEngine(t), engine.Request{Workflow: w, Mode: workflow.ModeWebhook,
-		Input: []workflow.Item{{JSON: map[string]any{"body": map[string]any{}}}}})
+		Input: []workflow.Item{{JSON: workflow.ObjectFromMap(map[string]any{"body": map[string]any{}})}}})
 	require.Equal(t, []string{"Hook", "Set"}, res.State.NodeExecutionOrder)
 }
 

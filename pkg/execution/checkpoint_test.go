@@ -48,7 +48,7 @@ func TestCheckpointDeltasGiveTheFullState(t *testing.T) {
 	for _, req := range []engine.Request{
 		{Workflow: wf},
 		{Workflow: wf, StartNodes: []string{"IF"}, RunData: workflow.RunData{"Items": {{Data: &workflow.TaskDataConnections{
-			Main: [][]workflow.Item{{{JSON: map[string]any{"a": 1.0}}, {JSON: map[string]any{"a": 2.0}}}}}}}}},
+			Main: [][]workflow.Item{{{JSON: workflow.ObjectFromMap(map[string]any{"a": 1.0})}, {JSON: workflow.ObjectFromMap(map[string]any{"a": 2.0})}}}}}}}},
 		{Workflow: wfV1},
 	} {
 		var (

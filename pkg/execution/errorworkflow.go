@@ -42,24 +42,26 @@ func (r *Runner) startErrorWorkflow(ctx context.Context, e *store.Execution, wf 
 		log.Warn("error workflow has no Error Trigger node")
 		return
 	}
-	execution := map[string]any{"mode": string(e.Mode)} // item JSON holds plain strings
+	// Keys in the order n8n writes them: id, url, error, lastNodeExecuted, mode, retryOf.
+	execution := workflow.NewObject(6) // item JSON holds plain strings
 	if r.cfg.Saving.of(wf.Settings).keep(e.Mode, workflow.StatusError) {
-		execution["id"] = IDString(e.ID)
-		execution["url"] = r.cfg.PublicURL + "execution/" + IDString(e.ID)
-	}
-	if e.RetryOf != nil {
-		execution["retryOf"] = IDString(*e.RetryOf)
+		execution.Set("id", IDString(e.ID))
+		execution.Set("url", r.cfg.PublicURL+"execution/"+IDString(e.ID))
 	}
 	if res.State != nil {
-		execution["lastNodeExecuted"] = res.State.ResultData.LastNodeExecuted
 		if res.State.ResultData.Error != nil {
-			var m map[string]any
 			b, _ := json.Marshal(res.State.ResultData.Error)
-			_ = json.Unmarshal(b, &m)
-			execution["error"] = m
+			if v, err := workflow.DecodeJSONValue(b); err == nil {
+				execution.Set("error", v)
+			}
 		}
+		execution.Set("lastNodeExecuted", res.State.ResultData.LastNodeExecuted)
 	}
-	payload := map[string]any{"execution": execution, "workflow": map[string]any{"id": wf.ID, "name": wf.Name}}
+	execution.Set("mode", string(e.Mode))
+	if e.RetryOf != nil {
+		execution.Set("retryOf", IDString(*e.RetryOf))
+	}
+	payload := workflow.ObjectOf("execution", execution, "workflow", workflow.ObjectOf("id", wf.ID, "name", wf.Name))
 	_, err = r.svc.Create(ctx, New{Workflow: errWf, Mode: workflow.ModeError,
 		Start: StartData{StartNode: trigger, Input: []workflow.Item{{JSON: payload}}}})
 	if err != nil {

@@ -24,7 +24,7 @@ func TestWebhookRunsHereWithoutTheQueue(t *testing.T) {
 	e.svc.RunWebhooksOn(e.runner)
 	wf := build(t, "here", "", node{name: "Webhook", typ: "n8n-nodes-base.webhook", params: `{"path":"here"}`}, set)
 	ex, err := e.svc.Create(context.Background(), execution.New{Workflow: wf, Mode: "webhook",
-		Start: execution.StartData{StartNode: "Webhook", Input: []workflow.Item{{JSON: map[string]any{"n": 1.0}}},
+		Start: execution.StartData{StartNode: "Webhook", Input: []workflow.Item{{JSON: workflow.ObjectFromMap(map[string]any{"n": 1.0})}},
 			Respond: &trigger.Response{Mode: trigger.ModeLastNode, Code: 200, Token: "tok"}}})
 	require.NoError(t, err)
 	require.Equal(t, workflow.StatusRunning, ex.Status, "stored already claimed, not queued")

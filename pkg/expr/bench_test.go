@@ -10,7 +10,7 @@ import (
 // warm pool and cache.
 func BenchmarkSimpleExpression(b *testing.B) {
 	e := newTestEvaluator(b)
-	c := &Context{Items: []workflow.Item{{JSON: map[string]any{"a": 1.0}}}}
+	c := &Context{Items: []workflow.Item{{JSON: workflow.ObjectFromMap(map[string]any{"a": 1.0})}}}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := e.Evaluate("={{ $json.a + 1 }}", c); err != nil {
@@ -60,7 +60,7 @@ func BenchmarkRunScript(b *testing.B) {
 	e := newTestEvaluator(b)
 	items := make([]workflow.Item, 100)
 	for i := range items {
-		items[i] = workflow.Item{JSON: map[string]any{"i": float64(i), "name": "x"}}
+		items[i] = workflow.Item{JSON: workflow.ObjectFromMap(map[string]any{"i": float64(i), "name": "x"})}
 	}
 	c := &Context{Items: items}
 	b.ReportAllocs()

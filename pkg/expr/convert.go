@@ -22,6 +22,7 @@ var errTooDeep = fmt.Errorf("TypeError: Converting circular structure to JSON, o
 
 var (
 	typeMapObject   = reflect.TypeOf((*mapObject)(nil))
+	typeOrdered     = reflect.TypeOf((*orderedObject)(nil))
 	typeSliceObject = reflect.TypeOf((*sliceObject)(nil))
 	typeItemList    = reflect.TypeOf((*itemList)(nil))
 )
@@ -38,7 +39,7 @@ func (o *mapObject) Get(key string) goja.Value {
 	if !ok {
 		return nil
 	}
-	return o.vm.toJSIn(v, o.m, key, nil, 0)
+	return o.vm.toJSIn(v, slot{m: o.m, key: key})
 }
 
 func (o *mapObject) Set(key string, val goja.Value) bool {
@@ -75,16 +76,60 @@ func (o *mapObject) Keys() []string {
 	return keys
 }
 
+// orderedObject shows item data (*workflow.Object) to JavaScript without copying it, in its
+// key order; like mapObject, writes land in the object.
+type orderedObject struct {
+	vm *vm
+	o  *workflow.Object
+}
+
+func (o *orderedObject) Get(key string) goja.Value {
+	v, ok := o.o.Lookup(key)
+	if !ok {
+		return nil
+	}
+	return o.vm.toJSIn(v, slot{o: o.o, key: key})
+}
+
+func (o *orderedObject) Set(key string, val goja.Value) bool {
+	if goja.IsUndefined(val) {
+		o.o.Delete(key)
+		return true
+	}
+	v, err := o.vm.export(val)
+	if err != nil {
+		panic(o.vm.rt.NewTypeError(err.Error()))
+	}
+	o.o.Set(key, v)
+	return true
+}
+
+func (o *orderedObject) Has(key string) bool { return o.o.Has(key) }
+
+func (o *orderedObject) Delete(key string) bool {
+	o.o.Delete(key)
+	return true
+}
+
+func (o *orderedObject) Keys() []string { return o.o.Keys() }
+
+// slot is where a wrapped value is held: m[key], o[key] or parent.s[idx]; a wrapped slice
+// writes itself back there when it grows.
+type slot struct {
+	m      map[string]any
+	o      *workflow.Object
+	key    string
+	parent *sliceObject
+	idx    int
+}
+
 // sliceObject shows a Go []any to JavaScript as a real Array. When the array changes length
 // the new slice is written back to where it came from (a map key or a parent slice element),
 // so push() on a nested array is seen by Go.
 type sliceObject struct {
-	vm          *vm
-	s           []any
-	parentMap   map[string]any
-	key         string
-	parentSlice *sliceObject
-	idx         int
+	vm *vm
+	s  []any
+	at slot
 }
 
 func (a *sliceObject) Len() int { return len(a.s) }
@@ -93,7 +138,7 @@ func (a *sliceObject) Get(idx int) goja.Value {
 	if idx < 0 || idx >= len(a.s) {
 		return nil
 	}
-	return a.vm.toJSIn(a.s[idx], nil, "", a, idx)
+	return a.vm.toJSIn(a.s[idx], slot{parent: a, idx: idx})
 }
 
 func (a *sliceObject) Set(idx int, val goja.Value) bool {
@@ -129,20 +174,22 @@ func (a *sliceObject) SetLen(n int) bool {
 }
 
 func (a *sliceObject) writeBack() {
-	switch {
-	case a.parentMap != nil:
-		a.parentMap[a.key] = a.s
-	case a.parentSlice != nil && a.idx < len(a.parentSlice.s):
-		a.parentSlice.s[a.idx] = a.s
+	switch at := a.at; {
+	case at.m != nil:
+		at.m[at.key] = a.s
+	case at.o != nil:
+		at.o.Set(at.key, a.s)
+	case at.parent != nil && at.idx < len(at.parent.s):
+		at.parent.s[at.idx] = a.s
 	}
 }
 
 // toJS converts a Go value to JavaScript. Maps and slices are wrapped, not copied.
-func (v *vm) toJS(x any) goja.Value { return v.toJSIn(x, nil, "", nil, 0) }
+func (v *vm) toJS(x any) goja.Value { return v.toJSIn(x, slot{}) }
 
-// toJSIn is toJS for a value held in parentMap[key] or parent.s[idx], so that a wrapped
-// slice can write itself back when it grows.
-func (v *vm) toJSIn(x any, parentMap map[string]any, key string, parent *sliceObject, idx int) goja.Value {
+// toJSIn is toJS for a value held at a slot, so that a wrapped slice can write itself back
+// when it grows.
+func (v *vm) toJSIn(x any, at slot) goja.Value {
 	switch x := x.(type) {
 	case nil:
 		return goja.Null()
@@ -157,8 +204,13 @@ func (v *vm) toJSIn(x any, parentMap map[string]any, key string, parent *sliceOb
 			return goja.Null()
 		}
 		return v.rt.NewDynamicObject(&mapObject{vm: v, m: x})
+	case *workflow.Object:
+		if x == nil {
+			return goja.Null()
+		}
+		return v.rt.NewDynamicObject(&orderedObject{vm: v, o: x})
 	case []any:
-		return v.rt.NewDynamicArray(&sliceObject{vm: v, s: x, parentMap: parentMap, key: key, parentSlice: parent, idx: idx})
+		return v.rt.NewDynamicArray(&sliceObject{vm: v, s: x, at: at})
 	case json.Number:
 		if i, err := x.Int64(); err == nil {
 			return v.rt.ToValue(i)
@@ -190,9 +242,9 @@ func (v *vm) toJSIn(x any, parentMap map[string]any, key string, parent *sliceOb
 		}
 		return v.toJS(s)
 	case workflow.Item:
-		return v.toJS(itemToMap(&x))
+		return v.toJS(itemToObject(&x))
 	case *workflow.Item:
-		return v.toJS(itemToMap(x))
+		return v.toJS(itemToObject(x))
 	case []workflow.Item:
 		return v.newItemList(x).obj
 	}
@@ -200,7 +252,7 @@ func (v *vm) toJSIn(x any, parentMap map[string]any, key string, parent *sliceOb
 }
 
 // export converts a JavaScript value to plain Go data as JSON.stringify would see it:
-// objects become map[string]any, arrays []any, numbers int64 or float64, Dates and other
+// objects become *workflow.Object in their key order, arrays []any, numbers int64 or float64, Dates and other
 // objects with toJSON (Luxon DateTime, Duration, Interval) the result of toJSON, functions and
 // undefined nil. Wrapped Go maps and slices come back as themselves.
 func (v *vm) export(x goja.Value) (any, error) { return v.exportDepth(x, 0, false) }
@@ -250,6 +302,11 @@ func (v *vm) exportDepth(x goja.Value, depth int, detach bool) (any, error) {
 			return workflow.CopyJSON(obj.Export().(*mapObject).m), nil
 		}
 		return obj.Export().(*mapObject).m, nil
+	case typeOrdered:
+		if detach {
+			return obj.Export().(*orderedObject).o.Clone(), nil
+		}
+		return obj.Export().(*orderedObject).o, nil
 	case typeSliceObject:
 		if detach {
 			return workflow.DeepCopy(obj.Export().(*sliceObject).s), nil
@@ -284,7 +341,7 @@ func (v *vm) exportDepth(x goja.Value, depth int, detach bool) (any, error) {
 		return out, nil
 	}
 	keys := obj.Keys()
-	out := make(map[string]any, len(keys))
+	out := workflow.NewObject(len(keys))
 	for _, k := range keys {
 		pv := obj.Get(k)
 		if pv == nil || goja.IsUndefined(pv) {
@@ -299,7 +356,7 @@ func (v *vm) exportDepth(x goja.Value, depth int, detach bool) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		out[k] = e
+		out.Set(k, e)
 	}
 	return out, nil
 }

@@ -18,7 +18,7 @@ func newTestEvaluator(t testing.TB) *Evaluator {
 func TestEvaluateTypes(t *testing.T) {
 	t.Parallel()
 	e := newTestEvaluator(t)
-	c := &Context{Items: []workflow.Item{{JSON: map[string]any{"a": 1.0, "o": map[string]any{"x": "y"}}}}}
+	c := &Context{Items: []workflow.Item{{JSON: workflow.ObjectFromMap(map[string]any{"a": 1.0, "o": map[string]any{"x": "y"}})}}}
 	for _, tc := range []struct {
 		expr string
 		want any
@@ -40,7 +40,7 @@ func TestEvaluateTypes(t *testing.T) {
 	} {
 		got, err := e.Evaluate(tc.expr, c)
 		require.NoError(t, err, tc.expr)
-		require.Equal(t, tc.want, got, tc.expr)
+		require.Equal(t, tc.want, workflow.ToMaps(got), tc.expr)
 	}
 	got, err := e.Evaluate(42, c)
 	require.NoError(t, err)
@@ -99,13 +99,13 @@ func TestEvaluateResultIsDetached(t *testing.T) {
 	c := fixtureContext()
 	got, err := e.Evaluate("={{ $json }}", c)
 	require.NoError(t, err)
-	got.(map[string]any)["name"] = "changed"
-	got.(map[string]any)["tags"].([]any)[0] = "changed"
-	require.Equal(t, "b", c.Items[0].JSON["name"])
-	require.Equal(t, "t1", c.Items[0].JSON["tags"].([]any)[0])
+	got.(*workflow.Object).Set("name", "changed")
+	got.(*workflow.Object).Get("tags").([]any)[0] = "changed"
+	require.Equal(t, "b", c.Items[0].JSON.Get("name"))
+	require.Equal(t, "t1", c.Items[0].JSON.Get("tags").([]any)[0])
 
 	got, err = e.Evaluate("={{ $input.all() }}", c)
 	require.NoError(t, err)
-	got.([]any)[0].(map[string]any)["json"].(map[string]any)["name"] = "changed"
-	require.Equal(t, "b", c.Items[0].JSON["name"])
+	got.([]any)[0].(*workflow.Object).Get("json").(*workflow.Object).Set("name", "changed")
+	require.Equal(t, "b", c.Items[0].JSON.Get("name"))
 }

@@ -30,7 +30,7 @@ func fixtureContext() *Context {
 		NodeType:       "n8n-nodes-base.set",
 		NodeParameters: map[string]any{"value": "=x{{ 1 + 1 }}", "plain": 5.0, "rl": map[string]any{"__rl": true, "mode": "id", "value": "abc"}},
 		Items: []workflow.Item{{
-			JSON:       map[string]any{"name": "b", "n": 2.0, "tags": []any{"t1"}},
+			JSON:       workflow.ObjectFromMap(map[string]any{"name": "b", "n": 2.0, "tags": []any{"t1"}}),
 			Binary:     map[string]workflow.BinaryData{"file": {Data: "aGk=", MimeType: "text/plain", FileName: "hi.txt"}},
 			PairedItem: paired(0),
 		}},
@@ -38,17 +38,17 @@ func fixtureContext() *Context {
 		RunIndex:  0,
 		Source:    []*workflow.SourceData{{PreviousNode: "IF", PreviousNodeOutput: 1}},
 		RunData: workflow.RunData{
-			"Start": {run(nil, []workflow.Item{{JSON: map[string]any{}}})},
+			"Start": {run(nil, []workflow.Item{{JSON: workflow.ObjectFromMap(map[string]any{})}})},
 			"Set": {
-				run(start, []workflow.Item{{JSON: map[string]any{"name": "old"}, PairedItem: paired(0)}}),
+				run(start, []workflow.Item{{JSON: workflow.ObjectFromMap(map[string]any{"name": "old"}), PairedItem: paired(0)}}),
 				run(start, []workflow.Item{
-					{JSON: map[string]any{"name": "a", "n": 1.0}, PairedItem: paired(0)},
-					{JSON: map[string]any{"name": "b", "n": 2.0}, PairedItem: paired(0)},
+					{JSON: workflow.ObjectFromMap(map[string]any{"name": "a", "n": 1.0}), PairedItem: paired(0)},
+					{JSON: workflow.ObjectFromMap(map[string]any{"name": "b", "n": 2.0}), PairedItem: paired(0)},
 				}),
 			},
 			"IF": {run(set,
-				[]workflow.Item{{JSON: map[string]any{"name": "a", "n": 1.0}, PairedItem: paired(0)}},
-				[]workflow.Item{{JSON: map[string]any{"name": "b", "n": 2.0}, PairedItem: paired(1)}},
+				[]workflow.Item{{JSON: workflow.ObjectFromMap(map[string]any{"name": "a", "n": 1.0}), PairedItem: paired(0)}},
+				[]workflow.Item{{JSON: workflow.ObjectFromMap(map[string]any{"name": "b", "n": 2.0}), PairedItem: paired(1)}},
 			)},
 		},
 		Workflow:  WorkflowInfo{ID: "wf1", Name: "My workflow", Active: true},

@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"github.com/flowmill/flowmill/pkg/workflow"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -94,7 +95,7 @@ func TestGlobals(t *testing.T) {
 	} {
 		got, err := e.Evaluate(tc.expr, fixtureContext())
 		require.NoError(t, err, tc.expr)
-		require.Equal(t, tc.want, got, tc.expr)
+		require.Equal(t, tc.want, workflow.ToMaps(got), tc.expr)
 	}
 }
 

@@ -15,7 +15,7 @@ func TestScriptItemListCopiesLazily(t *testing.T) {
 	e := newTestEvaluator(t)
 	items := make([]workflow.Item, 1000)
 	for i := range items {
-		items[i] = workflow.Item{JSON: map[string]any{"i": float64(i), "nested": map[string]any{"a": 1.0}}}
+		items[i] = workflow.Item{JSON: workflow.ObjectFromMap(map[string]any{"i": float64(i), "nested": map[string]any{"a": 1.0}})}
 	}
 	c := &Context{Items: items, ItemIndex: 500}
 	got, err := e.RunScript(t.Context(), `
@@ -28,15 +28,15 @@ func TestScriptItemListCopiesLazily(t *testing.T) {
 	`, c, nil, nil)
 	require.NoError(t, err)
 	require.Equal(t, []any{int64(1001), true, int64(2), int64(0)}, got)
-	require.Equal(t, 1.0, items[500].JSON["nested"].(map[string]any)["a"], "the execution's item is not changed")
+	require.Equal(t, 1.0, items[500].JSON.Get("nested").(*workflow.Object).Get("a"), "the execution's item is not changed")
 
 	got, err = e.RunScript(t.Context(), `const all = $input.all(); all.length = 2; return all`, c, nil, nil)
 	require.NoError(t, err)
 	out := got.([]any)
 	require.Len(t, out, 2)
-	j := out[1].(map[string]any)["json"].(map[string]any)
-	j["nested"].(map[string]any)["a"] = 3.0
-	require.Equal(t, 1.0, items[1].JSON["nested"].(map[string]any)["a"], "returned items never read are copies")
+	j := out[1].(*workflow.Object).Get("json").(*workflow.Object)
+	j.Get("nested").(*workflow.Object).Set("a", 3.0)
+	require.Equal(t, 1.0, items[1].JSON.Get("nested").(*workflow.Object).Get("a"), "returned items never read are copies")
 	require.Len(t, items, 1000)
 
 	// A list given as a global is copied the same way.
@@ -44,5 +44,5 @@ func TestScriptItemListCopiesLazily(t *testing.T) {
 		map[string]any{"items": items}, nil)
 	require.NoError(t, err)
 	require.Equal(t, []any{int64(-1), int64(1000)}, got)
-	require.Equal(t, 3.0, items[3].JSON["i"])
+	require.Equal(t, 3.0, items[3].JSON.Get("i"))
 }

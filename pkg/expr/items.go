@@ -6,19 +6,20 @@ import (
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
-// itemToMap gives an item the shape n8n code sees: {json, binary?, pairedItem?}. The json map
-// is shared with the item.
-func itemToMap(it *workflow.Item) map[string]any {
+// itemToObject gives an item the shape n8n code sees: {json, binary?, pairedItem?}. The json
+// object is shared with the item.
+func itemToObject(it *workflow.Item) *workflow.Object {
 	j := it.JSON
 	if j == nil {
-		j = map[string]any{}
+		j = workflow.NewObject(0)
 	}
-	m := map[string]any{"json": j}
+	m := workflow.NewObject(3)
+	m.Set("json", j)
 	if len(it.Binary) > 0 {
-		m["binary"] = binaryToMap(it.Binary, true)
+		m.Set("binary", binaryToMap(it.Binary, true))
 	}
 	if it.PairedItem != nil {
-		m["pairedItem"] = pairedItemsToAny(*it.PairedItem)
+		m.Set("pairedItem", pairedItemsToAny(*it.PairedItem))
 	}
 	return m
 }
@@ -103,9 +104,9 @@ func (l *itemList) Len() int {
 
 // build makes the JavaScript value of element idx of base.
 func (l *itemList) build(idx int) goja.Value {
-	m := itemToMap(&l.base[idx])
+	m := itemToObject(&l.base[idx])
 	if l.copy {
-		m["json"] = workflow.CopyJSON(m["json"].(map[string]any))
+		m.Set("json", m.Get("json").(*workflow.Object).Clone())
 	}
 	return l.vm.toJS(m)
 }
@@ -183,9 +184,9 @@ func (l *itemList) export(depth int, detach bool) ([]any, error) {
 			jv = l.built[i]
 		}
 		if jv == nil {
-			m := itemToMap(&l.base[i])
+			m := itemToObject(&l.base[i])
 			if detach || l.copy {
-				m = workflow.CopyJSON(m)
+				m = m.Clone()
 			}
 			out[i] = m
 			continue

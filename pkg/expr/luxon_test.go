@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"github.com/flowmill/flowmill/pkg/workflow"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -86,7 +87,7 @@ func TestLuxonValuesConvertToISO(t *testing.T) {
 	e := newTestEvaluator(t)
 	got, err := e.Evaluate(`={{ {at: DateTime.fromISO("2024-01-05T10:00:00Z", {zone: "UTC"}), d: new Date(0), dur: Duration.fromObject({hours: 2})} }}`, nil)
 	require.NoError(t, err)
-	require.Equal(t, map[string]any{"at": "2024-01-05T10:00:00.000Z", "d": "1970-01-01T00:00:00.000Z", "dur": "PT2H"}, got)
+	require.Equal(t, map[string]any{"at": "2024-01-05T10:00:00.000Z", "d": "1970-01-01T00:00:00.000Z", "dur": "PT2H"}, workflow.ToMaps(got))
 
 	got, err = e.Evaluate(`=at {{ DateTime.fromISO("2024-01-05T10:00:00Z", {zone: "UTC"}) }}`, nil)
 	require.NoError(t, err)

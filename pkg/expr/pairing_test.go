@@ -14,14 +14,14 @@ func pairingContext(mergePaired *workflow.PairedItems) *Context {
 	start := []*workflow.SourceData{{PreviousNode: "Start"}}
 	return &Context{
 		NodeName: "Current",
-		Items:    []workflow.Item{{JSON: map[string]any{"merged": true}, PairedItem: paired(0)}},
+		Items:    []workflow.Item{{JSON: workflow.ObjectFromMap(map[string]any{"merged": true}), PairedItem: paired(0)}},
 		Source:   []*workflow.SourceData{{PreviousNode: "Merge"}},
 		RunData: workflow.RunData{
-			"Start": {run(nil, []workflow.Item{{JSON: map[string]any{"s": 0.0}}, {JSON: map[string]any{"s": 1.0}}})},
-			"A":     {run(start, []workflow.Item{{JSON: map[string]any{"a": 0.0}, PairedItem: paired(0)}, {JSON: map[string]any{"a": 1.0}, PairedItem: paired(1)}})},
-			"B":     {run(start, []workflow.Item{{JSON: map[string]any{"b": 0.0}, PairedItem: paired(1)}})},
+			"Start": {run(nil, []workflow.Item{{JSON: workflow.ObjectFromMap(map[string]any{"s": 0.0})}, {JSON: workflow.ObjectFromMap(map[string]any{"s": 1.0})}})},
+			"A":     {run(start, []workflow.Item{{JSON: workflow.ObjectFromMap(map[string]any{"a": 0.0}), PairedItem: paired(0)}, {JSON: workflow.ObjectFromMap(map[string]any{"a": 1.0}), PairedItem: paired(1)}})},
+			"B":     {run(start, []workflow.Item{{JSON: workflow.ObjectFromMap(map[string]any{"b": 0.0}), PairedItem: paired(1)}})},
 			"Merge": {run([]*workflow.SourceData{{PreviousNode: "A"}, {PreviousNode: "B"}},
-				[]workflow.Item{{JSON: map[string]any{"merged": true}, PairedItem: mergePaired}})},
+				[]workflow.Item{{JSON: workflow.ObjectFromMap(map[string]any{"merged": true}), PairedItem: mergePaired}})},
 		},
 	}
 }
@@ -68,7 +68,7 @@ func TestPairedItemErrors(t *testing.T) {
 	require.Contains(t, ee.Description, "more information is needed from the node ‘A’")
 
 	c = pairingContext(paired(0))
-	c.RunData["Other"] = []workflow.TaskData{run(nil, []workflow.Item{{JSON: map[string]any{}}})}
+	c.RunData["Other"] = []workflow.TaskData{run(nil, []workflow.Item{{JSON: workflow.ObjectFromMap(map[string]any{})}})}
 	_, err = e.Evaluate(`={{ $("Other").item }}`, c) // Start is reached without passing Other
 	require.ErrorAs(t, err, &ee)
 	require.Equal(t, "Invalid expression", ee.Message)

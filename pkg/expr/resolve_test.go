@@ -11,7 +11,7 @@ import (
 func TestResolve(t *testing.T) {
 	t.Parallel()
 	e := newTestEvaluator(t)
-	c := &Context{Items: []workflow.Item{{JSON: map[string]any{"id": 7.0}}}}
+	c := &Context{Items: []workflow.Item{{JSON: workflow.ObjectFromMap(map[string]any{"id": 7.0})}}}
 	params := map[string]any{
 		"url":     "=https://example.com/{{ $json.id }}",
 		"count":   "={{ $json.id * 2 }}",

@@ -88,7 +88,7 @@ func TestConcurrentEvaluations(t *testing.T) {
 	for g := range 8 {
 		wg.Go(func() {
 			for i := range 100 {
-				c := &Context{Items: []workflow.Item{{JSON: map[string]any{"g": float64(g), "i": float64(i)}}}, Timezone: "Europe/Berlin"}
+				c := &Context{Items: []workflow.Item{{JSON: workflow.ObjectFromMap(map[string]any{"g": float64(g), "i": float64(i)})}}, Timezone: "Europe/Berlin"}
 				got, err := e.Evaluate("={{ $json.g * 1000 + $json.i }}", c)
 				if err == nil && got != int64(g*1000+i) {
 					err = &Error{Message: "wrong result"}

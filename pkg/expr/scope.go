@@ -219,11 +219,11 @@ func (s *scope) checkItem(v *vm, n int) {
 	}
 }
 
-func nonNil(m map[string]any) map[string]any {
-	if m == nil {
-		return map[string]any{}
+func nonNil(o *workflow.Object) *workflow.Object {
+	if o == nil {
+		return workflow.NewObject(0)
 	}
-	return m
+	return o
 }
 
 // itemsFunc is $items(nodeName?, outputIndex = 0, runIndex = last): a node's output items,
@@ -316,6 +316,8 @@ func (v *vm) jmespath(call goja.FunctionCall) goja.Value {
 // jsonNumbers makes every number a float64, the only number type go-jmespath compares.
 func jsonNumbers(x any) any {
 	switch x := x.(type) {
+	case *workflow.Object:
+		return jsonNumbers(x.ToMap())
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {

@@ -2,6 +2,7 @@ package expr
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -28,7 +29,7 @@ func TestRunScriptConsole(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "done", got)
 	require.Equal(t, []call{
-		{"log", []any{"hello", map[string]any{"a": int64(1)}, []any{int64(1), int64(2)}}},
+		{"log", []any{"hello", workflow.ObjectOf("a", int64(1)), []any{int64(1), int64(2)}}},
 		{"warn", []any{"2024-01-05T10:00:00.000Z"}},
 		{"error", []any{"bad"}},
 		{"info", []any{nil, nil}},
@@ -45,8 +46,8 @@ func TestRunScriptFunctionNodeMutation(t *testing.T) {
 	t.Parallel()
 	e := newTestEvaluator(t)
 	items := []workflow.Item{
-		{JSON: map[string]any{"name": "a", "list": []any{1.0}}, PairedItem: paired(0)},
-		{JSON: map[string]any{"name": "b"}},
+		{JSON: workflow.ObjectFromMap(map[string]any{"name": "a", "list": []any{1.0}}), PairedItem: paired(0)},
+		{JSON: workflow.ObjectFromMap(map[string]any{"name": "b"})},
 	}
 	got, err := e.RunScript(t.Context(), `
 		items[0].json.x = 1;
@@ -62,9 +63,9 @@ func TestRunScriptFunctionNodeMutation(t *testing.T) {
 		map[string]any{"json": map[string]any{"name": "a", "list": []any{1.0, int64(2)}, "x": int64(1), "nested": map[string]any{"y": true}}, "pairedItem": map[string]any{"item": int64(0)}},
 		map[string]any{"json": map[string]any{"replaced": true}},
 		map[string]any{"json": map[string]any{"name": "c"}},
-	}, got)
-	require.Equal(t, map[string]any{"name": "a", "list": []any{1.0}}, items[0].JSON, "input items are not changed")
-	require.Equal(t, map[string]any{"name": "b"}, items[1].JSON)
+	}, workflow.ToMaps(got))
+	require.Equal(t, map[string]any{"name": "a", "list": []any{1.0}}, items[0].JSON.ToMap(), "input items are not changed")
+	require.Equal(t, map[string]any{"name": "b"}, items[1].JSON.ToMap())
 }
 
 // The Code node's default template: change $input.all() in place, return it.
@@ -81,16 +82,16 @@ func TestRunScriptCodeNodeTemplate(t *testing.T) {
 	`, c, nil, nil)
 	require.NoError(t, err)
 	require.Len(t, got, 1)
-	out := got.([]any)[0].(map[string]any)
-	require.Equal(t, int64(1), out["json"].(map[string]any)["myNewField"])
-	require.Equal(t, true, out["json"].(map[string]any)["viaJson"])
-	require.NotContains(t, c.Items[0].JSON, "myNewField", "the execution's data is not changed")
+	out := got.([]any)[0].(*workflow.Object)
+	require.Equal(t, int64(1), out.Get("json").(*workflow.Object).Get("myNewField"))
+	require.Equal(t, true, out.Get("json").(*workflow.Object).Get("viaJson"))
+	require.False(t, c.Items[0].JSON.Has("myNewField"), "the execution's data is not changed")
 
 	// Other nodes' data is copied too.
 	_, err = e.RunScript(t.Context(), `$("Set").first().json.name = "changed"; $node["Set"].json.n = 99; return []`, c, nil, nil)
 	require.NoError(t, err)
-	require.Equal(t, "a", c.RunData["Set"][1].Data.Main[0][0].JSON["name"])
-	require.Equal(t, 1.0, c.RunData["Set"][1].Data.Main[0][0].JSON["n"])
+	require.Equal(t, "a", c.RunData["Set"][1].Data.Main[0][0].JSON.Get("name"))
+	require.Equal(t, 1.0, c.RunData["Set"][1].Data.Main[0][0].JSON.Get("n"))
 }
 
 // Go maps given as globals are shared: what the script stores is in the map afterwards, as
@@ -136,7 +137,12 @@ func TestRunScriptReturnValues(t *testing.T) {
 		"d": "1970-01-01T00:00:00.000Z", "dt": "1970-01-01T00:00:00.000Z", "n": nil,
 		"arr": []any{int64(1), nil, "s"}, "nested": map[string]any{"deep": []any{map[string]any{"x": 1.5}}},
 		"big": "10", "nan": nil,
-	}, got)
+	}, workflow.ToMaps(got))
+	// Members come out in the order the script wrote them.
+	b, err := json.Marshal(got)
+	require.NoError(t, err)
+	require.Equal(t, `{"d":"1970-01-01T00:00:00.000Z","dt":"1970-01-01T00:00:00.000Z","n":null,`+
+		`"arr":[1,null,"s"],"nested":{"deep":[{"x":1.5}]},"big":"10","nan":null}`, string(b))
 
 	got, err = e.RunScript(t.Context(), `const x = await Promise.resolve(5); return x + 1`, nil, nil, nil)
 	require.NoError(t, err)

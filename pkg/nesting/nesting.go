@@ -62,6 +62,9 @@ func JSON(raw []byte) error {
 // Value checks the nesting of decoded data (maps and slices of any element type, as JSON
 // decoding and script results give them) without recursion, so any depth is safe to check.
 func Value(v any) error {
+	if !container(v) {
+		return nil
+	}
 	type level struct {
 		v     any
 		depth int
@@ -89,6 +92,15 @@ func Value(v any) error {
 					stack = append(stack, level{e, top.depth + 1})
 				}
 			}
+		case Object:
+			if top.depth+1 > Max {
+				return ErrTooDeep
+			}
+			for i := range x.Len() {
+				if e := x.ValueAt(i); container(e) {
+					stack = append(stack, level{e, top.depth + 1})
+				}
+			}
 		case []map[string]any:
 			if top.depth+1 > Max {
 				return ErrTooDeep
@@ -103,8 +115,15 @@ func Value(v any) error {
 
 func container(v any) bool {
 	switch v.(type) {
-	case map[string]any, []any, []map[string]any:
+	case map[string]any, []any, []map[string]any, Object:
 		return true
 	}
 	return false
+}
+
+// Object is a decoded object that is not a Go map, such as workflow.Object, which keeps its
+// key order; Value walks its member values by position.
+type Object interface {
+	Len() int
+	ValueAt(i int) any
 }

@@ -198,8 +198,12 @@ func (ex *Execution) ParamList(path string, itemIndex int) ([]map[string]any, er
 	list, _ := v.([]any)
 	out := make([]map[string]any, 0, len(list))
 	for _, e := range list {
-		if m, ok := e.(map[string]any); ok {
+		switch m := e.(type) {
+		case map[string]any:
 			out = append(out, m)
+		case *workflow.Object:
+			// An expression gave the list: its objects are item data.
+			out = append(out, m.ToMap())
 		}
 	}
 	return out, nil
@@ -211,7 +215,13 @@ func (ex *Execution) ParamMap(path string, itemIndex int) (map[string]any, error
 	if err != nil {
 		return nil, err
 	}
-	m, _ := v.(map[string]any)
+	var m map[string]any
+	switch x := v.(type) {
+	case map[string]any:
+		m = x
+	case *workflow.Object:
+		m = x.ToMap()
+	}
 	if m == nil {
 		m = map[string]any{}
 	}
@@ -276,7 +286,7 @@ func (ex *Execution) StaticDataUsed() (map[string]any, bool) {
 // ErrorItem is the item a node outputs for a failed input item when continueOnFail is on.
 func (ex *Execution) ErrorItem(err error, itemIndex int) workflow.Item {
 	return workflow.Item{
-		JSON:       map[string]any{"error": err.Error()},
+		JSON:       workflow.ObjectOf("error", err.Error()),
 		PairedItem: &workflow.PairedItems{{Item: itemIndex}},
 	}
 }

@@ -76,7 +76,7 @@ func TestCatalogueNodesAreKnownAndComplete(t *testing.T) {
 }
 
 // webhookInput is the call a webhook-started template gets in the test run.
-var webhookInput = []workflow.Item{{JSON: map[string]any{
+var webhookInput = []workflow.Item{{JSON: workflow.ObjectFromMap(map[string]any{
 	"headers": map[string]any{"content-type": "application/json"},
 	"params":  map[string]any{},
 	"query":   map[string]any{},
@@ -85,7 +85,7 @@ var webhookInput = []workflow.Item{{JSON: map[string]any{
 		"severity": "high", "orderId": 1042.0, "customerId": 1.0, "employees": 800.0, "budget": 20000.0,
 		"topic": "shipping", "tracking": "TRK-1042",
 	},
-}}}
+})}}
 
 // Templates that need no credentials run through the engine to a successful end, as they are.
 func TestCatalogueTemplatesRun(t *testing.T) {

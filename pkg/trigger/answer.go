@@ -90,7 +90,7 @@ func (r Response) Finished(res *engine.Result) Answer {
 	}
 	switch r.Data {
 	case "allEntries":
-		all := make([]map[string]any, len(items))
+		all := make([]*workflow.Object, len(items))
 		for i, it := range items {
 			all[i] = it.JSON
 		}

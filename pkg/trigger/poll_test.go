@@ -57,7 +57,7 @@ func counterPoll(f *feed, polls chan<- float64) nodes.Type {
 			static["cursor"] = cursor + float64(len(fresh))
 			items := make([]workflow.Item, len(fresh))
 			for i, s := range fresh {
-				items[i] = workflow.Item{JSON: map[string]any{"entry": s}}
+				items[i] = workflow.Item{JSON: workflow.ObjectFromMap(map[string]any{"entry": s})}
 			}
 			return [][]workflow.Item{items}, nil
 		})
@@ -182,7 +182,7 @@ func polledRuns(t *testing.T, in *infra.Infra, id string) [][]string {
 		require.Len(t, runs, 1)
 		var entries []string
 		for _, item := range runs[0].Data.Main[0] {
-			entries = append(entries, item.JSON["entry"].(string))
+			entries = append(entries, item.JSON.Get("entry").(string))
 		}
 		out = append(out, entries)
 	}

@@ -125,7 +125,7 @@ func lastNodeResult(items ...workflow.Item) *engine.Result {
 
 func TestFinishedAnswers(t *testing.T) {
 	t.Parallel()
-	two := lastNodeResult(workflow.Item{JSON: map[string]any{"a": map[string]any{"b": "x"}}}, workflow.Item{JSON: map[string]any{"n": 2.0}})
+	two := lastNodeResult(workflow.Item{JSON: workflow.ObjectFromMap(map[string]any{"a": map[string]any{"b": "x"}})}, workflow.Item{JSON: workflow.ObjectFromMap(map[string]any{"n": 2.0})})
 	json := map[string]string{"content-type": "application/json; charset=utf-8"}
 	cases := []struct {
 		name string

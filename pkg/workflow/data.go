@@ -2,7 +2,7 @@ package workflow
 
 // Item is one unit of data flowing between nodes: n8n's INodeExecutionData.
 type Item struct {
-	JSON       map[string]any        `json:"json"`
+	JSON       *Object               `json:"json"`
 	Binary     map[string]BinaryData `json:"binary,omitempty"`
 	PairedItem *PairedItems          `json:"pairedItem,omitempty"`
 	// Error is set on items produced by a node that failed with continueOnFail.

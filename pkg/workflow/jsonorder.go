@@ -103,8 +103,17 @@ func isArrayIndex(k string) bool {
 	if k == "" || len(k) > 10 || (len(k) > 1 && k[0] == '0') {
 		return false
 	}
-	n, err := strconv.ParseUint(k, 10, 64)
-	return err == nil && n < 1<<32-1
+	// Digits only, checked by hand: ParseUint allocates an error for every other key, and
+	// every key set on an item's object is checked.
+	var n uint64
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if c < '0' || c > '9' {
+			return false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	return n < 1<<32-1
 }
 
 // ObjectKeys returns the keys of a JSON object in document order.

@@ -65,9 +65,12 @@ func isPathKey(obj any, path string) bool {
 	if !strings.ContainsAny(path, ".[") {
 		return true
 	}
-	if m, ok := obj.(map[string]any); ok {
+	switch m := obj.(type) {
+	case map[string]any:
 		_, has := m[path]
 		return has
+	case *Object:
+		return m.Has(path)
 	}
 	return false
 }
@@ -90,6 +93,12 @@ func LookupPath(obj any, path string) (any, bool) {
 				return nil, false
 			}
 			cur = v
+		case *Object:
+			v, ok := c.Lookup(k)
+			if !ok {
+				return nil, false
+			}
+			cur = v
 		case []any:
 			i, ok := pathIndex(k)
 			if !ok || i >= len(c) {
@@ -105,7 +114,9 @@ func LookupPath(obj any, path string) (any, bool) {
 
 // SetPath sets the value at a lodash-style path, creating objects, or arrays where the next key
 // is an index, as lodash's set does. Keys that cannot be set (a name on an array) are ignored.
-func SetPath(obj map[string]any, path string, v any) {
+// obj is a map[string]any or an *Object; objects created in an *Object are *Object, so a new
+// key goes last there, as in JavaScript.
+func SetPath(obj any, path string, v any) {
 	keys := castPath(obj, path)
 	for _, k := range keys {
 		if k == "__proto__" || k == "constructor" || k == "prototype" {
@@ -119,9 +130,15 @@ func SetPath(obj map[string]any, path string, v any) {
 // as written is deleted as is; an array element is set to null, as lodash leaves a hole there
 // and JSON writes a hole as null. A path that does not lead anywhere changes nothing.
 func UnsetPath(obj any, path string) {
-	if m, ok := obj.(map[string]any); ok {
+	switch m := obj.(type) {
+	case map[string]any:
 		if _, ok := m[path]; ok {
 			delete(m, path)
+			return
+		}
+	case *Object:
+		if m.Has(path) {
+			m.Delete(path)
 			return
 		}
 	}
@@ -136,6 +153,12 @@ func UnsetPath(obj any, path string) {
 				return
 			}
 			cur = c[k]
+		case *Object:
+			if last {
+				c.Delete(k)
+				return
+			}
+			cur = c.Get(k)
 		case []any:
 			idx, err := strconv.Atoi(k)
 			if err != nil || idx < 0 || idx >= len(c) {
@@ -153,23 +176,37 @@ func UnsetPath(obj any, path string) {
 }
 
 func setIn(container any, keys []string, v any) any {
+	return setInto(container, keys, v, false)
+}
+
+// setInto is setIn; ordered says the root is an *Object, so new objects are too.
+func setInto(container any, keys []string, v any, ordered bool) any {
 	k := keys[0]
+	if _, ok := container.(*Object); ok {
+		ordered = true
+	}
 	if len(keys) > 1 {
 		child, _ := lookupKey(container, k)
 		switch child.(type) {
-		case map[string]any, []any:
+		case map[string]any, []any, *Object:
 		default:
-			if _, ok := pathIndex(keys[1]); ok {
+			switch _, isIndex := pathIndex(keys[1]); {
+			case isIndex:
 				child = []any{}
-			} else {
+			case ordered:
+				child = NewObject(1)
+			default:
 				child = map[string]any{}
 			}
 		}
-		v = setIn(child, keys[1:], v)
+		v = setInto(child, keys[1:], v, ordered)
 	}
 	switch c := container.(type) {
 	case map[string]any:
 		c[k] = v
+		return c
+	case *Object:
+		c.Set(k, v)
 		return c
 	case []any:
 		i, ok := pathIndex(k)
@@ -190,6 +227,8 @@ func lookupKey(container any, k string) (any, bool) {
 	case map[string]any:
 		v, ok := c[k]
 		return v, ok
+	case *Object:
+		return c.Lookup(k)
 	case []any:
 		if i, ok := pathIndex(k); ok && i < len(c) {
 			return c[i], true

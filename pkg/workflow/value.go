@@ -22,6 +22,9 @@ func DeepEqual(a, b any) bool {
 		y, ok := b.(bool)
 		return ok && x == y
 	case map[string]any:
+		if y, ok := b.(*Object); ok {
+			return objectEqualsMap(y, x)
+		}
 		y, ok := b.(map[string]any)
 		if !ok || len(x) != len(y) {
 			return false
@@ -33,6 +36,23 @@ func DeepEqual(a, b any) bool {
 			}
 		}
 		return true
+	case *Object:
+		switch y := b.(type) {
+		case map[string]any:
+			return objectEqualsMap(x, y)
+		case *Object:
+			if x.Len() != y.Len() {
+				return false
+			}
+			for _, e := range x.Members() {
+				yv, ok := y.Lookup(e.Key)
+				if !ok || !DeepEqual(e.Value, yv) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
 	case []any:
 		y, ok := b.([]any)
 		if !ok || len(x) != len(y) {
@@ -48,9 +68,26 @@ func DeepEqual(a, b any) bool {
 	return false
 }
 
-// DeepCopy copies maps and slices of JSON-like values; other values are returned as they are.
+// objectEqualsMap compares an object with a map by keys, order aside (lodash isEqual).
+func objectEqualsMap(o *Object, m map[string]any) bool {
+	if o.Len() != len(m) {
+		return false
+	}
+	for _, e := range o.Members() {
+		mv, ok := m[e.Key]
+		if !ok || !DeepEqual(e.Value, mv) {
+			return false
+		}
+	}
+	return true
+}
+
+// DeepCopy copies objects, maps and slices of JSON-like values; other values are returned as
+// they are.
 func DeepCopy(v any) any {
 	switch x := v.(type) {
+	case *Object:
+		return x.Clone()
 	case map[string]any:
 		m := make(map[string]any, len(x))
 		for k, e := range x {
@@ -106,7 +143,7 @@ func Number(v any) (float64, bool) {
 // `typeof v === 'object' && v !== null` for JSON-like values.
 func IsObject(v any) bool {
 	switch v.(type) {
-	case map[string]any, []any:
+	case map[string]any, []any, *Object:
 		return true
 	}
 	return false

@@ -53,7 +53,7 @@ func allItems(ctx context.Context, ex *nodes.Execution, globals map[string]any) 
 		if !ex.ContinueOnFail() || ctx.Err() != nil {
 			return nil, err
 		}
-		items = []workflow.Item{{JSON: map[string]any{"error": script.Message(err)}}}
+		items = []workflow.Item{{JSON: workflow.ObjectOf("error", script.Message(err))}}
 	}
 	return [][]workflow.Item{items}, nil
 }
@@ -82,7 +82,7 @@ func eachItem(ctx context.Context, ex *nodes.Execution, globals map[string]any) 
 			if !ex.ContinueOnFail() || ctx.Err() != nil {
 				return nil, err
 			}
-			out = append(out, workflow.Item{JSON: map[string]any{"error": script.Message(err)},
+			out = append(out, workflow.Item{JSON: workflow.ObjectOf("error", script.Message(err)),
 				PairedItem: &workflow.PairedItems{{Item: i}}})
 			continue
 		}

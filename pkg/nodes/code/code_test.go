@@ -151,7 +151,7 @@ func TestCodeDoesNotChangeInput(t *testing.T) {
 		}
 		_, err := nodetest.Run(t, code.Type(), nodetest.Node{Parameters: params(mode, js)}, in)
 		require.NoError(t, err)
-		require.Equal(t, m{"a": 1.0}, in[0].JSON["nested"])
+		require.Equal(t, m{"a": 1.0}, workflow.ToMaps(in[0].JSON.Get("nested")))
 	}
 }
 
@@ -161,7 +161,7 @@ func TestCodeStaticData(t *testing.T) {
 	ex, run := execution(t, params("", js), nodetest.Items(m{}), nil)
 	out, err := run(context.Background())
 	require.NoError(t, err)
-	require.Equal(t, int64(1), out[0][0].JSON["count"])
+	require.Equal(t, int64(1), out[0][0].JSON.Get("count"))
 	sd, used := ex.StaticDataUsed()
 	require.True(t, used)
 	require.Equal(t, int64(1), sd["count"])
@@ -181,6 +181,9 @@ func TestCodeConsole(t *testing.T) {
 		})
 	_, err := run(context.Background())
 	require.NoError(t, err)
+	for i := range got {
+		got[i] = workflow.ToMaps(got[i]).([]any)
+	}
 	require.Equal(t, [][]any{{"item", int64(0), m{"a": int64(1)}}, {"item", int64(1), m{"a": int64(1)}}}, got)
 }
 

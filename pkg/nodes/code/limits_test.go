@@ -98,7 +98,7 @@ func TestScriptLimitsFailTheNode(t *testing.T) {
 		map[string]any{"jsCode": "return [{ok: [1, 2].join('+')}]"})})
 	require.NoError(t, err)
 	require.Equal(t, workflow.StatusSuccess, res.Status)
-	require.Equal(t, "1+2", res.State.ResultData.RunData["Script"][0].Data.Main[0][0].JSON["ok"])
+	require.Equal(t, "1+2", res.State.ResultData.RunData["Script"][0].Data.Main[0][0].JSON.Get("ok"))
 }
 
 // The expression preview (POST /rest/expressions/evaluate) fails cleanly on an expression

@@ -66,6 +66,7 @@ func lineOf(code, s string) int {
 // n8n's Code node does: null is no items, a lone object is one item, objects without n8n item
 // keys are wrapped in json.
 func normalizeAll(res any) ([]workflow.Item, error) {
+	res = workflow.FromMaps(res)
 	if res == nil {
 		return []workflow.Item{}, nil
 	}
@@ -75,11 +76,11 @@ func normalizeAll(res any) ([]workflow.Item, error) {
 	}
 	if list, ok := res.([]any); ok {
 		mustHaveItemKeys := slices.ContainsFunc(list, func(e any) bool {
-			m, _ := e.(map[string]any)
-			return slices.ContainsFunc(itemKeys, func(k string) bool { _, ok := m[k]; return ok })
+			m, _ := e.(*workflow.Object)
+			return slices.ContainsFunc(itemKeys, m.Has)
 		})
 		for _, e := range list {
-			m, ok := e.(map[string]any)
+			m, ok := e.(*workflow.Object)
 			if !ok {
 				continue
 			}
@@ -92,7 +93,7 @@ func normalizeAll(res any) ([]workflow.Item, error) {
 				}
 			}
 		}
-	} else if err := checkItem(res.(map[string]any), -1); err != nil {
+	} else if err := checkItem(res.(*workflow.Object), -1); err != nil {
 		return nil, err
 	}
 	maps, err := normalizeItems(res)
@@ -101,7 +102,7 @@ func normalizeAll(res any) ([]workflow.Item, error) {
 	}
 	out := make([]workflow.Item, len(maps))
 	for i, m := range maps {
-		if !script.IsObject(m["json"]) {
+		if !script.IsObject(m.Get("json")) {
 			return nil, script.Validation("A 'json' property isn't an object",
 				"In the returned data, every key named 'json' must point to an object", i, 0)
 		}
@@ -115,6 +116,7 @@ func normalizeAll(res any) ([]workflow.Item, error) {
 // normalizeEach checks and normalises what a "Run Once for Each Item" script returned for
 // one item; ok is false when it returned null (the item is dropped).
 func normalizeEach(res any, itemIndex int) (item workflow.Item, ok bool, err error) {
+	res = workflow.FromMaps(res)
 	if res == nil {
 		return workflow.Item{}, false, nil
 	}
@@ -132,12 +134,12 @@ func normalizeEach(res any, itemIndex int) (item workflow.Item, ok bool, err err
 			first+" If you need to output multiple items, please use the 'Run Once for All Items' mode instead",
 			itemIndex, 0)
 	}
-	m := res.(map[string]any)
+	m := res.(*workflow.Object)
 	if err := checkItem(m, itemIndex); err != nil {
 		return workflow.Item{}, false, err
 	}
-	if !workflow.Truthy(m["json"]) {
-		m = map[string]any{"json": m}
+	if !workflow.Truthy(m.Get("json")) {
+		m = workflow.ObjectOf("json", m)
 	}
 	if err := checkTopLevelKeys(m, itemIndex); err != nil {
 		return workflow.Item{}, false, err
@@ -149,24 +151,20 @@ func normalizeEach(res any, itemIndex int) (item workflow.Item, ok bool, err err
 	return it, true, nil
 }
 
-func checkItem(m map[string]any, itemIndex int) error {
-	if j, ok := m["json"]; ok && !script.IsObject(j) {
+func checkItem(m *workflow.Object, itemIndex int) error {
+	if j, ok := m.Lookup("json"); ok && !script.IsObject(j) {
 		return script.Validation("A 'json' property isn't an object",
 			"In the returned data, every key named 'json' must point to an object", itemIndex, 0)
 	}
-	if b, ok := m["binary"]; ok && !script.IsObject(b) {
+	if b, ok := m.Lookup("binary"); ok && !script.IsObject(b) {
 		return script.Validation("A 'binary' property isn't an object",
 			"In the returned data, every key named 'binary’ must point to an object.", itemIndex, 0)
 	}
 	return nil
 }
 
-func checkTopLevelKeys(m map[string]any, itemIndex int) error {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	for _, k := range workflow.JSKeyOrder(keys) {
+func checkTopLevelKeys(m *workflow.Object, itemIndex int) error {
+	for _, k := range m.Keys() {
 		if !slices.Contains(itemKeys, k) {
 			return script.Validation("Unknown top-level item key: "+k,
 				"Access the properties of an item under `.json`, e.g. `item.json`", itemIndex, 0)
@@ -180,53 +178,49 @@ var errInconsistent = errors.New("Inconsistent item format")
 // normalizeItems is n8n's normalizeItems: a lone object becomes a list; a list where every
 // entry has json is kept; one where every entry has binary gets its other keys as json; any
 // other list is wrapped entry by entry. Mixing the shapes is an error.
-func normalizeItems(res any) ([]map[string]any, error) {
+func normalizeItems(res any) ([]*workflow.Object, error) {
 	var list []any
 	switch x := res.(type) {
-	case map[string]any:
-		if workflow.Truthy(x["json"]) {
-			return []map[string]any{x}, nil
+	case *workflow.Object:
+		if workflow.Truthy(x.Get("json")) {
+			return []*workflow.Object{x}, nil
 		}
-		return []map[string]any{{"json": x}}, nil
+		return []*workflow.Object{workflow.ObjectOf("json", x)}, nil
 	case []any:
 		list = x
 	}
 	has := func(key string) func(any) bool {
 		return func(e any) bool {
-			m, ok := e.(map[string]any)
-			if !ok {
-				return false
-			}
-			_, ok = m[key]
-			return ok
+			m, ok := e.(*workflow.Object)
+			return ok && m.Has(key)
 		}
 	}
-	out := make([]map[string]any, len(list))
+	out := make([]*workflow.Object, len(list))
 	switch {
 	case allOf(list, has("json")):
 		for i, e := range list {
-			out[i] = e.(map[string]any)
+			out[i] = e.(*workflow.Object)
 		}
 		return out, nil
 	case slices.ContainsFunc(list, has("json")):
 		return nil, errInconsistent
 	case allOf(list, has("binary")):
 		for i, e := range list {
-			m := e.(map[string]any)
-			j := make(map[string]any, len(m))
-			for k, v := range m {
+			m := e.(*workflow.Object)
+			j := workflow.NewObject(m.Len())
+			for k, v := range m.All() {
 				if k != "binary" && k != "pairedItem" {
-					j[k] = v
+					j.Set(k, v)
 				}
 			}
-			out[i] = map[string]any{"json": j, "binary": m["binary"]}
+			out[i] = workflow.ObjectOf("json", j, "binary", m.Get("binary"))
 		}
 		return out, nil
 	case slices.ContainsFunc(list, has("binary")):
 		return nil, errInconsistent
 	}
 	for i, e := range list {
-		out[i] = map[string]any{"json": e}
+		out[i] = workflow.ObjectOf("json", e)
 	}
 	return out, nil
 }

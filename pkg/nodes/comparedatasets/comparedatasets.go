@@ -121,7 +121,7 @@ func matchFields(list []map[string]any) ([]pair, error) {
 func nonEmpty(items []workflow.Item) []workflow.Item {
 	out := make([]workflow.Item, 0, len(items))
 	for _, it := range items {
-		if len(it.JSON) > 0 {
+		if it.JSON.Len() > 0 {
 			out = append(out, it)
 		}
 	}

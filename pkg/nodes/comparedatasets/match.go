@@ -86,14 +86,14 @@ entries:
 	}
 
 	dotted := slices.ContainsFunc(s.skipFields, func(f string) bool { return strings.Contains(f, ".") })
-	withoutSkipped := func(obj map[string]any) map[string]any {
-		c := workflow.CopyJSON(obj)
+	withoutSkipped := func(obj *workflow.Object) *workflow.Object {
+		c := obj.Clone()
 		if c == nil {
-			c = map[string]any{}
+			c = workflow.NewObject(0)
 		}
 		for _, f := range s.skipFields {
 			if s.disableDot || !dotted {
-				delete(c, f)
+				c.Delete(f)
 			} else {
 				workflow.UnsetPath(c, f)
 			}
@@ -108,7 +108,7 @@ entries:
 			itemsEqual := true
 			if s.fuzzy {
 				for _, k := range jsv.Keys(a) {
-					if !equal(a[k], key(b, k)) {
+					if !equal(a.Get(k), key(b, k)) {
 						itemsEqual = false
 						break
 					}
@@ -157,15 +157,15 @@ func combine(item1, item2 workflow.Item, s settings) workflow.Item {
 	if s.exceptWhenMix != "" {
 		except = splitTrim(s.exceptWhenMix)
 	}
-	json := workflow.CopyJSON(entry.JSON)
+	json := entry.JSON.Clone()
 	if json == nil {
-		json = map[string]any{}
+		json = workflow.NewObject(0)
 	}
 	for _, f := range except {
 		if v := key(match.JSON, f); !jsv.IsUndefined(v) {
-			json[f] = workflow.DeepCopy(v)
+			json.Set(f, workflow.DeepCopy(v))
 		} else {
-			delete(json, f)
+			json.Delete(f)
 		}
 		if !s.disableDot {
 			v := jsv.FieldGetter(false)(match.JSON, f)
@@ -178,10 +178,10 @@ func combine(item1, item2 workflow.Item, s settings) workflow.Item {
 
 // compareItems builds the "include both versions" item {keys, same, different, skipped}.
 func compareItems(item1, item2 workflow.Item, pairs []pair, s settings, equal equalFunc) (workflow.Item, error) {
-	keys := map[string]any{}
+	keys := workflow.NewObject(len(pairs))
 	for _, p := range pairs {
 		if v := key(item1.JSON, p.field1); !jsv.IsUndefined(v) {
-			keys[p.field1] = workflow.DeepCopy(v)
+			keys.Set(p.field1, workflow.DeepCopy(v))
 		}
 	}
 	keys1, keys2 := jsv.Keys(item1.JSON), jsv.Keys(item2.JSON)
@@ -191,12 +191,12 @@ func compareItems(item1, item2 workflow.Item, pairs []pair, s settings, equal eq
 		toCompare = slices.DeleteFunc(slices.Clone(keys1), func(k string) bool { return !slices.Contains(keys2, k) })
 	}
 	// A key can be the same while undefined on A (fuzzy); it is then absent from the JSON.
-	same, sameKeys := map[string]any{}, map[string]bool{}
+	same, sameKeys := workflow.NewObject(len(toCompare)), map[string]bool{}
 	for _, k := range toCompare {
 		if equal(key(item1.JSON, k), key(item2.JSON, k)) {
 			sameKeys[k] = true
 			if v := key(item1.JSON, k); !jsv.IsUndefined(v) {
-				same[k] = workflow.DeepCopy(v)
+				same.Set(k, workflow.DeepCopy(v))
 			}
 		}
 	}
@@ -208,7 +208,7 @@ func compareItems(item1, item2 workflow.Item, pairs []pair, s settings, equal eq
 	if s.version >= 2 {
 		nullish = definedOrNull
 	}
-	different, skipped := map[string]any{}, map[string]any{}
+	different, skipped := workflow.NewObject(0), workflow.NewObject(0)
 	i := 0
 	for _, k := range all {
 		if sameKeys[k] {
@@ -227,10 +227,10 @@ func compareItems(item1, item2 workflow.Item, pairs []pair, s settings, equal eq
 				return workflow.Item{}, nodes.Errorf(-1, "The field '%s' in item %d is not an object. It is not possible to use dot notation.", k, i)
 			}
 			if len(nested) > 0 {
-				sa, sb := map[string]any{}, map[string]any{}
-				if prev, ok := skipped[k].(map[string]any); ok {
-					sa, _ = prev[nameA].(map[string]any)
-					sb, _ = prev[nameB].(map[string]any)
+				sa, sb := workflow.NewObject(0), workflow.NewObject(0)
+				if prev, ok := skipped.Get(k).(*workflow.Object); ok {
+					sa, _ = prev.Get(nameA).(*workflow.Object)
+					sb, _ = prev.Get(nameB).(*workflow.Object)
 				}
 				get := jsv.FieldGetter(false)
 				for _, f := range nested {
@@ -240,19 +240,19 @@ func compareItems(item1, item2 workflow.Item, pairs []pair, s settings, equal eq
 					workflow.UnsetPath(in1, path)
 					workflow.UnsetPath(in2, path)
 				}
-				skipped[k] = map[string]any{nameA: sa, nameB: sb}
+				skipped.Set(k, workflow.ObjectOf(nameA, sa, nameB, sb))
 			}
-			different[k] = map[string]any{nameA: in1, nameB: in2}
+			different.Set(k, workflow.ObjectOf(nameA, in1, nameB, in2))
 		} else if slices.Contains(s.skipFields, k) {
-			skipped[k] = map[string]any{nameA: in1, nameB: in2}
+			skipped.Set(k, workflow.ObjectOf(nameA, in1, nameB, in2))
 		} else {
-			different[k] = map[string]any{nameA: in1, nameB: in2}
+			different.Set(k, workflow.ObjectOf(nameA, in1, nameB, in2))
 		}
 		i++
 	}
-	json := map[string]any{"keys": keys, "same": same, "different": different}
-	if len(skipped) > 0 {
-		json["skipped"] = skipped
+	json := workflow.ObjectOf("keys", keys, "same", same, "different", different)
+	if skipped.Len() > 0 {
+		json.Set("skipped", skipped)
 	}
 	return workflow.Item{JSON: json}, nil
 }

@@ -7,8 +7,8 @@ import (
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
-func key(obj map[string]any, k string) any {
-	if v, ok := obj[k]; ok {
+func key(obj *workflow.Object, k string) any {
+	if v, ok := obj.Lookup(k); ok {
 		return v
 	}
 	return workflow.Undefined{}
@@ -43,7 +43,7 @@ func isZero(v any) bool {
 
 // set is lodash's set; setting undefined creates the parents but leaves no value, as JSON shows
 // an undefined property.
-func set(obj map[string]any, path string, v any) {
+func set(obj *workflow.Object, path string, v any) {
 	if !jsv.IsUndefined(v) {
 		workflow.SetPath(obj, path, v)
 		return

@@ -21,5 +21,5 @@ func Type() nodes.Type {
 }
 
 func execute(_ context.Context, _ *nodes.Execution) ([][]workflow.Item, error) {
-	return [][]workflow.Item{{{JSON: map[string]any{}}}}, nil
+	return [][]workflow.Item{{{JSON: workflow.NewObject(0)}}}, nil
 }

@@ -53,7 +53,7 @@ func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 			if !ex.ContinueOnFail() {
 				return nil, err
 			}
-			newItem = workflow.Item{JSON: map[string]any{"error": err.Error()}}
+			newItem = workflow.Item{JSON: workflow.ObjectOf("error", err.Error())}
 		}
 		newItem.PairedItem = &workflow.PairedItems{{Item: i}}
 		out = append(out, newItem)
@@ -233,14 +233,14 @@ func jsDate(v any) (time.Time, bool) {
 
 // withValue copies the item and sets the property, a dot-notation path, to v.
 func withValue(item workflow.Item, prop string, v any) workflow.Item {
-	j := workflow.CopyJSON(item.JSON)
+	j := item.JSON.Clone()
 	if j == nil {
-		j = map[string]any{}
+		j = workflow.NewObject(1)
 	}
 	if strings.Contains(prop, ".") {
 		workflow.SetPath(j, prop, v)
 	} else {
-		j[prop] = v
+		j.Set(prop, v)
 	}
 	return workflow.Item{JSON: j, Binary: item.Binary}
 }

@@ -56,10 +56,10 @@ func TestDateTimeFormat(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
-			got := out[0][0].JSON
+			got := out[0][0].JSON.ToMap()
 			if tc.name == "dot notation property" {
 				require.Equal(t, m{"out": m{"keep": true, "date": "2022-08-01"}}, got)
-				require.Equal(t, m{"keep": true}, in[0].JSON["out"], "the input is not changed")
+				require.Equal(t, m{"keep": true}, workflow.ToMaps(in[0].JSON.Get("out")), "the input is not changed")
 				return
 			}
 			require.Equal(t, tc.want, got["data"])
@@ -100,7 +100,7 @@ func TestDateTimeCalculate(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
-			got := out[0][0].JSON
+			got := out[0][0].JSON.ToMap()
 			require.Equal(t, 1.0, got["keep"])
 			if tc.name == "other property" {
 				require.Equal(t, "2022-08-01T00:00:00.000Z", got["next"])
@@ -114,8 +114,8 @@ func TestDateTimeCalculate(t *testing.T) {
 func TestDateTimeContinueOnFailAndItems(t *testing.T) {
 	t.Parallel()
 	in := []workflow.Item{
-		{JSON: m{"d": "bad"}},
-		{JSON: m{"d": "2022-08-01"}, Binary: map[string]workflow.BinaryData{"f": {Data: "aGk="}}},
+		{JSON: workflow.ObjectFromMap(m{"d": "bad"})},
+		{JSON: workflow.ObjectFromMap(m{"d": "2022-08-01"}), Binary: map[string]workflow.BinaryData{"f": {Data: "aGk="}}},
 	}
 	params := m{"value": "={{ $json.d }}", "toFormat": "YYYY-MM-DD"}
 	out, err := nodetest.Run(t, datetime.Type(), nodetest.Node{Parameters: params, ContinueOnFail: true}, in)

@@ -54,7 +54,7 @@ func executeV2(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, err
 			if !ex.ContinueOnFail() {
 				return nil, withItem(err, i)
 			}
-			newItem = workflow.Item{JSON: map[string]any{"error": err.Error()}}
+			newItem = workflow.Item{JSON: workflow.ObjectOf("error", err.Error())}
 		}
 		newItem.PairedItem = &workflow.PairedItems{{Item: i}}
 		out = append(out, newItem)
@@ -85,7 +85,7 @@ func outputItem(ex *nodes.Execution, item workflow.Item, value any, i int) (work
 	if include {
 		return withValue(item, field, value), nil
 	}
-	return workflow.Item{JSON: map[string]any{field: value}}, nil
+	return workflow.Item{JSON: workflow.ObjectOf(field, value)}, nil
 }
 
 func operateV2(ex *nodes.Execution, operation string, zone *time.Location, i int) (any, error) {

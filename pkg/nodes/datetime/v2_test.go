@@ -1,6 +1,8 @@
 package datetime_test
 
 import (
+	"github.com/flowmill/flowmill/pkg/workflow"
+
 	"testing"
 	"time"
 
@@ -99,7 +101,7 @@ func TestDateTimeV2(t *testing.T) {
 			}
 			require.NoError(t, err)
 			require.Len(t, out[0], 1)
-			require.Equal(t, map[string]any(tc.want), out[0][0].JSON)
+			require.Equal(t, map[string]any(tc.want), workflow.ToMaps(out[0][0].JSON))
 		})
 	}
 }
@@ -111,7 +113,7 @@ func TestDateTimeV2CurrentDate(t *testing.T) {
 	run := func(params m) m {
 		out, err := nodetest.Run(t, datetime.TypeV2(), nodetest.Node{Version: 2, Parameters: params, Flow: flow}, nodetest.Items(m{"a": 1}))
 		require.NoError(t, err)
-		return out[0][0].JSON
+		return out[0][0].JSON.ToMap()
 	}
 	require.Equal(t, m{"currentDate": "2023-06-30T22:03:04.005-04:00"}, run(m{}))
 	require.Equal(t, m{"a": 1.0, "today": "2023-07-01T00:00:00.000+02:00"},

@@ -36,7 +36,7 @@ func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) 
 		items, err := runCategory(ex, category, i)
 		if err != nil {
 			if ex.ContinueOnFail() {
-				out = append(out, workflow.Item{JSON: map[string]any{"error": err.Error()}, PairedItem: &workflow.PairedItems{{Item: i}}})
+				out = append(out, workflow.Item{JSON: workflow.ObjectOf("error", err.Error()), PairedItem: &workflow.PairedItems{{Item: i}}})
 				continue
 			}
 			return nil, err
@@ -121,14 +121,14 @@ func randomItems(ex *nodes.Execution, i int) ([]workflow.Item, error) {
 	}
 	paired := func() *workflow.PairedItems { return &workflow.PairedItems{{Item: i}} }
 	if single {
-		return []workflow.Item{{JSON: map[string]any{"generatedItems": values}, PairedItem: paired()}}, nil
+		return []workflow.Item{{JSON: workflow.ObjectOf("generatedItems", values), PairedItem: paired()}}, nil
 	}
 	items := make([]workflow.Item, len(values))
 	for k, v := range values {
-		obj, isObj := v.(map[string]any)
+		obj, isObj := workflow.AsObject(v)
 		if !isObj {
 			// An item's json must be an object: a plain value goes under the data type's name.
-			obj = map[string]any{dataType: v}
+			obj = workflow.ObjectOf(dataType, v)
 		}
 		items[k] = workflow.Item{JSON: obj, PairedItem: paired()}
 	}

@@ -68,9 +68,9 @@ func TestRandomData(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, a, 8, "count items per input item")
 	for _, it := range a {
-		require.ElementsMatch(t, []string{"uid", "email", "firstname", "lastname", "password"}, keys(it.JSON))
-		require.Regexp(t, `^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`, it.JSON["uid"])
-		require.Regexp(t, `@`, it.JSON["email"])
+		require.ElementsMatch(t, []string{"uid", "email", "firstname", "lastname", "password"}, keys(it.JSON.ToMap()))
+		require.Regexp(t, `^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`, it.JSON.Get("uid"))
+		require.Regexp(t, `@`, it.JSON.Get("email"))
 	}
 	require.Equal(t, &workflow.PairedItems{{Item: 1}}, a[7].PairedItem)
 	b, err := run(t, params, false, 2)
@@ -99,22 +99,22 @@ func TestRandomDataTypes(t *testing.T) {
 		require.NoError(t, err)
 		require.Len(t, out, 3)
 		for _, it := range out {
-			require.Regexp(t, re, it.JSON[typ], typ)
+			require.Regexp(t, re, it.JSON.Get(typ), typ)
 		}
 	}
 	out, err := run(t, m{"category": "randomData", "randomDataType": "nanoid", "nanoidAlphabet": "ab", "nanoidLength": "5",
 		"randomDataCount": 2.0, "randomDataSingleArray": true}, false, 1)
 	require.NoError(t, err)
 	require.Len(t, out, 1)
-	list := out[0].JSON["generatedItems"].([]any)
+	list := out[0].JSON.Get("generatedItems").([]any)
 	require.Len(t, list, 2)
 	require.Regexp(t, `^[ab]{5}$`, list[0])
 
 	out, err = run(t, m{"category": "randomData", "randomDataType": "creditCard", "randomDataCount": 20.0}, false, 1)
 	require.NoError(t, err)
 	for _, it := range out {
-		require.True(t, luhnValid(it.JSON["number"].(string)), it.JSON["number"])
-		require.Regexp(t, `^(0[1-9]|1[0-2])/\d{2}$`, it.JSON["exp"])
+		require.True(t, luhnValid(it.JSON.Get("number").(string)), it.JSON.Get("number"))
+		require.Regexp(t, `^(0[1-9]|1[0-2])/\d{2}$`, it.JSON.Get("exp"))
 	}
 }
 

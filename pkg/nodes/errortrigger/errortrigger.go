@@ -29,7 +29,7 @@ const ExampleURLBase = "http://localhost:5678"
 
 func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
 	items := ex.InputData(0)
-	if ex.Mode() == workflow.ModeManual && len(items) == 1 && len(items[0].JSON) == 0 && items[0].Binary == nil {
+	if ex.Mode() == workflow.ModeManual && len(items) == 1 && items[0].JSON.Len() == 0 && items[0].Binary == nil {
 		const id = 231
 		example := Payload{
 			ExecutionID: float64(id), URL: ExampleURLBase + "/execution/workflow/1/231", RetryOf: "34",
@@ -62,21 +62,16 @@ type Payload struct {
 
 // JSON returns the payload as the Error Trigger's item json:
 // {execution: {id, url, retryOf?, error, lastNodeExecuted, mode}, workflow: {id, name}}.
-func (p Payload) JSON() map[string]any {
-	execution := map[string]any{
-		"id":               p.ExecutionID,
-		"url":              p.URL,
-		"error":            p.Error,
-		"lastNodeExecuted": p.LastNodeExecuted,
-		"mode":             p.Mode,
-	}
+func (p Payload) JSON() *workflow.Object {
+	execution := workflow.ObjectOf("id", p.ExecutionID, "url", p.URL, "error", workflow.FromMaps(p.Error),
+		"lastNodeExecuted", p.LastNodeExecuted, "mode", p.Mode)
 	if p.RetryOf != "" {
-		execution["retryOf"] = p.RetryOf
+		execution.Set("retryOf", p.RetryOf)
 	}
-	return map[string]any{
-		"execution": execution,
-		"workflow":  map[string]any{"id": p.WorkflowID, "name": p.WorkflowName},
-	}
+	return workflow.ObjectOf(
+		"execution", execution,
+		"workflow", workflow.ObjectOf("id", p.WorkflowID, "name", p.WorkflowName),
+	)
 }
 
 // Item returns the payload as the error workflow's start input.

@@ -43,7 +43,7 @@ func TestErrorTrigger(t *testing.T) {
 		{"error mode passes the payload on", "error", []workflow.Item{payload.Item()}, []m{wantPayload}},
 		{"error mode with an empty item is not replaced", "error", nodetest.Items(m{}), []m{{}}},
 		{"binary data is not example data", "manual",
-			[]workflow.Item{{JSON: m{}, Binary: map[string]workflow.BinaryData{"data": {}}}}, []m{{}}},
+			[]workflow.Item{{JSON: workflow.ObjectFromMap(m{}), Binary: map[string]workflow.BinaryData{"data": {}}}}, []m{{}}},
 		{"several items pass through", "manual", nodetest.Items(m{}, m{}), []m{{}, {}}},
 	}
 	for _, tc := range tests {
@@ -60,5 +60,5 @@ func TestErrorTrigger(t *testing.T) {
 func TestPayloadWithRetry(t *testing.T) {
 	t.Parallel()
 	p := errortrigger.Payload{ExecutionID: "9", RetryOf: "8"}
-	require.Equal(t, "8", p.JSON()["execution"].(m)["retryOf"])
+	require.Equal(t, "8", p.JSON().Get("execution").(*workflow.Object).Get("retryOf"))
 }

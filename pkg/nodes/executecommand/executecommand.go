@@ -45,7 +45,7 @@ func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 			if !ex.ContinueOnFail() || ctx.Err() != nil {
 				return nil, err
 			}
-			out = append(out, workflow.Item{JSON: map[string]any{"error": err.Error()},
+			out = append(out, workflow.Item{JSON: workflow.ObjectOf("error", err.Error()),
 				PairedItem: &workflow.PairedItems{{Item: i}}})
 			continue
 		}
@@ -54,7 +54,7 @@ func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 	return [][]workflow.Item{out}, nil
 }
 
-func runItem(ctx context.Context, ex *nodes.Execution, i int) (map[string]any, error) {
+func runItem(ctx context.Context, ex *nodes.Execution, i int) (*workflow.Object, error) {
 	command, err := ex.ParamString("command", i)
 	if err != nil {
 		return nil, err
@@ -75,9 +75,9 @@ func runItem(ctx context.Context, ex *nodes.Execution, i int) (map[string]any, e
 		}
 		return nil, nodes.Errorf(i, "%s", fmt.Sprintf("Command failed: %s\n%s", command, stderr.String()))
 	}
-	return map[string]any{
-		"exitCode": 0.0,
-		"stderr":   strings.TrimSpace(stderr.String()),
-		"stdout":   strings.TrimSpace(stdout.String()),
-	}, nil
+	return workflow.ObjectOf(
+		"exitCode", 0.0,
+		"stderr", strings.TrimSpace(stderr.String()),
+		"stdout", strings.TrimSpace(stdout.String()),
+	), nil
 }

@@ -35,7 +35,7 @@ func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 	out, err := run(ctx, ex)
 	if err != nil {
 		if ex.ContinueOnFail() {
-			return [][]workflow.Item{{{JSON: map[string]any{"error": err.Error()}}}}, nil
+			return [][]workflow.Item{{{JSON: workflow.ObjectOf("error", err.Error())}}}, nil
 		}
 		return nil, err
 	}

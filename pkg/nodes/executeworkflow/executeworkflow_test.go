@@ -38,8 +38,8 @@ func echo(ran *[]string) func(context.Context, *workflow.Workflow, []workflow.It
 		*ran = append(*ran, wf.Name)
 		out := make([]workflow.Item, len(items))
 		for i, it := range items {
-			j := workflow.CopyJSON(it.JSON)
-			j["ranIn"] = wf.Name
+			j := it.JSON.Clone()
+			j.Set("ranIn", wf.Name)
 			out[i] = workflow.Item{JSON: j}
 		}
 		return [][]workflow.Item{out}, nil

@@ -27,7 +27,7 @@ func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 		if !ex.ContinueOnFail() || ctx.Err() != nil {
 			return nil, err
 		}
-		items = []workflow.Item{{JSON: map[string]any{"error": script.RawMessage(err)}}}
+		items = []workflow.Item{{JSON: workflow.ObjectOf("error", script.RawMessage(err))}}
 	}
 	return [][]workflow.Item{items}, nil
 }
@@ -54,6 +54,7 @@ func run(ctx context.Context, ex *nodes.Execution) ([]workflow.Item, error) {
 // toItems checks and normalises the returned value as the Function node does: one object is
 // one item, plain objects are wrapped in json, and every item needs an object as json.
 func toItems(res any) ([]workflow.Item, error) {
+	res = workflow.FromMaps(res)
 	var list []any
 	switch x := res.(type) {
 	case nil, string:
@@ -61,11 +62,11 @@ func toItems(res any) ([]workflow.Item, error) {
 			return nil, nodes.Errorf(-1, "No data got returned. Always return an Array of items!")
 		}
 		return nil, nodes.Errorf(-1, "Always an Array of items has to be returned!")
-	case map[string]any:
-		if workflow.Truthy(x["json"]) {
+	case *workflow.Object:
+		if workflow.Truthy(x.Get("json")) {
 			list = []any{x}
 		} else {
-			list = []any{map[string]any{"json": x}}
+			list = []any{workflow.ObjectOf("json", x)}
 		}
 	case []any:
 		list = wrap(x)
@@ -77,15 +78,15 @@ func toItems(res any) ([]workflow.Item, error) {
 	}
 	out := make([]workflow.Item, len(list))
 	for i, e := range list {
-		m, _ := e.(map[string]any)
-		j, ok := m["json"]
+		m, _ := e.(*workflow.Object)
+		j, ok := m.Lookup("json")
 		if !ok {
 			return nil, nodes.Errorf(-1, `All returned items have to contain a property named "json"!`)
 		}
 		if !script.IsObject(j) {
 			return nil, nodes.Errorf(-1, "The json-property has to be an object!")
 		}
-		if b, ok := m["binary"]; ok && !script.IsObject(b) {
+		if b, ok := m.Lookup("binary"); ok && !script.IsObject(b) {
 			return nil, nodes.Errorf(-1, "The binary-property has to be an object!")
 		}
 		it, err := script.ToItem(m)
@@ -103,10 +104,8 @@ func wrap(list []any) []any {
 	count := func(key string) int {
 		n := 0
 		for _, e := range list {
-			if m, ok := e.(map[string]any); ok {
-				if _, ok := m[key]; ok {
-					n++
-				}
+			if m, ok := e.(*workflow.Object); ok && m.Has(key) {
+				n++
 			}
 		}
 		return n
@@ -120,21 +119,21 @@ func wrap(list []any) []any {
 		return nil
 	case withBinary == len(list):
 		for i, e := range list {
-			m := e.(map[string]any)
-			j := make(map[string]any, len(m))
-			for k, v := range m {
+			m := e.(*workflow.Object)
+			j := workflow.NewObject(m.Len())
+			for k, v := range m.All() {
 				if k != "binary" && k != "pairedItem" {
-					j[k] = v
+					j.Set(k, v)
 				}
 			}
-			out[i] = map[string]any{"json": j, "binary": m["binary"]}
+			out[i] = workflow.ObjectOf("json", j, "binary", m.Get("binary"))
 		}
 		return out
 	case withBinary > 0:
 		return nil
 	}
 	for i, e := range list {
-		out[i] = map[string]any{"json": e}
+		out[i] = workflow.ObjectOf("json", e)
 	}
 	return out
 }

@@ -61,15 +61,15 @@ func TestFunction(t *testing.T) {
 
 func TestFunctionContinueOnFailAndInput(t *testing.T) {
 	t.Parallel()
-	in := []workflow.Item{{JSON: m{"nested": m{"a": 1.0}}, Binary: map[string]workflow.BinaryData{"data": {Data: "aGk=", MimeType: "text/plain"}}}}
+	in := []workflow.Item{{JSON: workflow.ObjectFromMap(m{"nested": m{"a": 1.0}}), Binary: map[string]workflow.BinaryData{"data": {Data: "aGk=", MimeType: "text/plain"}}}}
 	out, err := nodetest.Run(t, function.Type(), nodetest.Node{Parameters: m{"functionCode": `throw new Error("bad")`}, ContinueOnFail: true}, in)
 	require.NoError(t, err)
 	require.Equal(t, []map[string]any{{"error": "bad"}}, nodetest.JSONs(out[0]))
 
 	out, err = nodetest.Run(t, function.Type(), nodetest.Node{Parameters: m{"functionCode": `items[0].json.nested.a = 2; return items`}}, in)
 	require.NoError(t, err)
-	require.Equal(t, m{"a": 1.0}, in[0].JSON["nested"], "the input is not changed")
-	require.Equal(t, int64(2), out[0][0].JSON["nested"].(map[string]any)["a"])
+	require.Equal(t, m{"a": 1.0}, workflow.ToMaps(in[0].JSON.Get("nested")), "the input is not changed")
+	require.Equal(t, int64(2), out[0][0].JSON.Get("nested").(*workflow.Object).Get("a"))
 	require.Equal(t, "aGk=", out[0][0].Binary["data"].Data, "binary data passes through")
 }
 
@@ -78,5 +78,5 @@ func TestFunctionStaticData(t *testing.T) {
 	code := `const s = getWorkflowStaticData("node"); s.n = (s.n || 0) + 1; return [{n: s.n}]`
 	out, err := nodetest.Run(t, function.Type(), nodetest.Node{Parameters: m{"functionCode": code}}, nodetest.Items(m{}))
 	require.NoError(t, err)
-	require.Equal(t, int64(1), out[0][0].JSON["n"])
+	require.Equal(t, int64(1), out[0][0].JSON.Get("n"))
 }

@@ -33,7 +33,7 @@ func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 			if !ex.ContinueOnFail() || ctx.Err() != nil {
 				return nil, err
 			}
-			out = append(out, workflow.Item{JSON: map[string]any{"error": script.RawMessage(err)},
+			out = append(out, workflow.Item{JSON: workflow.ObjectOf("error", script.RawMessage(err)),
 				PairedItem: &workflow.PairedItems{{Item: i}}})
 			continue
 		}
@@ -56,12 +56,14 @@ func runItem(ctx context.Context, ex *nodes.Execution, in workflow.Item, i int, 
 	setBinary := expr.ScriptFunc(func(args []any) (any, error) {
 		binary = nil
 		if len(args) > 0 {
-			binary, _ = args[0].(map[string]any)
+			if b, ok := workflow.AsObject(args[0]); ok {
+				binary = b.ToMap()
+			}
 		}
 		return nil, nil
 	})
 	globals := map[string]any{
-		"item":                  workflow.CopyJSON(nonNil(in.JSON)),
+		"item":                  nonNil(in.JSON.Clone()),
 		"getBinaryData":         getBinary,
 		"setBinaryData":         setBinary,
 		"getBinaryDataAsync":    getBinary,
@@ -77,7 +79,7 @@ func runItem(ctx context.Context, ex *nodes.Execution, in workflow.Item, i int, 
 	case nil, script.Undefined:
 		return workflow.Item{}, nodes.Errorf(i, "No data got returned. Always an object has to be returned!")
 	}
-	j, ok := res.(map[string]any)
+	j, ok := workflow.AsObject(res)
 	if !ok {
 		return workflow.Item{}, nodes.Errorf(i, "The json-property has to be an object!")
 	}
@@ -90,9 +92,9 @@ func runItem(ctx context.Context, ex *nodes.Execution, in workflow.Item, i int, 
 	return out, nil
 }
 
-func nonNil(m map[string]any) map[string]any {
-	if m == nil {
-		return map[string]any{}
+func nonNil(o *workflow.Object) *workflow.Object {
+	if o == nil {
+		return workflow.NewObject(0)
 	}
-	return m
+	return o
 }

@@ -58,8 +58,8 @@ func TestFunctionItem(t *testing.T) {
 func TestFunctionItemBinaryAndPairing(t *testing.T) {
 	t.Parallel()
 	in := []workflow.Item{
-		{JSON: m{"nested": m{"a": 1.0}}, Binary: map[string]workflow.BinaryData{"data": {Data: "aGk=", MimeType: "text/plain", FileName: "a.txt"}}},
-		{JSON: m{}},
+		{JSON: workflow.ObjectFromMap(m{"nested": m{"a": 1.0}}), Binary: map[string]workflow.BinaryData{"data": {Data: "aGk=", MimeType: "text/plain", FileName: "a.txt"}}},
+		{JSON: workflow.ObjectFromMap(m{})},
 	}
 	code := `const b = getBinaryData();
 if (b) { b.data.fileName = "b.txt"; }
@@ -68,7 +68,7 @@ item.nested = {a: 2};
 return item;`
 	out, err := nodetest.Run(t, functionitem.Type(), nodetest.Node{Parameters: m{"functionCode": code}}, in)
 	require.NoError(t, err)
-	require.Equal(t, m{"a": 1.0}, in[0].JSON["nested"], "the input is not changed")
+	require.Equal(t, m{"a": 1.0}, workflow.ToMaps(in[0].JSON.Get("nested")), "the input is not changed")
 	require.Equal(t, "a.txt", in[0].Binary["data"].FileName)
 	require.Equal(t, "b.txt", out[0][0].Binary["data"].FileName)
 	require.Equal(t, "aGk=", out[0][0].Binary["data"].Data)

@@ -1,6 +1,8 @@
 package httprequest_test
 
 import (
+	"github.com/flowmill/flowmill/pkg/workflow"
+
 	"context"
 	"crypto/md5"
 	"encoding/hex"
@@ -131,7 +133,7 @@ func TestAuthentication(t *testing.T) {
 				out, err := nodetest.Run(t, typ, nodetest.Node{Version: tc.version, Parameters: params,
 					Credentials: m{tc.credType: m{"id": "1", "name": "cred"}}, CredentialData: store(creds)}, nodetest.Items(m{}))
 				require.NoError(t, err, method)
-				require.Equal(t, m{"auth": tc.want}, out[0][0].JSON, method)
+				require.Equal(t, m{"auth": tc.want}, workflow.ToMaps(out[0][0].JSON), method)
 			}
 		})
 	}

@@ -1,8 +1,9 @@
 package httprequest
 
 import (
+	"github.com/flowmill/flowmill/pkg/workflow"
+
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -156,9 +157,11 @@ func (r *request) jsonParameters(ex *nodes.Execution, contentType string, i int)
 				continue
 			}
 			if !(p.target == "body" && contentType == "raw") {
-				if err := json.Unmarshal([]byte(s), &v); err != nil {
+				parsed, err := workflow.DecodeJSONValue([]byte(s))
+				if err != nil {
 					return nodes.Errorf(i, "The data in %q is no valid JSON. Set Body Content Type to \"RAW/Custom\" for XML or other types of payloads", p.display)
 				}
+				v = parsed
 			}
 		}
 		switch p.target {

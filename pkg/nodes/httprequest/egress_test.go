@@ -1,6 +1,7 @@
 package httprequest_test
 
 import (
+	"github.com/flowmill/flowmill/pkg/workflow"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -71,5 +72,5 @@ func TestEgressPolicy(t *testing.T) {
 	out, err := nodetest.Run(t, httprequest.TypeV1(), nodetest.Node{Version: 1, ContinueOnFail: true, Host: denied,
 		Parameters: m{"url": srv.URL + "/x"}}, nodetest.Items(m{}))
 	require.NoError(t, err)
-	require.Equal(t, "The address 127.0.0.1 is not allowed (FLOWMILL_EGRESS_DENY).", out[0][0].JSON["error"].(m)["message"])
+	require.Equal(t, "The address 127.0.0.1 is not allowed (FLOWMILL_EGRESS_DENY).", out[0][0].JSON.Get("error").(*workflow.Object).Get("message"))
 }

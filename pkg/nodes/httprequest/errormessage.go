@@ -1,6 +1,10 @@
 package httprequest
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/flowmill/flowmill/pkg/workflow"
+)
 
 // errorMessageKeys are where APIs put the reason of a failure, in the order n8n looks.
 var errorMessageKeys = []string{"message", "Message", "msg", "messages", "description", "reason", "detail", "details",
@@ -28,6 +32,8 @@ func findMessage(v any, depth int) string {
 			}
 		}
 		return strings.Join(parts, " | ")
+	case *workflow.Object:
+		return findMessage(x.ToMap(), depth)
 	case map[string]any:
 		for _, k := range errorMessageKeys {
 			if el, ok := x[k]; ok {

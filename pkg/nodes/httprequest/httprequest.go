@@ -132,20 +132,17 @@ func asNodeError(err error, i int) error {
 // errorItem is the output for a failed item with continueOnFail: the error as n8n's request
 // helper describes it.
 func errorItem(err error, i int) workflow.Item {
-	e := map[string]any{"message": err.Error()}
+	// Members in the order the request library's errors have them.
+	var e *workflow.Object
 	var he *statusError
 	var ne *nodes.Error
 	switch {
 	case errors.As(err, &he):
-		e["name"] = "StatusCodeError"
-		e["statusCode"] = float64(he.status)
-		e["message"] = he.Error()
-		e["error"] = he.body
+		e = workflow.ObjectOf("name", "StatusCodeError", "statusCode", float64(he.status), "message", he.Error(), "error", he.body)
 	case errors.As(err, &ne):
-		e["name"] = "NodeOperationError"
-		e["message"] = ne.Message
+		e = workflow.ObjectOf("name", "NodeOperationError", "message", ne.Message)
 	default:
-		e["name"] = "RequestError"
+		e = workflow.ObjectOf("name", "RequestError", "message", err.Error())
 	}
-	return workflow.Item{JSON: map[string]any{"error": e}, PairedItem: &workflow.PairedItems{{Item: i}}}
+	return workflow.Item{JSON: workflow.ObjectOf("error", e), PairedItem: &workflow.PairedItems{{Item: i}}}
 }

@@ -87,12 +87,12 @@ func TestMethods(t *testing.T) {
 				require.NoError(t, err)
 				require.Len(t, out, 1)
 				if method == "HEAD" {
-					require.Equal(t, m{}, out[0].JSON, "a HEAD response has no body")
+					require.Equal(t, m{}, out[0].JSON.ToMap(), "a HEAD response has no body")
 					continue
 				}
-				require.Equal(t, method, out[0].JSON["method"])
-				require.Equal(t, "/x", out[0].JSON["path"])
-				require.Equal(t, "application/json,text/*;q=0.99", out[0].JSON["headers"].(m)["accept"])
+				require.Equal(t, method, out[0].JSON.Get("method"))
+				require.Equal(t, "/x", out[0].JSON.Get("path"))
+				require.Equal(t, "application/json,text/*;q=0.99", out[0].JSON.Get("headers").(*workflow.Object).Get("accept"))
 				require.Equal(t, workflow.PairedItems{{Item: 0}}, *out[0].PairedItem)
 			}
 		})
@@ -150,13 +150,14 @@ func TestRequestParameters(t *testing.T) {
 		}},
 		{"JSON parameters", m{
 			"requestMethod": "PATCH", "jsonParameters": true,
-			"bodyParametersJson":   `{"nested":{"a":[1,2]}}`,
+			"bodyParametersJson":   `{"z":1,"nested":{"b":[1,2],"a":0}}`,
 			"headerParametersJson": `{"X-A":"1"}`,
 			"queryParametersJson":  `{"q":{"x":"1"},"l":[1,2]}`,
 		}, func(t *testing.T, got m) {
-			require.JSONEq(t, `{"nested":{"a":[1,2]}}`, got["body"].(string))
+			// The body and the query keep the order the JSON was written in.
+			require.Equal(t, `{"z":1,"nested":{"b":[1,2],"a":0}}`, got["body"].(string))
 			require.Equal(t, "1", got["headers"].(m)["x-a"])
-			require.Equal(t, "l%5B0%5D=1&l%5B1%5D=2&q%5Bx%5D=1", got["query"])
+			require.Equal(t, "q%5Bx%5D=1&l%5B0%5D=1&l%5B1%5D=2", got["query"])
 		}},
 		{"JSON parameters from an expression object", m{
 			"requestMethod": "POST", "jsonParameters": true, "bodyParametersJson": "={{ {a: $json.v} }}",
@@ -182,7 +183,7 @@ func TestRequestParameters(t *testing.T) {
 			out, err := run(t, 1, params, nodetest.Items(m{"v": 5.0})...)
 			require.NoError(t, err)
 			require.Len(t, out, 1)
-			tc.check(t, out[0].JSON)
+			tc.check(t, out[0].JSON.ToMap())
 		})
 	}
 }
@@ -190,7 +191,7 @@ func TestRequestParameters(t *testing.T) {
 func TestBinaryBody(t *testing.T) {
 	t.Parallel()
 	srv := echo(t)
-	in := []workflow.Item{{JSON: m{}, Binary: map[string]workflow.BinaryData{
+	in := []workflow.Item{{JSON: workflow.ObjectFromMap(m{}), Binary: map[string]workflow.BinaryData{
 		"data":  nodes.NewBinary([]byte("hello"), "hello.txt", "text/plain"),
 		"other": nodes.NewBinary([]byte("PNG"), "a.png", "image/png"),
 	}}}
@@ -207,18 +208,18 @@ func TestBinaryBody(t *testing.T) {
 	}
 	out, err := run(t, 1, with(m{"options": m{"bodyContentType": "raw"}}), in...)
 	require.NoError(t, err)
-	require.Equal(t, "hello", out[0].JSON["body"])
+	require.Equal(t, "hello", out[0].JSON.Get("body"))
 
 	out, err = run(t, 1, with(m{"options": m{"bodyContentType": "multipart-form-data"}}), in...)
 	require.NoError(t, err)
-	require.Equal(t, []any{m{"name": "file", "file": "hello.txt", "type": "text/plain", "data": "hello"}}, out[0].JSON["parts"])
+	require.Equal(t, []any{m{"name": "file", "file": "hello.txt", "type": "text/plain", "data": "hello"}}, workflow.ToMaps(out[0].JSON.Get("parts")))
 
 	out, err = run(t, 1, with(m{"binaryPropertyName": "f1:data, f2:other", "options": m{"bodyContentType": "multipart-form-data"}}), in...)
 	require.NoError(t, err)
 	require.Equal(t, []any{
 		m{"name": "f1", "file": "hello.txt", "type": "text/plain", "data": "hello"},
 		m{"name": "f2", "file": "a.png", "type": "image/png", "data": "PNG"},
-	}, out[0].JSON["parts"])
+	}, workflow.ToMaps(out[0].JSON.Get("parts")))
 
 	_, err = run(t, 1, with(m{"binaryPropertyName": "data,other", "options": m{"bodyContentType": "multipart-form-data"}}), in...)
 	require.ErrorContains(t, err, "sendKey1:binaryProperty1")

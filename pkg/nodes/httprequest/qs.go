@@ -1,6 +1,8 @@
 package httprequest
 
 import (
+	"github.com/flowmill/flowmill/pkg/workflow"
+
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -47,8 +49,16 @@ func (l kvList) hasFold(key string) bool {
 	return false
 }
 
-// toKV lists an object's entries with sorted keys (parsed JSON has lost its order).
+// toKV lists an object's entries: in order for item data and parsed JSON, with sorted keys
+// for a Go map (which has no order).
 func toKV(v any) kvList {
+	if o, ok := v.(*workflow.Object); ok {
+		out := make(kvList, 0, o.Len())
+		for k, e := range o.All() {
+			out = append(out, kv{k, e})
+		}
+		return out
+	}
 	m, ok := v.(map[string]any)
 	if !ok {
 		return nil
@@ -72,7 +82,7 @@ func jsString(v any) string {
 		return ""
 	case []byte:
 		return string(x)
-	case map[string]any, []any:
+	case map[string]any, *workflow.Object, []any:
 		b, _ := json.Marshal(x)
 		return string(b)
 	}
@@ -86,7 +96,7 @@ func stringifyQS(l kvList, repeat bool) string {
 	var walk func(prefix string, v any)
 	walk = func(prefix string, v any) {
 		switch x := v.(type) {
-		case map[string]any:
+		case map[string]any, *workflow.Object:
 			for _, e := range toKV(x) {
 				walk(prefix+"["+e.key+"]", e.val)
 			}

@@ -2,7 +2,6 @@ package httprequest
 
 import (
 	"bytes"
-	"encoding/json"
 	"net/http"
 	"strings"
 
@@ -30,11 +29,11 @@ func toItems(ex *nodes.Execution, res *response, format string, in workflow.Item
 			item.Binary[k] = v
 		}
 		if full {
-			item.JSON = map[string]any{"headers": headerJSON(res.header), "statusCode": float64(res.status), "statusMessage": res.statusText}
+			item.JSON = workflow.ObjectOf("headers", headerJSON(res.header), "statusCode", float64(res.status), "statusMessage", res.statusText)
 		} else {
-			item.JSON = workflow.CopyJSON(in.JSON)
+			item.JSON = in.JSON.Clone()
 			if item.JSON == nil {
-				item.JSON = map[string]any{}
+				item.JSON = workflow.NewObject(0)
 			}
 		}
 		item.Binary[prop] = fileBinary(res)
@@ -44,9 +43,11 @@ func toItems(ex *nodes.Execution, res *response, format string, in workflow.Item
 		if err != nil {
 			return nil, err
 		}
-		j := map[string]any{prop: string(res.body)}
+		j := workflow.ObjectOf(prop, string(res.body))
 		if full {
-			j["headers"], j["statusCode"], j["statusMessage"] = headerJSON(res.header), float64(res.status), res.statusText
+			j.Set("headers", headerJSON(res.header))
+			j.Set("statusCode", float64(res.status))
+			j.Set("statusMessage", res.statusText)
 		}
 		return []workflow.Item{{JSON: j, PairedItem: paired}}, nil
 	}
@@ -56,11 +57,14 @@ func toItems(ex *nodes.Execution, res *response, format string, in workflow.Item
 	}
 	if full {
 		if body == nil {
-			body = map[string]any{}
+			body = workflow.NewObject(0)
 		}
-		return []workflow.Item{{JSON: map[string]any{
-			"body": body, "headers": headerJSON(res.header), "statusCode": float64(res.status), "statusMessage": res.statusText,
-		}, PairedItem: paired}}, nil
+		return []workflow.Item{{JSON: workflow.ObjectOf(
+			"body", body,
+			"headers", headerJSON(res.header),
+			"statusCode", float64(res.status),
+			"statusMessage", res.statusText,
+		), PairedItem: paired}}, nil
 	}
 	if list, ok := body.([]any); ok {
 		out := make([]workflow.Item, 0, len(list))
@@ -77,28 +81,30 @@ func jsonBody(b []byte) (any, error) {
 	if len(bytes.TrimSpace(b)) == 0 {
 		return nil, nil
 	}
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		return nil, err
-	}
-	return v, nil
+	// Objects keep the order of the response document.
+	return workflow.DecodeJSONValue(b)
 }
 
 // asObject makes a JSON value an item's json: null is {} (n8n's replaceNullValues) and other
 // non-objects are kept under "data".
-func asObject(v any) map[string]any {
+func asObject(v any) *workflow.Object {
 	switch x := v.(type) {
+	case *workflow.Object:
+		if x != nil {
+			return x
+		}
 	case map[string]any:
-		return x
+		return workflow.ObjectFromMap(x)
 	case nil:
-		return map[string]any{}
+		return workflow.NewObject(0)
 	}
-	return map[string]any{"data": v}
+	return workflow.ObjectOf("data", v)
 }
 
 // headerJSON gives response headers as Node.js does: lower-case names, repeated values joined
-// with ", ", set-cookie as a list.
-func headerJSON(h http.Header) map[string]any {
+// with ", ", set-cookie as a list. Go does not keep the order headers came in, so names are
+// sorted.
+func headerJSON(h http.Header) *workflow.Object {
 	out := make(map[string]any, len(h))
 	for k, v := range h {
 		name := strings.ToLower(k)
@@ -112,7 +118,7 @@ func headerJSON(h http.Header) map[string]any {
 		}
 		out[name] = strings.Join(v, ", ")
 	}
-	return out
+	return workflow.ObjectFromMap(out)
 }
 
 // fileBinary stores a response body as binary data named after the URL's last path segment,

@@ -2,6 +2,7 @@ package httprequest_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log"
@@ -31,6 +32,7 @@ func fixed(t *testing.T) *httptest.Server {
 		})
 	}
 	reply("/object", "application/json", 200, `{"a":1}`)
+	reply("/ordered", "application/json", 200, `{"id":1,"name":"Ann","nested":{"z":1,"a":[{"y":1,"b":2}]}}`)
 	reply("/array", "application/json", 200, `[{"a":1},{"a":2},3]`)
 	reply("/null", "application/json", 200, `null`)
 	reply("/empty", "", 204, ``)
@@ -54,7 +56,7 @@ func fixed(t *testing.T) *httptest.Server {
 func TestResponseFormats(t *testing.T) {
 	t.Parallel()
 	srv := fixed(t)
-	in := []workflow.Item{{JSON: m{"keep": true}, Binary: map[string]workflow.BinaryData{"old": {Data: b64("x"), MimeType: "text/plain"}}}}
+	in := []workflow.Item{{JSON: workflow.ObjectFromMap(m{"keep": true}), Binary: map[string]workflow.BinaryData{"old": {Data: b64("x"), MimeType: "text/plain"}}}}
 	tests := []struct {
 		name   string
 		params m
@@ -62,6 +64,15 @@ func TestResponseFormats(t *testing.T) {
 	}{
 		{"json object", m{"url": "/object"}, func(t *testing.T, out []workflow.Item) {
 			require.Equal(t, []m{{"a": 1.0}}, nodetest.JSONs(out))
+		}},
+		{"json keeps the order of the document", m{"url": "/ordered"}, func(t *testing.T, out []workflow.Item) {
+			b, err := json.Marshal(out[0].JSON)
+			require.NoError(t, err)
+			require.Equal(t, `{"id":1,"name":"Ann","nested":{"z":1,"a":[{"y":1,"b":2}]}}`, string(b))
+		}},
+		{"full response keeps n8n's field order", m{"url": "/ordered", "options": m{"fullResponse": true}}, func(t *testing.T, out []workflow.Item) {
+			require.Equal(t, []string{"body", "headers", "statusCode", "statusMessage"}, out[0].JSON.Keys())
+			require.Equal(t, []string{"id", "name", "nested"}, out[0].JSON.Get("body").(*workflow.Object).Keys())
 		}},
 		{"json array gives one item per element", m{"url": "/array"}, func(t *testing.T, out []workflow.Item) {
 			require.Equal(t, []m{{"a": 1.0}, {"a": 2.0}, {"data": 3.0}}, nodetest.JSONs(out))
@@ -77,7 +88,7 @@ func TestResponseFormats(t *testing.T) {
 			require.Equal(t, []m{{}}, nodetest.JSONs(out))
 		}},
 		{"json full response", m{"url": "/object", "options": m{"fullResponse": true}}, func(t *testing.T, out []workflow.Item) {
-			j := out[0].JSON
+			j := out[0].JSON.ToMap()
 			require.Equal(t, m{"a": 1.0}, j["body"])
 			require.Equal(t, 200.0, j["statusCode"])
 			require.Equal(t, "OK", j["statusMessage"])
@@ -89,11 +100,11 @@ func TestResponseFormats(t *testing.T) {
 		}},
 		{"string property and full response", m{"url": "/html", "responseFormat": "string", "dataPropertyName": "page",
 			"options": m{"fullResponse": true}}, func(t *testing.T, out []workflow.Item) {
-			require.Equal(t, "<p>hi</p>", out[0].JSON["page"])
-			require.Equal(t, 200.0, out[0].JSON["statusCode"])
+			require.Equal(t, "<p>hi</p>", out[0].JSON.Get("page"))
+			require.Equal(t, 200.0, out[0].JSON.Get("statusCode"))
 		}},
 		{"file keeps the item and adds binary", m{"url": "/report.pdf", "responseFormat": "file"}, func(t *testing.T, out []workflow.Item) {
-			require.Equal(t, m{"keep": true}, out[0].JSON)
+			require.Equal(t, m{"keep": true}, workflow.ToMaps(out[0].JSON))
 			b := out[0].Binary["data"]
 			require.Equal(t, b64("%PDF-1.4 test"), b.Data)
 			require.Equal(t, "application/pdf", b.MimeType)
@@ -108,8 +119,8 @@ func TestResponseFormats(t *testing.T) {
 			require.Equal(t, "text/plain", out[0].Binary["data"].MimeType)
 		}},
 		{"file full response", m{"url": "/report.pdf", "responseFormat": "file", "options": m{"fullResponse": true}}, func(t *testing.T, out []workflow.Item) {
-			require.Equal(t, 200.0, out[0].JSON["statusCode"])
-			require.NotContains(t, out[0].JSON, "keep")
+			require.Equal(t, 200.0, out[0].JSON.Get("statusCode"))
+			require.NotContains(t, workflow.ToMaps(out[0].JSON), "keep")
 		}},
 		{"redirects are followed", m{"url": "/redirect"}, func(t *testing.T, out []workflow.Item) {
 			require.Equal(t, []m{{"a": 1.0}}, nodetest.JSONs(out))
@@ -176,13 +187,13 @@ func TestContinueOnFail(t *testing.T) {
 		Parameters: m{"url": "={{ '" + srv.URL + "' + $json.p }}"}}, in)
 	require.NoError(t, err)
 	require.Len(t, out[0], 2)
-	e := out[0][0].JSON["error"].(m)
+	e := out[0][0].JSON.Get("error").(*workflow.Object).ToMap()
 	require.Equal(t, "StatusCodeError", e["name"])
 	require.Equal(t, 404.0, e["statusCode"])
 	require.Equal(t, m{"message": "No such thing"}, e["error"])
 	require.Equal(t, `404 - {"message":"No such thing"}`, e["message"])
 	require.Equal(t, workflow.PairedItems{{Item: 0}}, *out[0][0].PairedItem)
-	require.Equal(t, m{"a": 1.0}, out[0][1].JSON)
+	require.Equal(t, m{"a": 1.0}, workflow.ToMaps(out[0][1].JSON))
 }
 
 func TestCancellation(t *testing.T) {
@@ -217,7 +228,7 @@ func TestBatchingKeepsOrder(t *testing.T) {
 	in := nodetest.Items(m{"i": 0.0}, m{"i": 1.0}, m{"i": 2.0})
 	out, err := run(t, 1, m{"url": "={{ '" + srv.URL + "/' + $json.i }}", "options": m{"batchSize": 0.0, "batchInterval": 1.0}}, in...)
 	require.NoError(t, err)
-	require.Equal(t, []any{"/0", "/1", "/2"}, []any{out[0].JSON["path"], out[1].JSON["path"], out[2].JSON["path"]})
+	require.Equal(t, []any{"/0", "/1", "/2"}, []any{out[0].JSON.Get("path"), out[1].JSON.Get("path"), out[2].JSON.Get("path")})
 }
 
 func TestProxyAndTLS(t *testing.T) {
@@ -229,7 +240,7 @@ func TestProxyAndTLS(t *testing.T) {
 	t.Cleanup(proxy.Close)
 	out, err := run(t, 1, m{"url": "http://192.0.2.10/x", "options": m{"proxy": proxy.URL}})
 	require.NoError(t, err)
-	require.Equal(t, "http://192.0.2.10/x", out[0].JSON["proxied"])
+	require.Equal(t, "http://192.0.2.10/x", out[0].JSON.Get("proxied"))
 
 	tlsSrv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		_, _ = w.Write([]byte(`{"secure":true}`))
@@ -241,7 +252,7 @@ func TestProxyAndTLS(t *testing.T) {
 	require.ErrorContains(t, err, "certificate")
 	out, err = run(t, 1, m{"url": tlsSrv.URL, "allowUnauthorizedCerts": true})
 	require.NoError(t, err)
-	require.Equal(t, m{"secure": true}, out[0].JSON)
+	require.Equal(t, m{"secure": true}, workflow.ToMaps(out[0].JSON))
 }
 
 func TestInvalidURL(t *testing.T) {

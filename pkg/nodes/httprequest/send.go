@@ -1,6 +1,8 @@
 package httprequest
 
 import (
+	"github.com/flowmill/flowmill/pkg/workflow"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -174,8 +176,7 @@ func send(ctx context.Context, base *http.Client, r *request, auth *httpauth.Aut
 
 // parseBody reads an error body as JSON when it is JSON, else as text.
 func parseBody(b []byte) any {
-	var v any
-	if err := json.Unmarshal(b, &v); err == nil {
+	if v, err := workflow.DecodeJSONValue(b); err == nil {
 		return v
 	}
 	return string(b)

@@ -97,7 +97,7 @@ func TestIfOperations(t *testing.T) {
 func pick(items []workflow.Item, idx []int) []map[string]any {
 	out := []map[string]any{}
 	for _, i := range idx {
-		out = append(out, items[i].JSON)
+		out = append(out, items[i].JSON.ToMap())
 	}
 	return out
 }

@@ -27,5 +27,5 @@ func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) 
 	if n <= 0 {
 		return nil, nodes.Errorf(-1, "The interval has to be set to at least 1 or higher!")
 	}
-	return [][]workflow.Item{{{JSON: map[string]any{}}}}, nil
+	return [][]workflow.Item{{{JSON: workflow.NewObject(0)}}}, nil
 }

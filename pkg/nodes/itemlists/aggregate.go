@@ -44,7 +44,7 @@ func aggregateFields(ex *nodes.Execution, items []workflow.Item) ([]workflow.Ite
 					return nil, &nodes.Error{Message: "Field to aggregate is blank", Description: "Please add a field to aggregate", ItemIndex: -1}
 				}
 				if disableDot {
-					_, found = it.JSON[name]
+					found = it.JSON.Has(name)
 				} else {
 					found = !jsv.IsUndefined(get(it.JSON, name))
 				}
@@ -61,7 +61,7 @@ func aggregateFields(ex *nodes.Execution, items []workflow.Item) ([]workflow.Ite
 		}
 	}
 
-	json := map[string]any{}
+	json := workflow.NewObject(len(fields))
 	var order []string
 	values := map[string][]any{}
 	var used []string
@@ -119,7 +119,7 @@ func aggregateFields(ex *nodes.Execution, items []workflow.Item) ([]workflow.Ite
 	}
 	for _, k := range order {
 		if disableDot {
-			json[k] = values[k]
+			json.Set(k, values[k])
 		} else {
 			workflow.SetPath(json, k, values[k])
 		}
@@ -143,24 +143,24 @@ func aggregateAll(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, 
 	list := []any{}
 	var paired workflow.PairedItems
 	for i, it := range items {
-		obj := workflow.CopyJSON(it.JSON)
+		obj := it.JSON.Clone()
 		if len(exclude) > 0 || len(include) > 0 {
-			for k := range obj {
+			for _, k := range obj.Keys() {
 				if contains(exclude, k) || (len(include) > 0 && !contains(include, k)) {
-					delete(obj, k)
+					obj.Delete(k)
 				}
 			}
-			if len(obj) == 0 {
+			if obj.Len() == 0 {
 				continue
 			}
 		}
 		if obj == nil {
-			obj = map[string]any{}
+			obj = workflow.NewObject(0)
 		}
 		list = append(list, obj)
 		paired = append(paired, workflow.PairedItem{Item: i})
 	}
-	return []workflow.Item{{JSON: map[string]any{destination: list}, PairedItem: &paired}}, nil
+	return []workflow.Item{{JSON: workflow.ObjectOf(destination, list), PairedItem: &paired}}, nil
 }
 
 func contains(list []string, s string) bool {

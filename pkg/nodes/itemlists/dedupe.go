@@ -27,7 +27,7 @@ func removeDuplicates(ex *nodes.Execution, items []workflow.Item) ([]workflow.It
 	disableDot := opts["disableDotNotation"] == true
 	removeOther := opts["removeOtherFields"] == true
 	get := jsv.FieldGetter(disableDot)
-	keysOf := func(obj map[string]any) []string {
+	keysOf := func(obj *workflow.Object) []string {
 		if disableDot {
 			return jsv.Keys(obj)
 		}
@@ -155,7 +155,7 @@ func typeRank(v any) int {
 	switch v.(type) {
 	case []any:
 		return 9
-	case map[string]any:
+	case map[string]any, *workflow.Object:
 		return 7
 	}
 	switch jsv.TypeOf(v) {

@@ -51,7 +51,7 @@ func sortSimple(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, er
 		found := false
 		for _, it := range items {
 			if disableDot {
-				_, found = it.JSON[name]
+				found = it.JSON.Has(name)
 			} else {
 				found = !jsv.IsUndefined(get(it.JSON, name))
 			}

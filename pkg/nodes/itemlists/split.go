@@ -30,7 +30,7 @@ func splitOut(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, erro
 		if err != nil {
 			return nil, err
 		}
-		var entries []map[string]any
+		var entries []*workflow.Object
 		if level(ex) < 2 {
 			entries, err = splitV1(ex, item.JSON, i, field, destination, include, get, disableDot)
 		} else {
@@ -57,7 +57,7 @@ func missingField(field string, disableDot bool, itemIndex int) error {
 	return nodes.Errorf(itemIndex, "%s", msg)
 }
 
-func splitV1(ex *nodes.Execution, json map[string]any, i int, field, destination, include string, get jsv.Getter, disableDot bool) ([]map[string]any, error) {
+func splitV1(ex *nodes.Execution, json *workflow.Object, i int, field, destination, include string, get jsv.Getter, disableDot bool) ([]*workflow.Object, error) {
 	list := get(json, field)
 	if jsv.IsUndefined(list) {
 		return nil, missingField(field, disableDot, i)
@@ -66,9 +66,9 @@ func splitV1(ex *nodes.Execution, json map[string]any, i int, field, destination
 	if !ok {
 		return nil, nodes.Errorf(i, "The provided field '%s' is not an array", field)
 	}
-	var entries []map[string]any
+	var entries []*workflow.Object
 	for _, element := range elements {
-		entry := map[string]any{}
+		entry := workflow.NewObject(len(json.Members()))
 		switch include {
 		case "selectedOtherFields":
 			fields, err := fieldNames(ex, "fieldsToInclude", "Fields To Include", i)
@@ -81,12 +81,12 @@ func splitV1(ex *nodes.Execution, json map[string]any, i int, field, destination
 			for _, f := range fields {
 				// An undefined value leaves no key in JSON.
 				if v := get(json, f); f != field && !jsv.IsUndefined(v) {
-					entry[f] = workflow.DeepCopy(v)
+					entry.Set(f, workflow.DeepCopy(v))
 				}
 			}
 		case "allOtherFields":
-			for k := range json {
-				entry[k] = workflow.DeepCopy(defined(get(json, k)))
+			for k := range json.All() {
+				entry.Set(k, workflow.DeepCopy(defined(get(json, k))))
 			}
 			workflow.UnsetPath(entry, field)
 		}
@@ -101,13 +101,13 @@ func splitV1(ex *nodes.Execution, json map[string]any, i int, field, destination
 		if name == "" {
 			name = field
 		}
-		entry[name] = workflow.DeepCopy(element)
+		entry.Set(name, workflow.DeepCopy(element))
 		entries = append(entries, entry)
 	}
 	return entries, nil
 }
 
-func splitV2(ex *nodes.Execution, json map[string]any, i int, fieldParam, destinationParam, include string, get jsv.Getter, disableDot bool) ([]map[string]any, error) {
+func splitV2(ex *nodes.Execution, json *workflow.Object, i int, fieldParam, destinationParam, include string, get jsv.Getter, disableDot bool) ([]*workflow.Object, error) {
 	var fields []string
 	for _, f := range strings.Split(fieldParam, ",") {
 		fields = append(fields, strings.TrimSpace(f))
@@ -122,7 +122,7 @@ func splitV2(ex *nodes.Execution, json map[string]any, i int, fieldParam, destin
 		return nil, nodes.Errorf(-1, "If multiple fields to split out are given, the same number of destination fields must be given")
 	}
 	multi := len(fields) > 1
-	var split []map[string]any
+	var split []*workflow.Object
 	for fi, field := range fields {
 		destination := ""
 		if fi < len(destinations) {
@@ -132,7 +132,7 @@ func splitV2(ex *nodes.Execution, json map[string]any, i int, fieldParam, destin
 		switch list := get(json, field).(type) {
 		case []any:
 			elements = list
-		case map[string]any:
+		case map[string]any, *workflow.Object:
 			elements = values(list)
 		default:
 			switch {
@@ -147,7 +147,7 @@ func splitV2(ex *nodes.Execution, json map[string]any, i int, fieldParam, destin
 		}
 		for ei, element := range elements {
 			if ei >= len(split) {
-				split = append(split, map[string]any{})
+				split = append(split, workflow.NewObject(1))
 			}
 			name := destination
 			if name == "" {
@@ -157,7 +157,7 @@ func splitV2(ex *nodes.Execution, json map[string]any, i int, fieldParam, destin
 			if workflow.IsObject(element) && include == "noOtherFields" && destination == "" && !multi {
 				spread(split[ei], element)
 			} else {
-				split[ei][name] = element
+				split[ei].Set(name, element)
 			}
 		}
 	}
@@ -174,24 +174,43 @@ func splitV2(ex *nodes.Execution, json map[string]any, i int, fieldParam, destin
 	for ei, entry := range split {
 		switch include {
 		case "allOtherFields":
-			rest := workflow.CopyJSON(json)
+			rest := json.Clone()
+			if rest == nil {
+				rest = workflow.NewObject(entry.Len())
+			}
 			for _, f := range fields {
 				if disableDot {
-					delete(rest, f)
+					rest.Delete(f)
 				} else {
 					workflow.UnsetPath(rest, f)
 				}
 			}
-			for k, v := range entry {
-				rest[k] = v
+			for k, v := range entry.All() {
+				rest.Set(k, v)
 			}
 			split[ei] = rest
 		case "selectedOtherFields":
+			if level(ex) < 3 {
+				// Item Lists 2.x adds the included fields after the split ones.
+				for _, f := range included {
+					if v := get(json, f); !jsv.IsUndefined(v) {
+						entry.Set(f, workflow.DeepCopy(v))
+					}
+				}
+				continue
+			}
+			// From version 3 (and in Split Out) the included fields come first, as n8n spreads
+			// them before the split ones.
+			picked := workflow.NewObject(len(included) + entry.Len())
 			for _, f := range included {
 				if v := get(json, f); !jsv.IsUndefined(v) {
-					entry[f] = workflow.DeepCopy(v)
+					picked.Set(f, workflow.DeepCopy(v))
 				}
 			}
+			for k, v := range entry.All() {
+				picked.Set(k, v)
+			}
+			split[ei] = picked
 		}
 	}
 	return split, nil

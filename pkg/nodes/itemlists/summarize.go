@@ -23,7 +23,7 @@ type aggregation struct {
 
 // row is an input item's json and its position, for paired items.
 type row struct {
-	json  map[string]any
+	json  *workflow.Object
 	index int
 }
 
@@ -93,26 +93,27 @@ func summarize(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, err
 	}
 	skipEmpty := opts["skipEmptySplitFields"] == true
 	root := split(rows, splitBy, get, skipEmpty)
-	summary := func(rs []row) map[string]any {
-		out := map[string]any{}
+	summary := func(rs []row) *workflow.Object {
+		out := workflow.NewObject(len(aggs))
 		for _, a := range aggs {
-			out[aggregationPrefix[a.kind]+a.field] = aggregate1(rs, a, get, compareAny)
-		}
-		if v2 {
-			out = cleanKeys(out)
+			name := aggregationPrefix[a.kind] + a.field
+			if v2 {
+				name = cleanName(name)
+			}
+			out.Set(name, aggregate1(rs, a, get, compareAny))
 		}
 		return out
 	}
 
 	if opts["outputFormat"] == "singleItem" {
-		var nested func(g *group) map[string]any
-		nested = func(g *group) map[string]any {
+		var nested func(g *group) *workflow.Object
+		nested = func(g *group) *workflow.Object {
 			if g.subs == nil {
 				return summary(g.rows)
 			}
-			out := map[string]any{}
+			out := workflow.NewObject(len(g.keys))
 			for _, k := range g.keys {
-				out[k] = nested(g.subs[k])
+				out.Set(k, nested(g.subs[k]))
 			}
 			return out
 		}
@@ -127,15 +128,15 @@ func summarize(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, err
 		}
 	}
 	var out []workflow.Item
-	var flatten func(g *group, depth int, prefix map[string]any)
-	flatten = func(g *group, depth int, prefix map[string]any) {
+	var flatten func(g *group, depth int, prefix *workflow.Object)
+	flatten = func(g *group, depth int, prefix *workflow.Object) {
 		if g.subs == nil {
-			json := workflow.CopyJSON(prefix)
+			json := prefix.Clone()
 			if json == nil {
-				json = map[string]any{}
+				json = workflow.NewObject(len(aggs))
 			}
-			for k, v := range summary(g.rows) {
-				json[k] = v
+			for k, v := range summary(g.rows).All() {
+				json.Set(k, v)
 			}
 			paired := make(workflow.PairedItems, len(g.rows))
 			for i, r := range g.rows {
@@ -145,11 +146,11 @@ func summarize(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, err
 			return
 		}
 		for _, k := range g.keys {
-			next := workflow.CopyJSON(prefix)
+			next := prefix.Clone()
 			if next == nil {
-				next = map[string]any{}
+				next = workflow.NewObject(len(names) + len(aggs))
 			}
-			next[names[depth]] = k
+			next.Set(names[depth], k)
 			flatten(g.subs[k], depth+1, next)
 		}
 	}
@@ -173,7 +174,7 @@ func split(rows []row, fields []string, get jsv.Getter, skipEmpty bool) *group {
 		v := get(r.json, fields[0])
 		var key string
 		switch x := v.(type) {
-		case map[string]any, []any, nil:
+		case map[string]any, *workflow.Object, []any, nil:
 			key = stringify(x)
 		default:
 			_, isNumber := workflow.Number(v)
@@ -296,14 +297,6 @@ var (
 // turned into underscores.
 func cleanName(s string) string {
 	return spaces.ReplaceAllString(brackets.ReplaceAllString(s, ""), "_")
-}
-
-func cleanKeys(m map[string]any) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[cleanName(k)] = v
-	}
-	return out
 }
 
 func str(v any) string {

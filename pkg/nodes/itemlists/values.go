@@ -38,35 +38,39 @@ func defined(v any) any {
 
 // spread copies what JavaScript's object spread {...v} copies: an object's keys or an array's
 // indexes.
-func spread(dst map[string]any, v any) {
+func spread(dst *workflow.Object, v any) {
 	switch x := v.(type) {
+	case *workflow.Object:
+		for k, e := range x.All() {
+			dst.Set(k, e)
+		}
 	case map[string]any:
-		for k, e := range x {
-			dst[k] = e
+		for _, k := range jsv.Keys(x) {
+			dst.Set(k, x[k])
 		}
 	case []any:
 		for i, e := range x {
-			dst[strconv.Itoa(i)] = e
+			dst.Set(strconv.Itoa(i), e)
 		}
 	}
 }
 
 // values is Object.values: an object's values in JavaScript key order.
-func values(m map[string]any) []any {
+func values(m any) []any {
 	keys := jsv.Keys(m)
 	out := make([]any, len(keys))
 	for i, k := range keys {
-		out[i] = m[k]
+		out[i], _ = workflow.LookupPath(m, k)
 	}
 	return out
 }
 
 // pick is lodash's pick with paths: a new object holding only the given fields.
-func pick(obj map[string]any, paths []string) map[string]any {
-	out := map[string]any{}
+func pick(obj *workflow.Object, paths []string) *workflow.Object {
+	out := workflow.NewObject(len(paths))
 	for _, p := range paths {
-		if v, ok := obj[p]; ok {
-			out[p] = workflow.DeepCopy(v)
+		if v, ok := obj.Lookup(p); ok {
+			out.Set(p, workflow.DeepCopy(v))
 			continue
 		}
 		if v, ok := workflow.LookupPath(obj, p); ok {
@@ -78,11 +82,15 @@ func pick(obj map[string]any, paths []string) map[string]any {
 
 // flattenKeys lists the dotted paths of an object's leaves, as n8n's flattenKeys (lodash
 // reduce + merge): arrays are walked by index, empty objects and arrays have no leaves.
-func flattenKeys(obj map[string]any) []string {
+func flattenKeys(obj *workflow.Object) []string {
 	var keys []string
 	var walk func(v any, path []string)
 	walk = func(v any, path []string) {
 		switch x := v.(type) {
+		case *workflow.Object:
+			for k, e := range x.All() {
+				walk(e, append(slices.Clone(path), k))
+			}
 		case map[string]any:
 			for _, k := range jsv.Keys(x) {
 				walk(x[k], append(slices.Clone(path), k))

@@ -22,5 +22,5 @@ func Type() nodes.Type {
 
 // execute is the trigger's manual output; in other modes the engine passes the start input on.
 func execute(_ context.Context, _ *nodes.Execution) ([][]workflow.Item, error) {
-	return [][]workflow.Item{{{JSON: map[string]any{}}}}, nil
+	return [][]workflow.Item{{{JSON: workflow.NewObject(0)}}}, nil
 }

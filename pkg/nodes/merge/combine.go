@@ -30,15 +30,15 @@ func clashFrom(v any) clashOptions {
 // mergeObjects combines JSON objects left to right as the node's selectMergeMethod: lodash
 // merge (deep, the default) or assign (shallowMerge); with overrideEmpty, empty values (null,
 // "") do not replace existing ones. Inputs are not modified.
-func (c clashOptions) mergeObjects(objs ...map[string]any) map[string]any {
-	out := map[string]any{}
+func (c clashOptions) mergeObjects(objs ...*workflow.Object) *workflow.Object {
+	out := workflow.NewObject(objs[0].Len())
 	for _, o := range objs {
 		if c.mergeMode == "shallowMerge" {
-			for k, v := range o {
-				if _, has := out[k]; has && c.overrideEmpty && isEmptyValue(v) {
+			for k, v := range o.All() {
+				if out.Has(k) && c.overrideEmpty && isEmptyValue(v) {
 					continue
 				}
-				out[k] = v
+				out.Set(k, v)
 			}
 			continue
 		}
@@ -51,22 +51,24 @@ func isEmptyValue(v any) bool { return v == nil || v == "" }
 
 // deepMerge is lodash's merge of src into dst: objects and arrays are merged key by key (arrays
 // by index) into copies, other values replace.
-func deepMerge(dst, src map[string]any, overrideEmpty bool) {
-	for k, sv := range src {
-		cur, has := dst[k]
+func deepMerge(dst, src *workflow.Object, overrideEmpty bool) {
+	for k, sv := range src.All() {
+		cur, has := dst.Lookup(k)
 		if has && overrideEmpty && isEmptyValue(sv) {
 			continue
 		}
-		dst[k] = mergeValue(cur, sv, overrideEmpty)
+		dst.Set(k, mergeValue(cur, sv, overrideEmpty))
 	}
 }
 
 func mergeValue(cur, sv any, overrideEmpty bool) any {
 	switch s := sv.(type) {
 	case map[string]any:
-		d, ok := cur.(map[string]any)
-		if !ok {
-			d = map[string]any{}
+		return mergeValue(cur, workflow.ObjectFromMap(s), overrideEmpty)
+	case *workflow.Object:
+		d, ok := cur.(*workflow.Object)
+		if !ok || d == nil {
+			d = workflow.NewObject(s.Len())
 		}
 		deepMerge(d, s, overrideEmpty)
 		return d
@@ -102,9 +104,9 @@ func mergeBinaries(objs ...map[string]workflow.BinaryData) map[string]workflow.B
 func addSuffix(items []workflow.Item, suffix string) []workflow.Item {
 	out := make([]workflow.Item, len(items))
 	for i, it := range items {
-		j := make(map[string]any, len(it.JSON))
-		for k, v := range it.JSON {
-			j[k+"_"+suffix] = v
+		j := workflow.NewObject(it.JSON.Len())
+		for k, v := range it.JSON.All() {
+			j.Set(k+"_"+suffix, v)
 		}
 		it.JSON = j
 		out[i] = it
@@ -115,11 +117,11 @@ func addSuffix(items []workflow.Item, suffix string) []workflow.Item {
 func addSourceField(items []workflow.Item, source string) []workflow.Item {
 	out := make([]workflow.Item, len(items))
 	for i, it := range items {
-		j := make(map[string]any, len(it.JSON)+1)
-		for k, v := range it.JSON {
-			j[k] = v
+		j := it.JSON.ShallowClone()
+		if j == nil {
+			j = workflow.NewObject(1)
 		}
-		j["_source"] = source
+		j.Set("_source", source)
 		it.JSON = j
 		out[i] = it
 	}
@@ -303,7 +305,7 @@ func mergeMatched(matched []entryMatches, clash clashOptions, joinMode string) [
 }
 
 func mergeInto(clash clashOptions, first workflow.Item, rest []workflow.Item) workflow.Item {
-	objs := []map[string]any{first.JSON}
+	objs := []*workflow.Object{first.JSON}
 	bins := []map[string]workflow.BinaryData{first.Binary}
 	for _, r := range rest {
 		objs = append(objs, r.JSON)

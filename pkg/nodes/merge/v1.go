@@ -62,12 +62,12 @@ func executeV1(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 	case "multiplex":
 		for _, a := range in1 {
 			for _, b := range in2 {
-				j := make(map[string]any, len(a.JSON)+len(b.JSON))
-				for k, v := range a.JSON {
-					j[k] = v
+				j := workflow.NewObject(a.JSON.Len() + b.JSON.Len())
+				for k, v := range a.JSON.All() {
+					j.Set(k, v)
 				}
-				for k, v := range b.JSON {
-					j[k] = v
+				for k, v := range b.JSON.All() {
+					j.Set(k, v)
 				}
 				out = append(out, workflow.Item{JSON: j, PairedItem: pairOf(a, b)})
 			}
@@ -89,7 +89,7 @@ func executeV1(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 		for i := range in1 {
 			p[i] = workflow.PairedItem{Item: i}
 		}
-		item := workflow.Item{JSON: map[string]any{}}
+		item := workflow.Item{JSON: workflow.NewObject(0)}
 		if len(p) > 0 {
 			item.PairedItem = &p
 		}
@@ -128,12 +128,12 @@ func mergeByIndex(in1, in2 []workflow.Item, join string) []workflow.Item {
 			out = append(out, in1[i])
 			continue
 		}
-		item := workflow.Item{JSON: map[string]any{}, PairedItem: pairOf(in1[i], in2[i])}
-		for k, v := range in1[i].JSON {
-			item.JSON[k] = v
+		item := workflow.Item{JSON: workflow.NewObject(0), PairedItem: pairOf(in1[i], in2[i])}
+		for k, v := range in1[i].JSON.All() {
+			item.JSON.Set(k, v)
 		}
-		for k, v := range in2[i].JSON {
-			item.JSON[k] = v
+		for k, v := range in2[i].JSON.All() {
+			item.JSON.Set(k, v)
 		}
 		item.Binary = mergeBinary(in1[i].Binary, in2[i].Binary)
 		out = append(out, item)
@@ -216,18 +216,18 @@ func byKey(ex *nodes.Execution, mode string, in1, in2 []workflow.Item) ([][]work
 			out = append(out, e)
 			continue
 		}
-		merged := workflow.Item{JSON: workflow.CopyJSON(e.JSON), Binary: e.Binary, PairedItem: e.PairedItem}
+		merged := workflow.Item{JSON: e.JSON.Clone(), Binary: e.Binary, PairedItem: e.PairedItem}
 		if merged.JSON == nil {
-			merged.JSON = map[string]any{}
+			merged.JSON = workflow.NewObject(0)
 		}
-		for k, v := range match.JSON {
+		for k, v := range match.JSON.All() {
 			if k == p2 {
 				continue
 			}
-			cur, has := merged.JSON[k]
+			cur, has := merged.JSON.Lookup(k)
 			if overwrite == "always" || (overwrite == "undefined" && !has) ||
 				(overwrite == "blank" && (!has || cur == nil || cur == "")) {
-				merged.JSON[k] = workflow.DeepCopy(v)
+				merged.JSON.Set(k, workflow.DeepCopy(v))
 			}
 		}
 		out = append(out, merged)

@@ -58,7 +58,7 @@ func emptyItemOf(in1, in2 []workflow.Item) workflow.Item {
 			p = append(p, *it.PairedItem...)
 		}
 	}
-	item := workflow.Item{JSON: map[string]any{}}
+	item := workflow.Item{JSON: workflow.NewObject(0)}
 	if p != nil {
 		item.PairedItem = &p
 	}

@@ -179,7 +179,7 @@ func byPositionV3(ex *nodes.Execution, inputs [][]workflow.Item) ([]workflow.Ite
 	}
 	out := make([]workflow.Item, 0, n)
 	for i := 0; i < n; i++ {
-		var objs []map[string]any
+		var objs []*workflow.Object
 		var bins []map[string]workflow.BinaryData
 		var paired workflow.PairedItems
 		for _, in := range append(append([][]workflow.Item{}, inputs...), inputs[preferred]) {

@@ -87,15 +87,15 @@ func binaryToJSON(ex *nodes.Execution, item workflow.Item, i int) (*workflow.Ite
 		if err != nil {
 			return nil, nodes.Errorf(i, "%v", err)
 		}
-		var v any
-		if err := json.Unmarshal([]byte(text), &v); err != nil {
+		v, err := workflow.DecodeJSONValue([]byte(text))
+		if err != nil {
 			return nil, nodes.Errorf(i, "%v", err)
 		}
 		newItem.JSON = asObject(v)
 	} else {
-		newItem.JSON = workflow.CopyJSON(item.JSON)
+		newItem.JSON = item.JSON.Clone()
 		if newItem.JSON == nil {
-			newItem.JSON = map[string]any{}
+			newItem.JSON = workflow.NewObject(0)
 		}
 		var value any
 		if keep, _ := options["keepAsBase64"].(bool); keep {
@@ -108,8 +108,8 @@ func binaryToJSON(ex *nodes.Execution, item workflow.Item, i int) (*workflow.Ite
 			value = text
 		}
 		if parse, _ := options["jsonParse"].(bool); parse {
-			var v any
-			if err := json.Unmarshal([]byte(value.(string)), &v); err != nil {
+			v, err := workflow.DecodeJSONValue([]byte(value.(string)))
+			if err != nil {
 				return nil, nodes.Errorf(i, "%v", err)
 			}
 			value = v
@@ -181,15 +181,15 @@ func jsonToBinary(ex *nodes.Execution, item workflow.Item, i int) (*workflow.Ite
 	newItem.Binary[destinationKey] = bin
 	switch keep, _ := options["keepSource"].(bool); {
 	case keep:
-		newItem.JSON = workflow.CopyJSON(item.JSON)
+		newItem.JSON = item.JSON.Clone()
 	case convertAll:
-		newItem.JSON = map[string]any{}
+		newItem.JSON = workflow.NewObject(0)
 	default:
-		newItem.JSON = workflow.CopyJSON(item.JSON)
+		newItem.JSON = item.JSON.Clone()
 		deletePath(newItem.JSON, sourceKey)
 	}
 	if newItem.JSON == nil {
-		newItem.JSON = map[string]any{}
+		newItem.JSON = workflow.NewObject(0)
 	}
 	return newItem, nil
 }
@@ -203,19 +203,19 @@ func copyBinary(in map[string]workflow.BinaryData) map[string]workflow.BinaryDat
 }
 
 // deletePath removes the value at a dot-notation path, as lodash's unset does.
-func deletePath(obj map[string]any, path string) {
+func deletePath(obj *workflow.Object, path string) {
 	parts := workflow.SplitPath(path)
 	var cur any = obj
 	for i, p := range parts {
-		m, ok := cur.(map[string]any)
+		m, ok := cur.(*workflow.Object)
 		if !ok {
 			return
 		}
 		if i == len(parts)-1 {
-			delete(m, p)
+			m.Delete(p)
 			return
 		}
-		cur = m[p]
+		cur = m.Get(p)
 	}
 }
 
@@ -227,12 +227,12 @@ func stringOr(v any, fallback string) string {
 }
 
 // asObject keeps parsed JSON objects as they are and puts other values under "data".
-func asObject(v any) map[string]any {
-	if m, ok := v.(map[string]any); ok {
+func asObject(v any) *workflow.Object {
+	if m, ok := workflow.AsObject(v); ok {
 		return m
 	}
 	if v == nil {
-		return map[string]any{}
+		return workflow.NewObject(0)
 	}
-	return map[string]any{"data": v}
+	return workflow.ObjectOf("data", v)
 }

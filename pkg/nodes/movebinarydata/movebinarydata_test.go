@@ -17,7 +17,7 @@ type m = map[string]any
 func b64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
 
 func binItem(json m, data []byte) workflow.Item {
-	return workflow.Item{JSON: json, Binary: map[string]workflow.BinaryData{
+	return workflow.Item{JSON: workflow.ObjectFromMap(json), Binary: map[string]workflow.BinaryData{
 		"data": {Data: b64(data), MimeType: "application/json"}, "other": {Data: b64([]byte("o")), MimeType: "text/plain"},
 	}}
 }
@@ -69,7 +69,7 @@ func TestBinaryToJSON(t *testing.T) {
 				return
 			}
 			require.Len(t, out[0], 1)
-			require.Equal(t, tc.wantJSON, out[0][0].JSON)
+			require.Equal(t, tc.wantJSON, workflow.ToMaps(out[0][0].JSON))
 			var keys []string
 			for _, k := range []string{"data", "other"} {
 				if _, ok := out[0][0].Binary[k]; ok {
@@ -84,7 +84,7 @@ func TestBinaryToJSON(t *testing.T) {
 
 func TestJSONToBinary(t *testing.T) {
 	t.Parallel()
-	in := workflow.Item{JSON: m{"a": 1.0, "nested": m{"text": "café"}}}
+	in := workflow.Item{JSON: workflow.ObjectFromMap(m{"a": 1.0, "nested": m{"text": "café"}})}
 	tests := []struct {
 		name     string
 		params   m
@@ -114,7 +114,7 @@ func TestJSONToBinary(t *testing.T) {
 			out, err := nodetest.Run(t, movebinarydata.Type(), nodetest.Node{Parameters: params}, []workflow.Item{in})
 			require.NoError(t, err)
 			got := out[0][0]
-			require.Equal(t, tc.wantJSON, got.JSON)
+			require.Equal(t, tc.wantJSON, workflow.ToMaps(got.JSON))
 			b := got.Binary[tc.key]
 			data, err := nodes.BinaryBytes(b)
 			require.NoError(t, err)
@@ -124,7 +124,7 @@ func TestJSONToBinary(t *testing.T) {
 			require.Equal(t, workflow.PairedItems{{Item: 0}}, *got.PairedItem)
 		})
 	}
-	require.Equal(t, m{"text": "café"}, in.JSON["nested"], "input unchanged")
+	require.Equal(t, m{"text": "café"}, workflow.ToMaps(in.JSON.Get("nested")), "input unchanged")
 
 	out, err := nodetest.Run(t, movebinarydata.Type(), nodetest.Node{Parameters: m{"mode": "jsonToBinary", "convertAllData": false,
 		"sourceKey": "b64", "options": m{"dataIsBase64": true}}}, nodetest.Items(m{"b64": b64([]byte("raw"))}))
@@ -144,7 +144,7 @@ func TestErrors(t *testing.T) {
 	require.Error(t, err)
 	out, err := nodetest.Run(t, movebinarydata.Type(), nodetest.Node{Parameters: m{"mode": "binaryToJson"}, ContinueOnFail: true}, []workflow.Item{bad})
 	require.NoError(t, err)
-	require.Contains(t, out[0][0].JSON, "error")
+	require.Contains(t, workflow.ToMaps(out[0][0].JSON), "error")
 	_, err = nodetest.Run(t, movebinarydata.Type(), nodetest.Node{Parameters: m{"mode": "binaryToJson", "setAllData": false,
 		"options": m{"encoding": "klingon"}}}, []workflow.Item{bad})
 	require.ErrorContains(t, err, "Encoding not recognized")

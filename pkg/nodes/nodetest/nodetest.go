@@ -109,23 +109,33 @@ func withPairedItems(inputs [][]workflow.Item) [][]workflow.Item {
 	return out
 }
 
-// Items builds items from JSON objects.
+// Items builds items from JSON objects (keys sorted, as a map has no order; use
+// workflow.ObjectOf for an item whose key order matters).
 func Items(jsons ...map[string]any) []workflow.Item {
 	out := make([]workflow.Item, len(jsons))
 	for i, j := range jsons {
-		out[i] = workflow.Item{JSON: j}
+		out[i] = workflow.Item{JSON: workflow.ObjectFromMap(j)}
 	}
 	return out
 }
 
-// JSONs returns the JSON objects of items (nil for a nil output).
+// JSONs returns the JSON objects of items as plain maps, order aside (nil for a nil output).
 func JSONs(items []workflow.Item) []map[string]any {
 	if items == nil {
 		return nil
 	}
 	out := make([]map[string]any, len(items))
 	for i, it := range items {
-		out[i] = it.JSON
+		out[i] = it.JSON.ToMap()
+	}
+	return out
+}
+
+// Keys returns the keys of each item's JSON, in order.
+func Keys(items []workflow.Item) [][]string {
+	out := make([][]string, len(items))
+	for i, it := range items {
+		out[i] = it.JSON.Keys()
 	}
 	return out
 }

@@ -22,8 +22,8 @@ func TestReadBinaryFile(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "a.json"), []byte(`{"x":1}`), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "b"), []byte("plain"), 0o644))
 	in := []workflow.Item{
-		{JSON: m{"f": "a.json"}, Binary: map[string]workflow.BinaryData{"old": {Data: "eA==", MimeType: "text/plain"}}},
-		{JSON: m{"f": "b"}},
+		{JSON: workflow.ObjectFromMap(m{"f": "a.json"}), Binary: map[string]workflow.BinaryData{"old": {Data: "eA==", MimeType: "text/plain"}}},
+		{JSON: workflow.ObjectFromMap(m{"f": "b"})},
 	}
 	tests := []struct {
 		name     string
@@ -42,7 +42,7 @@ func TestReadBinaryFile(t *testing.T) {
 			require.Equal(t, "json", a.FileExtension)
 			require.Equal(t, dir, a.Directory)
 			require.Contains(t, out[0].Binary, "old")
-			require.Equal(t, m{"f": "a.json"}, out[0].JSON)
+			require.Equal(t, m{"f": "a.json"}, workflow.ToMaps(out[0].JSON))
 			require.Equal(t, "text/plain", out[1].Binary["data"].MimeType)
 			require.Equal(t, workflow.PairedItems{{Item: 1}}, *out[1].PairedItem)
 		}, ""},
@@ -73,7 +73,7 @@ func TestReadBinaryFile(t *testing.T) {
 			tc.check(t, out[0])
 		})
 	}
-	require.Equal(t, m{"f": "a.json"}, in[0].JSON, "input unchanged")
+	require.Equal(t, m{"f": "a.json"}, workflow.ToMaps(in[0].JSON), "input unchanged")
 	require.Len(t, in[0].Binary, 1, "input unchanged")
 }
 

@@ -40,7 +40,7 @@ func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 		if err != nil {
 			return nil, nodes.Errorf(0, "%v", err)
 		}
-		out = append(out, workflow.Item{JSON: map[string]any{}, Binary: map[string]workflow.BinaryData{prop: b},
+		out = append(out, workflow.Item{JSON: workflow.NewObject(0), Binary: map[string]workflow.BinaryData{prop: b},
 			PairedItem: &workflow.PairedItems{{Item: 0}}})
 	}
 	return [][]workflow.Item{out}, nil

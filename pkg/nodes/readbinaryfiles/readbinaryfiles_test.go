@@ -93,7 +93,7 @@ func TestReadBinaryFiles(t *testing.T) {
 	require.Equal(t, "b.jpg", b.FileName)
 	require.Equal(t, dir, b.Directory)
 	require.Equal(t, "image/jpeg", b.MimeType)
-	require.Equal(t, m{}, out[0][1].JSON)
+	require.Equal(t, m{}, workflow.ToMaps(out[0][1].JSON))
 	require.Equal(t, workflow.PairedItems{{Item: 0}}, *out[0][1].PairedItem)
 
 	out, err = nodetest.Run(t, readbinaryfiles.Type(), nodetest.Node{Parameters: m{"fileSelector": dir + "/*.gif"}, Host: host}, nodetest.Items(m{}))

@@ -7,8 +7,6 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"maps"
-	"slices"
 	"strconv"
 	"time"
 
@@ -55,12 +53,12 @@ func renameItem(ex *nodes.Execution, item workflow.Item, i int) (workflow.Item, 
 		return workflow.Item{}, err
 	}
 	newItem := workflow.Item{
-		JSON:       workflow.CopyJSON(item.JSON),
+		JSON:       item.JSON.Clone(),
 		Binary:     item.Binary,
 		PairedItem: &workflow.PairedItems{{Item: i}},
 	}
 	if newItem.JSON == nil {
-		newItem.JSON = map[string]any{}
+		newItem.JSON = workflow.NewObject(0)
 	}
 	for _, k := range keys {
 		current, next := jsv.ToString(or(k["currentKey"])), jsv.ToString(or(k["newKey"]))
@@ -92,7 +90,7 @@ func or(v any) any {
 
 // replaceKeys renames the keys matching one regular expression, in place: the first match in
 // a key is replaced (JavaScript's String.replace without the g flag), deeper levels first.
-func replaceKeys(obj map[string]any, r map[string]any) error {
+func replaceKeys(obj *workflow.Object, r map[string]any) error {
 	options, _ := r["options"].(map[string]any)
 	flags := regexp2.ECMAScript
 	if workflow.Truthy(options["caseInsensitive"]) {
@@ -123,9 +121,11 @@ func renameObjectKeys(v any, re *regexp2.Regexp, replacement string, depth int) 
 			}
 		}
 	case map[string]any:
+		return renameObjectKeys(workflow.ObjectFromMap(x), re, replacement, depth)
+	case *workflow.Object:
 		// for…in visits the keys present when it starts, skipping those deleted since.
-		for _, key := range keyOrder(x) {
-			val, ok := x[key]
+		for _, key := range x.Keys() {
+			val, ok := x.Lookup(key)
 			if !ok {
 				continue
 			}
@@ -146,23 +146,17 @@ func renameObjectKeys(v any, re *regexp2.Regexp, replacement string, depth int) 
 				return err
 			}
 			if newKey != key {
-				x[newKey] = x[key]
-				delete(x, key)
+				x.Set(newKey, val)
+				x.Delete(key)
 			}
 		}
 	}
 	return nil
 }
 
-// keyOrder is the order JavaScript enumerates keys in; Go maps keep no insertion order, so
-// other keys come sorted.
-func keyOrder(m map[string]any) []string {
-	return workflow.JSKeyOrder(slices.Sorted(maps.Keys(m)))
-}
-
 // unsetPath is lodash's unset: it removes the key at path; an array element becomes a hole
 // (null in JSON).
-func unsetPath(obj map[string]any, path string) {
+func unsetPath(obj *workflow.Object, path string) {
 	keys := workflow.SplitPath(path)
 	if len(keys) == 0 {
 		return
@@ -172,6 +166,8 @@ func unsetPath(obj map[string]any, path string) {
 		switch c := cur.(type) {
 		case map[string]any:
 			cur = c[k]
+		case *workflow.Object:
+			cur = c.Get(k)
 		case []any:
 			n, err := strconv.Atoi(k)
 			if err != nil || n < 0 || n >= len(c) {
@@ -186,6 +182,8 @@ func unsetPath(obj map[string]any, path string) {
 	switch c := cur.(type) {
 	case map[string]any:
 		delete(c, last)
+	case *workflow.Object:
+		c.Delete(last)
 	case []any:
 		if n, err := strconv.Atoi(last); err == nil && n >= 0 && n < len(c) {
 			c[n] = nil

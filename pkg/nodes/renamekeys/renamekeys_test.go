@@ -88,8 +88,8 @@ func TestRenameKeys(t *testing.T) {
 func TestRenameKeysItems(t *testing.T) {
 	t.Parallel()
 	in := []workflow.Item{
-		{JSON: m{"a": 1.0}, Binary: map[string]workflow.BinaryData{"data": {Data: "aGk="}}},
-		{JSON: m{"a": 2.0}},
+		{JSON: workflow.ObjectFromMap(m{"a": 1.0}), Binary: map[string]workflow.BinaryData{"data": {Data: "aGk="}}},
+		{JSON: workflow.ObjectFromMap(m{"a": 2.0})},
 	}
 	out, err := nodetest.Run(t, renamekeys.Type(), nodetest.Node{Parameters: m{"keys": keys("a", "={{ 'k' + $json.a }}")}}, in)
 	require.NoError(t, err)

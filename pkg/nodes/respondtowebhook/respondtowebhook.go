@@ -47,11 +47,20 @@ func ResponseFrom(nodeContext map[string]any) (*Response, bool) {
 	if err != nil {
 		return nil, false
 	}
-	var r Response
+	var r struct {
+		Response
+		Body json.RawMessage `json:"body,omitempty"`
+	}
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, false
 	}
-	return &r, true
+	if len(r.Body) > 0 {
+		// The body is answered with its fields in the order they were written.
+		if r.Response.Body, err = workflow.DecodeJSONValue(r.Body); err != nil {
+			return nil, false
+		}
+	}
+	return &r.Response, true
 }
 
 func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
@@ -84,8 +93,8 @@ func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) 
 		}
 		if s, ok := body.(string); ok {
 			if s != "" {
-				var v any
-				if err := json.Unmarshal([]byte(s), &v); err != nil {
+				v, err := workflow.DecodeJSONValue([]byte(s))
+				if err != nil {
 					return nil, nodes.Errorf(0, "Invalid JSON in 'Response Body' field")
 				}
 				res.Body = v
@@ -94,7 +103,7 @@ func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) 
 			res.Body = body
 		}
 	case "firstIncomingItem":
-		res.Body = workflow.CopyJSON(items[0].JSON)
+		res.Body = items[0].JSON.Clone()
 	case "text":
 		if res.Body, err = ex.ParamString("responseBody", 0); err != nil {
 			return nil, err
@@ -109,9 +118,9 @@ func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) 
 	}
 	ctx := ex.Context()
 	if _, sent := ctx[ContextKey]; !sent {
-		var stored map[string]any
+		// Stored as JSON-like data, an ordered object so the body keeps its field order.
 		b, _ := json.Marshal(res)
-		_ = json.Unmarshal(b, &stored)
+		stored, _ := workflow.DecodeJSONValue(b)
 		ctx[ContextKey] = stored
 	}
 	return [][]workflow.Item{items}, nil

@@ -1,6 +1,7 @@
 package respondtowebhook_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -16,8 +17,8 @@ type m = map[string]any
 func TestRespondToWebhook(t *testing.T) {
 	t.Parallel()
 	in := []workflow.Item{
-		{JSON: m{"a": 1.0}, Binary: map[string]workflow.BinaryData{"file": nodes.NewBinary([]byte("PDF"), "a.pdf", "application/pdf")}},
-		{JSON: m{"a": 2.0}},
+		{JSON: workflow.ObjectFromMap(m{"a": 1.0}), Binary: map[string]workflow.BinaryData{"file": nodes.NewBinary([]byte("PDF"), "a.pdf", "application/pdf")}},
+		{JSON: workflow.ObjectFromMap(m{"a": 2.0})},
 	}
 	tests := []struct {
 		name   string
@@ -47,6 +48,7 @@ func TestRespondToWebhook(t *testing.T) {
 			require.Equal(t, nodetest.JSONs(in), nodetest.JSONs(out[0]), "input passes through")
 			got, ok := respondtowebhook.ResponseFrom(nodeCtx)
 			require.True(t, ok)
+			got.Body = workflow.ToMaps(got.Body)
 			require.Equal(t, tc.want, *got)
 		})
 	}
@@ -72,8 +74,27 @@ func TestRespondToWebhookErrors(t *testing.T) {
 	require.ErrorContains(t, err, "Invalid JSON in 'Response Body' field")
 	_, err = nodetest.Run(t, respondtowebhook.Type(), nodetest.Node{Parameters: m{"respondWith": "binary"}}, nodetest.Items(m{}))
 	require.ErrorContains(t, err, "No binary data exists on the first item!")
-	in := []workflow.Item{{JSON: m{}, Binary: map[string]workflow.BinaryData{"a": {Data: "eA=="}}}}
+	in := []workflow.Item{{JSON: workflow.ObjectFromMap(m{}), Binary: map[string]workflow.BinaryData{"a": {Data: "eA=="}}}}
 	_, err = nodetest.Run(t, respondtowebhook.Type(), nodetest.Node{Parameters: m{"respondWith": "binary", "responseDataSource": "set", "inputFieldName": "b"}}, in)
 	require.ErrorContains(t, err, `"b"`)
 	require.NotEmpty(t, respondtowebhook.Type().IconSVG)
+}
+
+func TestRespondToWebhookKeepsBodyOrder(t *testing.T) {
+	t.Parallel()
+	for _, params := range []m{
+		{"respondWith": "json", "responseBody": `{"z":1,"a":{"y":2,"b":3}}`},
+		{"respondWith": "firstIncomingItem"},
+	} {
+		var it workflow.Item
+		require.NoError(t, json.Unmarshal([]byte(`{"json":{"z":1,"a":{"y":2,"b":3}}}`), &it))
+		nodeCtx := map[string]any{}
+		_, err := nodetest.Run(t, respondtowebhook.Type(), nodetest.Node{Parameters: params, NodeContext: nodeCtx}, []workflow.Item{it})
+		require.NoError(t, err)
+		got, ok := respondtowebhook.ResponseFrom(nodeCtx)
+		require.True(t, ok)
+		b, err := json.Marshal(got.Body)
+		require.NoError(t, err)
+		require.Equal(t, `{"z":1,"a":{"y":2,"b":3}}`, string(b), params["respondWith"])
+	}
 }

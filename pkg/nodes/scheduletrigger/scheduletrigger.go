@@ -38,21 +38,21 @@ func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) 
 }
 
 // Output is the item a firing at t emits, formatted as n8n does with moment in loc.
-func Output(t time.Time, loc *time.Location) map[string]any {
+func Output(t time.Time, loc *time.Location) *workflow.Object {
 	t = t.In(loc)
-	return map[string]any{
-		"timestamp":     t.Format("2006-01-02T15:04:05.000-07:00"),
-		"Readable date": fmt.Sprintf("%s %s %d, %s", t.Format("January"), ordinal(t.Day()), t.Year(), t.Format("3:04:05 pm")),
-		"Readable time": t.Format("3:04:05 pm"),
-		"Day of week":   t.Format("Monday"),
-		"Year":          t.Format("2006"),
-		"Month":         t.Format("January"),
-		"Day of month":  t.Format("02"),
-		"Hour":          t.Format("15"),
-		"Minute":        t.Format("04"),
-		"Second":        t.Format("05"),
-		"Timezone":      t.Format("MST -07:00"),
-	}
+	return workflow.ObjectOf(
+		"timestamp", t.Format("2006-01-02T15:04:05.000-07:00"),
+		"Readable date", fmt.Sprintf("%s %s %d, %s", t.Format("January"), ordinal(t.Day()), t.Year(), t.Format("3:04:05 pm")),
+		"Readable time", t.Format("3:04:05 pm"),
+		"Day of week", t.Format("Monday"),
+		"Year", t.Format("2006"),
+		"Month", t.Format("January"),
+		"Day of month", t.Format("02"),
+		"Hour", t.Format("15"),
+		"Minute", t.Format("04"),
+		"Second", t.Format("05"),
+		"Timezone", t.Format("MST -07:00"),
+	)
 }
 
 // ordinal is moment's "Do": 1st, 2nd, 3rd, 4th, 11th, 12th, 13th, 21st …

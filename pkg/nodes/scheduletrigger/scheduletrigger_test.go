@@ -33,12 +33,12 @@ func TestOutput(t *testing.T) {
 		"Minute":        "05",
 		"Second":        "09",
 		"Timezone":      "EDT -04:00",
-	}, scheduletrigger.Output(at, ny))
+	}, scheduletrigger.Output(at, ny).ToMap())
 	for d, want := range map[int]string{2: "2nd", 3: "3rd", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 22: "22nd", 23: "23rd", 31: "31st"} {
-		got := scheduletrigger.Output(time.Date(2023, 1, d, 12, 0, 0, 0, time.UTC), time.UTC)["Readable date"]
+		got := scheduletrigger.Output(time.Date(2023, 1, d, 12, 0, 0, 0, time.UTC), time.UTC).Get("Readable date")
 		require.Contains(t, got, " "+want+" ", d)
 	}
-	require.Equal(t, "2023-01-02T12:00:00.000+00:00", scheduletrigger.Output(time.Date(2023, 1, 2, 12, 0, 0, 0, time.UTC), time.UTC)["timestamp"])
+	require.Equal(t, "2023-01-02T12:00:00.000+00:00", scheduletrigger.Output(time.Date(2023, 1, 2, 12, 0, 0, 0, time.UTC), time.UTC).Get("timestamp"))
 }
 
 func TestManualRuns(t *testing.T) {
@@ -51,7 +51,7 @@ func TestManualRuns(t *testing.T) {
 	clock := func() time.Time { return time.Date(2023, 1, 15, 12, 0, 0, 0, time.UTC) }
 	out, err = nodetest.Run(t, scheduletrigger.Type(), nodetest.Node{Flow: nodes.FlowConfig{Now: clock}})
 	require.NoError(t, err)
-	require.Equal(t, "2023-01-15T07:00:00.000-05:00", out[0][0].JSON["timestamp"], "the engine's clock in the default zone")
+	require.Equal(t, "2023-01-15T07:00:00.000-05:00", out[0][0].JSON.Get("timestamp"), "the engine's clock in the default zone")
 
 	for _, typ := range []nodes.Type{cron.Type(), interval.Type()} {
 		out, err := nodetest.Run(t, typ, nodetest.Node{})
@@ -67,7 +67,7 @@ func TestManualRuns(t *testing.T) {
 // zoneOf checks the offset of the output against New York's at that moment.
 func zoneOf(t *testing.T, it workflow.Item) string {
 	t.Helper()
-	ts, err := time.Parse("2006-01-02T15:04:05.000-07:00", it.JSON["timestamp"].(string))
+	ts, err := time.Parse("2006-01-02T15:04:05.000-07:00", it.JSON.Get("timestamp").(string))
 	require.NoError(t, err)
 	ny, _ := time.LoadLocation("America/New_York")
 	_, off := ts.Zone()

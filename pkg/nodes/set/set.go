@@ -27,7 +27,7 @@ func Type() nodes.Type {
 func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
 	items := ex.InputData(0)
 	if len(items) == 0 {
-		items = []workflow.Item{{JSON: map[string]any{}}}
+		items = []workflow.Item{{JSON: workflow.NewObject(0)}}
 	}
 	out := make([]workflow.Item, 0, len(items))
 	for i, item := range items {
@@ -53,7 +53,7 @@ func setItem(ex *nodes.Execution, item workflow.Item, i int) (workflow.Item, err
 	if b, ok := options["dotNotation"].(bool); ok && !b {
 		dotNotation = false
 	}
-	newItem := workflow.Item{JSON: map[string]any{}, PairedItem: &workflow.PairedItems{{Item: i}}}
+	newItem := workflow.Item{JSON: workflow.NewObject(0), PairedItem: &workflow.PairedItems{{Item: i}}}
 	if !keepOnlySet {
 		if item.Binary != nil {
 			newItem.Binary = make(map[string]workflow.BinaryData, len(item.Binary))
@@ -62,14 +62,14 @@ func setItem(ex *nodes.Execution, item workflow.Item, i int) (workflow.Item, err
 			}
 		}
 		if item.JSON != nil {
-			newItem.JSON = workflow.CopyJSON(item.JSON)
+			newItem.JSON = item.JSON.Clone()
 		}
 	}
 	put := func(name string, v any) {
 		if dotNotation {
 			workflow.SetPath(newItem.JSON, name, v)
 		} else {
-			newItem.JSON[name] = v
+			newItem.JSON.Set(name, v)
 		}
 	}
 	for _, kind := range []string{"boolean", "number", "string"} {

@@ -87,13 +87,13 @@ func TestSet(t *testing.T) {
 func TestSetDoesNotChangeInputAndPairsItems(t *testing.T) {
 	t.Parallel()
 	in := []workflow.Item{{
-		JSON:   m{"nested": m{"a": 1.0}},
+		JSON:   workflow.ObjectFromMap(m{"nested": m{"a": 1.0}}),
 		Binary: map[string]workflow.BinaryData{"data": {Data: "aGk=", MimeType: "text/plain"}},
-	}, {JSON: m{}}}
+	}, {JSON: workflow.ObjectFromMap(m{})}}
 	params := m{"values": values("string", m{"name": "nested.b", "value": "x"})}
 	out, err := nodetest.Run(t, set.Type(), nodetest.Node{Version: 1, Parameters: params}, in)
 	require.NoError(t, err)
-	require.Equal(t, m{"a": 1.0}, in[0].JSON["nested"], "input changed")
+	require.Equal(t, m{"a": 1.0}, workflow.ToMaps(in[0].JSON.Get("nested")), "input changed")
 	require.Equal(t, "aGk=", out[0][0].Binary["data"].Data)
 	require.Equal(t, workflow.PairedItems{{Item: 1}}, *out[0][1].PairedItem)
 

@@ -66,7 +66,7 @@ func executeV3(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 			if !ex.ContinueOnFail() {
 				return nil, err
 			}
-			newItem = workflow.Item{JSON: map[string]any{"error": err.Error()}, PairedItem: &workflow.PairedItems{{Item: i}}}
+			newItem = workflow.Item{JSON: workflow.ObjectOf("error", err.Error()), PairedItem: &workflow.PairedItems{{Item: i}}}
 		}
 		for range copies {
 			out = append(out, newItem)
@@ -170,9 +170,9 @@ func rawFields(ex *nodes.Execution, raw map[string]string, i int) ([]field, erro
 	if err != nil {
 		return nil, err
 	}
-	fields := make([]field, 0, len(obj))
-	for _, k := range jsv.Keys(obj) {
-		fields = append(fields, field{k, obj[k]})
+	fields := make([]field, 0, obj.Len())
+	for k, v := range obj.All() {
+		fields = append(fields, field{k, v})
 	}
 	return fields, nil
 }
@@ -308,7 +308,7 @@ func resolveRawData(ex *nodes.Execution, text string, i int) (string, error) {
 			return expr
 		}
 		switch v.(type) {
-		case map[string]any, []any:
+		case map[string]any, *workflow.Object, []any:
 			return fieldtype.Stringify(v)
 		}
 		return jsv.ToString(v)
@@ -331,7 +331,7 @@ var (
 
 // parseJSONParameter reads the JSON output or an object field: an object, or text holding a
 // JSON object (single quotes, unquoted keys and trailing commas are repaired).
-func parseJSONParameter(data any, i int, entryName string) (map[string]any, error) {
+func parseJSONParameter(data any, i int, entryName string) (*workflow.Object, error) {
 	location := "'JSON Output'"
 	if entryName != "" {
 		location = fmt.Sprintf("entry \"%s\" inside 'Fields to Set'", entryName)
@@ -355,7 +355,7 @@ func parseJSONParameter(data any, i int, entryName string) (map[string]any, erro
 		}
 		value = parsed
 	}
-	obj, ok := value.(map[string]any)
+	obj, ok := workflow.AsObject(value)
 	if !ok {
 		return nil, &nodes.Error{Message: fmt.Sprintf("The %s in item %d does not contain a valid JSON object", location, i), ItemIndex: i}
 	}
@@ -372,7 +372,7 @@ func parseJSON(s string) (any, error) {
 
 // composeItem builds the output item from the input fields to keep and the new fields.
 func composeItem(ex *nodes.Execution, in workflow.Item, i int, fields []field, o v3Options) (workflow.Item, error) {
-	out := workflow.Item{JSON: map[string]any{}, PairedItem: &workflow.PairedItems{{Item: i}}}
+	out := workflow.Item{JSON: workflow.NewObject(0), PairedItem: &workflow.PairedItems{{Item: i}}}
 	if o.includeBinary && in.Binary != nil {
 		out.Binary = make(map[string]workflow.BinaryData, len(in.Binary))
 		for k, v := range in.Binary {
@@ -382,9 +382,9 @@ func composeItem(ex *nodes.Execution, in workflow.Item, i int, fields []field, o
 	h := fieldHelper{dot: o.dotNotation}
 	switch o.include {
 	case "all":
-		out.JSON = workflow.CopyJSON(in.JSON)
+		out.JSON = in.JSON.Clone()
 		if out.JSON == nil {
-			out.JSON = map[string]any{}
+			out.JSON = workflow.NewObject(0)
 		}
 	case "selected":
 		keys, err := fieldList(ex, "includeFields", i)
@@ -407,9 +407,9 @@ func composeItem(ex *nodes.Execution, in workflow.Item, i int, fields []field, o
 		if err != nil {
 			return workflow.Item{}, err
 		}
-		out.JSON = workflow.CopyJSON(in.JSON)
+		out.JSON = in.JSON.Clone()
 		if out.JSON == nil {
-			out.JSON = map[string]any{}
+			out.JSON = workflow.NewObject(0)
 		}
 		for _, key := range keys {
 			h.unset(out.JSON, key)
@@ -442,32 +442,31 @@ func fieldList(ex *nodes.Execution, param string, i int) ([]string, error) {
 // (where ['key'] and ["key"] name the key itself).
 type fieldHelper struct{ dot bool }
 
-func (h fieldHelper) get(obj map[string]any, key string) (any, bool) {
+func (h fieldHelper) get(obj *workflow.Object, key string) (any, bool) {
 	if h.dot {
 		return workflow.LookupPath(obj, key)
 	}
-	v, ok := obj[plainKey(obj, key)]
-	return v, ok
+	return obj.Lookup(plainKey(obj, key))
 }
 
-func (h fieldHelper) set(obj map[string]any, key string, v any) {
+func (h fieldHelper) set(obj *workflow.Object, key string, v any) {
 	if h.dot {
 		workflow.SetPath(obj, key, v)
 		return
 	}
-	obj[plainKey(obj, key)] = v
+	obj.Set(plainKey(obj, key), v)
 }
 
-func (h fieldHelper) unset(obj map[string]any, key string) {
+func (h fieldHelper) unset(obj *workflow.Object, key string) {
 	if h.dot {
 		workflow.UnsetPath(obj, key)
 		return
 	}
-	delete(obj, plainKey(obj, key))
+	obj.Delete(plainKey(obj, key))
 }
 
-func plainKey(obj map[string]any, key string) string {
-	if _, ok := obj[key]; ok {
+func plainKey(obj *workflow.Object, key string) string {
+	if obj.Has(key) {
 		return key
 	}
 	if len(key) >= 4 && ((strings.HasPrefix(key, "['") && strings.HasSuffix(key, "']")) ||

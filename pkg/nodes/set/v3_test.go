@@ -153,7 +153,7 @@ func TestSetV3Assignments(t *testing.T) {
 
 func TestSetV3Binary(t *testing.T) {
 	t.Parallel()
-	in := []workflow.Item{{JSON: m{"a": 1.0}, Binary: map[string]workflow.BinaryData{"data": {MimeType: "text/plain", Data: "aGk="}}}}
+	in := []workflow.Item{{JSON: workflow.ObjectFromMap(m{"a": 1.0}), Binary: map[string]workflow.BinaryData{"data": {MimeType: "text/plain", Data: "aGk="}}}}
 	run := func(version float64, params m) *workflow.Item {
 		out, err := nodetest.Run(t, set.TypeV3(), nodetest.Node{Version: version, Parameters: params}, in)
 		require.NoError(t, err)

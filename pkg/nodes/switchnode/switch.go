@@ -34,7 +34,7 @@ func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) 
 		idx, err := route(ex, i)
 		if err != nil {
 			if ex.ContinueOnFail() {
-				out[0] = append(out[0], workflow.Item{JSON: map[string]any{"error": err.Error()}})
+				out[0] = append(out[0], workflow.Item{JSON: workflow.ObjectOf("error", err.Error())})
 				continue
 			}
 			return nil, err

@@ -64,7 +64,7 @@ func TestSwitch(t *testing.T) {
 			for o := range out {
 				want := []map[string]any{}
 				for _, i := range tc.want[o] {
-					want = append(want, tc.input[i].JSON)
+					want = append(want, tc.input[i].JSON.ToMap())
 				}
 				require.Equal(t, want, nodetest.JSONs(out[o]), "output %d", o)
 			}

@@ -19,7 +19,7 @@ func routed(t *testing.T, input []workflow.Item, out [][]workflow.Item, want [][
 	for o := range out {
 		items := []map[string]any{}
 		for _, i := range want[o] {
-			items = append(items, input[i].JSON)
+			items = append(items, input[i].JSON.ToMap())
 		}
 		require.Equal(t, items, nodetest.JSONs(out[o]), "output %d", o)
 	}

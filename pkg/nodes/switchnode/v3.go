@@ -60,7 +60,7 @@ func executeV3(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 		}
 		if err != nil {
 			if ex.ContinueOnFail() && len(out) > 0 {
-				out[0] = append(out[0], workflow.Item{JSON: map[string]any{"error": err.Error()}})
+				out[0] = append(out[0], workflow.Item{JSON: workflow.ObjectOf("error", err.Error())})
 				continue
 			}
 			return nil, err

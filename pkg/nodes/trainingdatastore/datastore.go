@@ -21,13 +21,13 @@ func Type() nodes.Type {
 }
 
 // people are the sample customers, in n8n's order; country may be null.
-func people() []map[string]any {
-	return []map[string]any{
-		{"id": "23423532", "name": "Jay Gatsby", "email": "gatsby@west-egg.com", "notes": "Keeps asking about a green light??", "country": "US", "created": "1925-04-10"},
-		{"id": "23423533", "name": "José Arcadio Buendía", "email": "jab@macondo.co", "notes": "Lots of people named after him. Very confusing", "country": "CO", "created": "1967-05-05"},
-		{"id": "23423534", "name": "Max Sendak", "email": "info@in-and-out-of-weeks.org", "notes": "Keeps rolling his terrible eyes", "country": "US", "created": "1963-04-09"},
-		{"id": "23423535", "name": "Zaphod Beeblebrox", "email": "captain@heartofgold.com", "notes": "Felt like I was talking to more than one person", "country": nil, "created": "1979-10-12"},
-		{"id": "23423536", "name": "Edmund Pevensie", "email": "edmund@narnia.gov", "notes": "Passionate sailor", "country": "UK", "created": "1950-10-16"},
+func people() []*workflow.Object {
+	return []*workflow.Object{
+		workflow.ObjectOf("id", "23423532", "name", "Jay Gatsby", "email", "gatsby@west-egg.com", "notes", "Keeps asking about a green light??", "country", "US", "created", "1925-04-10"),
+		workflow.ObjectOf("id", "23423533", "name", "José Arcadio Buendía", "email", "jab@macondo.co", "notes", "Lots of people named after him. Very confusing", "country", "CO", "created", "1967-05-05"),
+		workflow.ObjectOf("id", "23423534", "name", "Max Sendak", "email", "info@in-and-out-of-weeks.org", "notes", "Keeps rolling his terrible eyes", "country", "US", "created", "1963-04-09"),
+		workflow.ObjectOf("id", "23423535", "name", "Zaphod Beeblebrox", "email", "captain@heartofgold.com", "notes", "Felt like I was talking to more than one person", "country", nil, "created", "1979-10-12"),
+		workflow.ObjectOf("id", "23423536", "name", "Edmund Pevensie", "email", "edmund@narnia.gov", "notes", "Passionate sailor", "country", "UK", "created", "1950-10-16"),
 	}
 }
 
@@ -39,7 +39,7 @@ func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) 
 	}
 	out := []workflow.Item{}
 	for i := range ex.InputData(0) {
-		var found []map[string]any
+		var found []*workflow.Object
 		switch operation {
 		case "getOnePerson":
 			found = people()[:1]

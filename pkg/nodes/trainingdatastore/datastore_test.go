@@ -1,6 +1,8 @@
 package trainingdatastore_test
 
 import (
+	"github.com/flowmill/flowmill/pkg/workflow"
+
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -42,5 +44,5 @@ func TestDatastorePerson(t *testing.T) {
 	out, err := nodetest.Run(t, trainingdatastore.Type(), nodetest.Node{Parameters: m{"operation": "getAllPeople"}}, nodetest.Items(m{}))
 	require.NoError(t, err)
 	require.Equal(t, m{"id": "23423535", "name": "Zaphod Beeblebrox", "email": "captain@heartofgold.com",
-		"notes": "Felt like I was talking to more than one person", "country": nil, "created": "1979-10-12"}, out[0][3].JSON)
+		"notes": "Felt like I was talking to more than one person", "country": nil, "created": "1979-10-12"}, workflow.ToMaps(out[0][3].JSON))
 }

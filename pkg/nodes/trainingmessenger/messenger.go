@@ -32,7 +32,7 @@ func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) 
 			return nil, err
 		}
 		// Two spaces after the colon, as n8n writes it.
-		out = append(out, workflow.Item{JSON: map[string]any{"output": "Sent message to customer " + id + ":  " + msg}})
+		out = append(out, workflow.Item{JSON: workflow.ObjectOf("output", "Sent message to customer "+id+":  "+msg)})
 	}
 	return [][]workflow.Item{out}, nil
 }

@@ -3,13 +3,14 @@ package webhook
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"mime/multipart"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -56,12 +57,14 @@ func RequestItem(r *http.Request, params map[string]string, o Options, maxBody i
 	for k, v := range params {
 		p[k] = v
 	}
-	item := workflow.Item{JSON: map[string]any{
-		"headers": headers,
-		"params":  p,
-		"query":   formMap(r.URL.Query(), false),
-		"body":    map[string]any{},
-	}}
+	// Go does not keep the order headers came in: their names are sorted. Query and form
+	// fields keep the order they were sent in.
+	item := workflow.Item{JSON: workflow.ObjectOf(
+		"headers", workflow.ObjectFromMap(headers),
+		"params", workflow.ObjectFromMap(p),
+		"query", formMap(r.URL.Query(), queryOrder(r.URL.RawQuery), false),
+		"body", workflow.NewObject(0),
+	)}
 	var body io.Reader = r.Body
 	if r.Body == nil {
 		body = http.NoBody
@@ -99,10 +102,10 @@ func RequestItem(r *http.Request, params map[string]string, o Options, maxBody i
 				return item, fmt.Errorf("webhook: body is not accepted: %w", err)
 			}
 			var v any
-			if err := json.Unmarshal(raw, &v); err != nil {
+			if v, err = workflow.DecodeJSONValue(raw); err != nil {
 				return item, fmt.Errorf("webhook: body is not valid JSON: %w", err)
 			}
-			item.JSON["body"] = v
+			item.JSON.Set("body", v)
 		}
 	case mediaType == "application/xml" || mediaType == "text/xml" || strings.HasSuffix(mediaType, "+xml"):
 		if len(bytes.TrimSpace(raw)) > 0 {
@@ -110,7 +113,7 @@ func RequestItem(r *http.Request, params map[string]string, o Options, maxBody i
 			if err != nil {
 				return item, err
 			}
-			item.JSON["body"] = v
+			item.JSON.Set("body", v)
 		}
 	case mediaType == "application/x-www-form-urlencoded":
 		values, err := url.ParseQuery(string(raw))
@@ -122,7 +125,7 @@ func RequestItem(r *http.Request, params map[string]string, o Options, maxBody i
 				return item, fmt.Errorf("webhook: body is not accepted: the form field %q is %w", k, wellformed.ErrNotUTF8)
 			}
 		}
-		item.JSON["body"] = formMap(values, false)
+		item.JSON.Set("body", formMap(values, queryOrder(string(raw)), false))
 	}
 	if o.RawBody {
 		item.Binary = map[string]workflow.BinaryData{"data": {
@@ -135,6 +138,7 @@ func RequestItem(r *http.Request, params map[string]string, o Options, maxBody i
 // multipartItem reads form fields into body and files into binary properties.
 func multipartItem(item workflow.Item, mr *multipart.Reader, o Options) (workflow.Item, error) {
 	fields := url.Values{}
+	var order []string
 	type file struct {
 		field, name, mimeType string
 		data                  []byte
@@ -154,6 +158,7 @@ func multipartItem(item workflow.Item, mr *multipart.Reader, o Options) (workflo
 			return item, fmt.Errorf("webhook: multipart body: %w", err)
 		}
 		if part.FileName() == "" {
+			order = append(order, part.FormName())
 			fields.Add(part.FormName(), string(data))
 			continue
 		}
@@ -161,7 +166,7 @@ func multipartItem(item workflow.Item, mr *multipart.Reader, o Options) (workflo
 		perField[name]++
 		files = append(files, file{name, part.FileName(), part.Header.Get("Content-Type"), data})
 	}
-	item.JSON["body"] = formMap(fields, true)
+	item.JSON.Set("body", formMap(fields, order, true))
 	if len(files) == 0 {
 		return item, nil
 	}
@@ -182,18 +187,42 @@ func multipartItem(item workflow.Item, mr *multipart.Reader, o Options) (workflo
 }
 
 // formMap turns form values into JSON: one value stays a string unless lists is set.
-func formMap(v url.Values, lists bool) map[string]any {
-	out := make(map[string]any, len(v))
-	for k, vals := range v {
+// formMap turns form values into an object whose keys come in the order they were first
+// sent (order; names missing from it follow, sorted).
+func formMap(v url.Values, order []string, lists bool) *workflow.Object {
+	out := workflow.NewObject(len(v))
+	add := func(k string) {
+		vals, ok := v[k]
+		if !ok || out.Has(k) {
+			return
+		}
 		if len(vals) == 1 && !lists {
-			out[k] = vals[0]
-			continue
+			out.Set(k, vals[0])
+			return
 		}
 		l := make([]any, len(vals))
 		for i, s := range vals {
 			l[i] = s
 		}
-		out[k] = l
+		out.Set(k, l)
+	}
+	for _, k := range order {
+		add(k)
+	}
+	for _, k := range slices.Sorted(maps.Keys(v)) {
+		add(k)
 	}
 	return out
+}
+
+// queryOrder lists the names of a URL-encoded query or form in the order they appear.
+func queryOrder(raw string) []string {
+	var names []string
+	for part := range strings.SplitSeq(raw, "&") {
+		name, _, _ := strings.Cut(part, "=")
+		if k, err := url.QueryUnescape(name); err == nil && k != "" {
+			names = append(names, k)
+		}
+	}
+	return names
 }

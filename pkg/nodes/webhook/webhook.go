@@ -37,7 +37,7 @@ func Icon() []byte { return iconSVG }
 func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
 	in := ex.InputData(0)
 	if in == nil {
-		in = []workflow.Item{{JSON: map[string]any{}}}
+		in = []workflow.Item{{JSON: workflow.NewObject(0)}}
 	}
 	return [][]workflow.Item{in}, nil
 }

@@ -3,6 +3,7 @@ package webhook_test
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -112,10 +113,10 @@ func TestRequestItem(t *testing.T) {
 			res.Body.Close()
 			require.Equal(t, 200, res.StatusCode)
 			item := <-items
-			require.Equal(t, tc.wantBody, item.JSON["body"])
-			require.Equal(t, tc.wantQuery, item.JSON["query"])
-			require.Equal(t, m{"path": "test"}, item.JSON["params"])
-			headers := item.JSON["headers"].(m)
+			require.Equal(t, tc.wantBody, workflow.ToMaps(item.JSON.Get("body")))
+			require.Equal(t, tc.wantQuery, workflow.ToMaps(item.JSON.Get("query")))
+			require.Equal(t, m{"path": "test"}, workflow.ToMaps(item.JSON.Get("params")))
+			headers := item.JSON.Get("headers").(*workflow.Object).ToMap()
 			require.Equal(t, "v", headers["x-custom"])
 			require.True(t, strings.HasPrefix(headers["host"].(string), "127.0.0.1:"))
 			require.Len(t, item.Binary, len(tc.wantBinary))
@@ -141,4 +142,33 @@ func TestOptionsFrom(t *testing.T) {
 	t.Parallel()
 	require.Equal(t, webhook.Options{BinaryData: true, BinaryPropertyName: "f", RawBody: true},
 		webhook.OptionsFrom(m{"binaryData": true, "binaryPropertyName": "f", "rawBody": true}))
+}
+
+func TestRequestItemKeepsOrder(t *testing.T) {
+	t.Parallel()
+	url, items := capture(t, webhook.Options{})
+	post := func(contentType, body string) workflow.Item {
+		t.Helper()
+		res, err := http.Post(url+"?z=1&a=2&m=3&a=4", contentType, strings.NewReader(body))
+		require.NoError(t, err)
+		res.Body.Close()
+		require.Equal(t, 200, res.StatusCode)
+		return <-items
+	}
+	item := post("application/json", `{"id":1,"name":"Ann","nested":{"z":1,"a":2},"list":[{"b":1,"a":2}]}`)
+	require.Equal(t, []string{"headers", "params", "query", "body"}, item.JSON.Keys())
+	b, err := json.Marshal(item.JSON.Get("body"))
+	require.NoError(t, err)
+	require.Equal(t, `{"id":1,"name":"Ann","nested":{"z":1,"a":2},"list":[{"b":1,"a":2}]}`, string(b))
+	b, err = json.Marshal(item.JSON.Get("query"))
+	require.NoError(t, err)
+	require.Equal(t, `{"z":"1","a":["2","4"],"m":"3"}`, string(b))
+
+	item = post("application/x-www-form-urlencoded", "name=Ann&id=1&city=Oslo")
+	require.Equal(t, []string{"name", "id", "city"}, item.JSON.Get("body").(*workflow.Object).Keys())
+
+	item = post("application/xml", `<order z="1" a="2"><zeta>1</zeta><alpha>2</alpha><zeta>3</zeta></order>`)
+	b, err = json.Marshal(item.JSON.Get("body"))
+	require.NoError(t, err)
+	require.Equal(t, `{"order":{"$":{"z":"1","a":"2"},"zeta":["1","3"],"alpha":"2"}}`, string(b))
 }

@@ -1,6 +1,8 @@
 package webhook
 
 import (
+	"github.com/flowmill/flowmill/pkg/workflow"
+
 	"bytes"
 	"encoding/xml"
 	"errors"
@@ -21,7 +23,7 @@ func xmlBody(raw []byte) (any, error) {
 	for {
 		tok, err := dec.Token()
 		if errors.Is(err, io.EOF) {
-			return map[string]any{}, nil
+			return workflow.NewObject(0), nil
 		}
 		if err != nil {
 			return nil, fmt.Errorf("webhook: body is not valid XML: %w", err)
@@ -34,7 +36,7 @@ func xmlBody(raw []byte) (any, error) {
 			if err != nil {
 				return nil, fmt.Errorf("webhook: body is not valid XML: %w", err)
 			}
-			return map[string]any{strings.ToLower(start.Name.Local): v}, nil
+			return workflow.ObjectOf(strings.ToLower(start.Name.Local), v), nil
 		}
 	}
 }
@@ -42,18 +44,18 @@ func xmlBody(raw []byte) (any, error) {
 // xmlFrame is an element being read: its name, attributes and children so far, and its text.
 type xmlFrame struct {
 	name string
-	obj  map[string]any
+	obj  *workflow.Object // in document order, as xml2js keeps it
 	text strings.Builder
 }
 
 func newXMLFrame(start xml.StartElement) *xmlFrame {
-	f := &xmlFrame{name: strings.ToLower(start.Name.Local), obj: map[string]any{}}
+	f := &xmlFrame{name: strings.ToLower(start.Name.Local), obj: workflow.NewObject(0)}
 	if len(start.Attr) > 0 {
-		attrs := map[string]any{}
+		attrs := workflow.NewObject(len(start.Attr))
 		for _, a := range start.Attr {
-			attrs[a.Name.Local] = a.Value
+			attrs.Set(a.Name.Local, a.Value)
 		}
-		f.obj["$"] = attrs
+		f.obj.Set("$", attrs)
 	}
 	return f
 }
@@ -61,24 +63,27 @@ func newXMLFrame(start xml.StartElement) *xmlFrame {
 // value is the element's item value once its end tag is read.
 func (f *xmlFrame) value() any {
 	s := strings.Join(strings.Fields(f.text.String()), " ")
-	if len(f.obj) == 0 {
+	if f.obj.Len() == 0 {
 		return s
 	}
 	if s != "" {
-		f.obj["_"] = s
+		f.obj.Set("_", s)
 	}
 	return f.obj
 }
 
 // add puts a child element's value under its name, a list when the name repeats.
 func (f *xmlFrame) add(name string, v any) {
-	switch prev := f.obj[name].(type) {
+	prev, ok := f.obj.Lookup(name)
+	switch p := prev.(type) {
 	case nil:
-		f.obj[name] = v
+		if !ok {
+			f.obj.Set(name, v)
+		}
 	case []any:
-		f.obj[name] = append(prev, v)
+		f.obj.Set(name, append(p, v))
 	default:
-		f.obj[name] = []any{prev, v}
+		f.obj.Set(name, []any{p, v})
 	}
 }
 

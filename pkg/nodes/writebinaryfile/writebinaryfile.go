@@ -57,7 +57,7 @@ func writeItem(ex *nodes.Execution, item workflow.Item, i int) (workflow.Item, e
 		return workflow.Item{}, nodes.Errorf(i, "%v", err)
 	}
 	newItem := binaryfile.CopyItem(item, i)
-	newItem.JSON["fileName"] = fileName
+	newItem.JSON.Set("fileName", fileName)
 	return newItem, nil
 }
 

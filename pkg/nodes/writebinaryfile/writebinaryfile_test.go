@@ -16,7 +16,7 @@ import (
 type m = map[string]any
 
 func item(json m, data string) workflow.Item {
-	return workflow.Item{JSON: json, Binary: map[string]workflow.BinaryData{"data": nodes.NewBinary([]byte(data), "x.txt", "text/plain")}}
+	return workflow.Item{JSON: workflow.ObjectFromMap(json), Binary: map[string]workflow.BinaryData{"data": nodes.NewBinary([]byte(data), "x.txt", "text/plain")}}
 }
 
 func TestWriteBinaryFile(t *testing.T) {
@@ -68,11 +68,11 @@ func TestWriteBinaryFile(t *testing.T) {
 			require.Equal(t, tc.want, string(got))
 			require.Len(t, out[0], len(tc.in))
 			for i, it := range out[0] {
-				require.NotEmpty(t, it.JSON["fileName"])
+				require.NotEmpty(t, it.JSON.Get("fileName"))
 				require.Contains(t, it.Binary, "data", "binary data is passed on")
 				require.Equal(t, workflow.PairedItems{{Item: i}}, *it.PairedItem)
 			}
-			require.NotContains(t, tc.in[0].JSON, "fileName", "input unchanged")
+			require.NotContains(t, workflow.ToMaps(tc.in[0].JSON), "fileName", "input unchanged")
 		})
 	}
 }

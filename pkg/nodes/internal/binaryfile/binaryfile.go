@@ -62,10 +62,10 @@ func EachItem(ctx context.Context, ex *nodes.Execution, fn ItemFunc) ([][]workfl
 // CopyItem copies input item i for output so the node can change it: the JSON deep-copied ({}
 // for none), a binary map of its own holding the same entries, paired with item i.
 func CopyItem(item workflow.Item, i int) workflow.Item {
-	newItem := workflow.Item{JSON: workflow.CopyJSON(item.JSON), PairedItem: &workflow.PairedItems{{Item: i}},
+	newItem := workflow.Item{JSON: item.JSON.Clone(), PairedItem: &workflow.PairedItems{{Item: i}},
 		Binary: make(map[string]workflow.BinaryData, len(item.Binary))}
 	if newItem.JSON == nil {
-		newItem.JSON = map[string]any{}
+		newItem.JSON = workflow.NewObject(0)
 	}
 	for k, v := range item.Binary {
 		newItem.Binary[k] = v

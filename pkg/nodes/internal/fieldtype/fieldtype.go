@@ -97,7 +97,7 @@ func Describe(v any) string {
 		return "'null'"
 	case []any:
 		return "array"
-	case map[string]any:
+	case map[string]any, *workflow.Object:
 		return "object"
 	}
 	return "'" + jsv.ToString(v) + "'"
@@ -107,7 +107,7 @@ func Describe(v any) string {
 // undefined as the empty string, anything else as JavaScript's String().
 func ToString(v any) string {
 	switch v.(type) {
-	case map[string]any, []any, nil:
+	case map[string]any, *workflow.Object, []any, nil:
 		return Stringify(v)
 	case workflow.Undefined:
 		return ""
@@ -158,9 +158,9 @@ func ParseArray(v any) ([]any, bool) {
 		return a, true
 	}
 	s := jsv.ToString(v)
-	var out any
-	if err := json.Unmarshal([]byte(s), &out); err != nil {
-		if err := json.Unmarshal([]byte(strings.ReplaceAll(s, "'", `"`)), &out); err != nil {
+	out, err := workflow.DecodeJSONValue([]byte(s))
+	if err != nil {
+		if out, err = workflow.DecodeJSONValue([]byte(strings.ReplaceAll(s, "'", `"`))); err != nil {
 			return nil, false
 		}
 	}
@@ -172,22 +172,23 @@ var unquotedKey = regexp.MustCompile(`([{,]\s*)([A-Za-z0-9_$]+)\s*:`)
 
 // ParseObject keeps objects and parses strings holding a JSON object; as n8n's jsonParse with
 // acceptJSObject, unquoted keys and single quotes are accepted.
-func ParseObject(v any) (map[string]any, bool) {
-	if m, ok := v.(map[string]any); ok {
+func ParseObject(v any) (*workflow.Object, bool) {
+	if m, ok := workflow.AsObject(v); ok {
 		return m, true
 	}
 	out, ok := ParseJSObject(jsv.ToString(v))
 	if !ok {
 		return nil, false
 	}
-	m, ok := out.(map[string]any)
-	return m, ok
+	m, ok := out.(*workflow.Object)
+	return m, ok && m != nil
 }
 
-// ParseJSON parses JSON text into JSON-like values (numbers as float64).
+// ParseJSON parses JSON text into JSON-like values (objects as *workflow.Object in document
+// order, numbers as float64).
 func ParseJSON(s string) (any, bool) {
-	var out any
-	if err := json.Unmarshal([]byte(s), &out); err != nil {
+	out, err := workflow.DecodeJSONValue([]byte(s))
+	if err != nil {
 		return nil, false
 	}
 	return out, true
@@ -196,12 +197,12 @@ func ParseJSON(s string) (any, bool) {
 // ParseJSObject parses JSON, or failing that a JavaScript object literal with unquoted keys
 // and single-quoted strings.
 func ParseJSObject(s string) (any, bool) {
-	var out any
-	if err := json.Unmarshal([]byte(s), &out); err == nil {
+	if out, err := workflow.DecodeJSONValue([]byte(s)); err == nil {
 		return out, true
 	}
 	fixed := unquotedKey.ReplaceAllString(strings.ReplaceAll(s, "'", `"`), `$1"$2":`)
-	if err := json.Unmarshal([]byte(fixed), &out); err != nil {
+	out, err := workflow.DecodeJSONValue([]byte(fixed))
+	if err != nil {
 		return nil, false
 	}
 	return out, true

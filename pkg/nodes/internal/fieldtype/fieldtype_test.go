@@ -37,7 +37,7 @@ func TestValidateLoose(t *testing.T) {
 	for _, tc := range tests {
 		got, err := fieldtype.Validate("f", tc.value, tc.typ, loose)
 		require.NoError(t, err, "%v as %s", tc.value, tc.typ)
-		require.Equal(t, tc.want, got, "%v as %s", tc.value, tc.typ)
+		require.Equal(t, tc.want, workflow.ToMaps(got), "%v as %s", tc.value, tc.typ)
 	}
 }
 

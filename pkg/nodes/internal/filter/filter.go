@@ -168,12 +168,15 @@ func (v Value) condition(c map[string]any, index, itemIndex int) (bool, error) {
 	case "array":
 		return v.arrayOp(operation, left, right), nil
 	case "object":
-		m, _ := left.(map[string]any)
+		n := 0
+		if m, ok := workflow.AsObject(left); ok {
+			n = m.Len()
+		}
 		switch operation {
 		case "empty":
-			return len(m) == 0, nil
+			return n == 0, nil
 		case "notEmpty":
-			return len(m) != 0, nil
+			return n != 0, nil
 		}
 	}
 	return false, nil

@@ -72,7 +72,7 @@ func TestConditions(t *testing.T) {
 			t.Parallel()
 			got, err := tc.value.Execute(0)
 			require.NoError(t, err)
-			require.Equal(t, tc.want, got)
+			require.Equal(t, tc.want, workflow.ToMaps(got))
 		})
 	}
 }
@@ -161,7 +161,7 @@ func TestOperatorsWithoutRightTypeOrSingleValue(t *testing.T) {
 		c := m{"leftValue": tc.left, "rightValue": tc.right, "operator": m{"type": tc.typ, "operation": tc.op}}
 		got, err := filter.Parse(m{"options": tc.opts, "conditions": []any{c}}).Execute(0)
 		require.NoError(t, err, "%s %s %v %v", tc.typ, tc.op, tc.left, tc.right)
-		require.Equal(t, tc.want, got, "%s %s %v %v", tc.typ, tc.op, tc.left, tc.right)
+		require.Equal(t, tc.want, workflow.ToMaps(got), "%s %s %v %v", tc.typ, tc.op, tc.left, tc.right)
 	}
 }
 

@@ -91,6 +91,8 @@ func IsEmpty(v any) bool {
 		return x == ""
 	case map[string]any:
 		return len(x) == 0
+	case *workflow.Object:
+		return x.Len() == 0
 	case []any:
 		return len(x) == 0
 	case time.Time:

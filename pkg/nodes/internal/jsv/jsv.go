@@ -27,7 +27,7 @@ func TypeOf(v any) string {
 		return "string"
 	case bool:
 		return "boolean"
-	case nil, map[string]any, []any:
+	case nil, map[string]any, []any, *workflow.Object:
 		return "object"
 	}
 	if _, ok := workflow.Number(v); ok {
@@ -50,7 +50,7 @@ func ToPrimitive(v any) any {
 	switch x := v.(type) {
 	case []any:
 		return ToString(x)
-	case map[string]any:
+	case map[string]any, *workflow.Object:
 		return "[object Object]"
 	case time.Time:
 		return float64(x.UnixMilli())
@@ -141,7 +141,7 @@ func ToString(v any) string {
 			parts[i] = ToString(e)
 		}
 		return strings.Join(parts, ",")
-	case map[string]any:
+	case map[string]any, *workflow.Object:
 		return "[object Object]"
 	case time.Time:
 		return x.Format("Mon Jan 02 2006 15:04:05 GMT-0700 (MST)")
@@ -222,6 +222,9 @@ func StrictEqual(a, b any) bool {
 		return ok && x == y
 	case time.Time:
 		return false
+	case *workflow.Object:
+		y, ok := b.(*workflow.Object)
+		return ok && x == y
 	case map[string]any, []any:
 		va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
 		return va.Kind() == vb.Kind() && va.Pointer() == vb.Pointer() && va.Len() == vb.Len()

@@ -19,8 +19,13 @@ type Getter func(obj any, field string) any
 func FieldGetter(disableDotNotation bool) Getter {
 	if disableDotNotation {
 		return func(obj any, field string) any {
-			if m, ok := obj.(map[string]any); ok {
+			switch m := obj.(type) {
+			case map[string]any:
 				if v, ok := m[field]; ok {
+					return v
+				}
+			case *workflow.Object:
+				if v, ok := m.Lookup(field); ok {
 					return v
 				}
 			}
@@ -45,8 +50,15 @@ func Equal(a, b any) bool {
 	return workflow.DeepEqual(a, b)
 }
 
-// Keys lists an object's keys in the order JavaScript enumerates them. Go maps keep no insertion
-// order, so the keys that are not array indexes come sorted.
-func Keys(m map[string]any) []string {
-	return workflow.JSKeyOrder(slices.Sorted(maps.Keys(m)))
+// Keys lists an object's keys in the order JavaScript enumerates them: an *workflow.Object's
+// own order; Go maps keep no insertion order, so there the keys that are not array indexes
+// come sorted. Anything else has no keys.
+func Keys(obj any) []string {
+	switch m := obj.(type) {
+	case *workflow.Object:
+		return m.Keys()
+	case map[string]any:
+		return workflow.JSKeyOrder(slices.Sorted(maps.Keys(m)))
+	}
+	return nil
 }

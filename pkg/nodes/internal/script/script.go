@@ -35,14 +35,17 @@ func Wrap(prelude, code string) string {
 
 // IsObject reports whether v is a plain object (n8n's isObject: not null, not an array).
 func IsObject(v any) bool {
-	_, ok := v.(map[string]any)
-	return ok
+	switch v.(type) {
+	case map[string]any, *workflow.Object:
+		return true
+	}
+	return false
 }
 
 // TypeOf is JavaScript's typeof for a value returned by a script.
 func TypeOf(v any) string {
 	switch v.(type) {
-	case nil, map[string]any, []any:
+	case nil, map[string]any, []any, *workflow.Object:
 		return "object"
 	case string:
 		if v == Undefined {
@@ -63,7 +66,8 @@ func String(v any) string {
 	case nil:
 		return "null"
 	}
-	if _, ok := v.(map[string]any); ok {
+	switch v.(type) {
+	case map[string]any, *workflow.Object:
 		return "[object Object]"
 	}
 	return jsv.ToString(v)
@@ -71,20 +75,25 @@ func String(v any) string {
 
 // ToItem turns one returned n8n item ({json, binary?, pairedItem?}) into an item. json must
 // already be checked to be an object.
-func ToItem(m map[string]any) (workflow.Item, error) {
-	it := workflow.Item{JSON: map[string]any{}}
-	if j, ok := m["json"].(map[string]any); ok {
-		it.JSON = j
+func ToItem(m *workflow.Object) (workflow.Item, error) {
+	it := workflow.Item{JSON: workflow.NewObject(0)}
+	switch j := m.Get("json").(type) {
+	case *workflow.Object:
+		if j != nil {
+			it.JSON = j
+		}
+	case map[string]any:
+		it.JSON = workflow.ObjectFromMap(j)
 	}
-	if b, ok := m["binary"].(map[string]any); ok && len(b) > 0 {
-		bin, err := ToBinary(b)
+	if b, ok := workflow.AsObject(m.Get("binary")); ok && b.Len() > 0 {
+		bin, err := ToBinary(b.ToMap())
 		if err != nil {
 			return workflow.Item{}, err
 		}
 		it.Binary = bin
 	}
-	if p, ok := m["pairedItem"]; ok {
-		it.PairedItem = toPairedItems(p)
+	if p, ok := m.Lookup("pairedItem"); ok {
+		it.PairedItem = toPairedItems(workflow.ToMaps(p))
 	}
 	return it, nil
 }
