@@ -21,6 +21,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/mail"
 	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/prompts"
 	"github.com/flowmill/flowmill/pkg/push"
 	"github.com/flowmill/flowmill/pkg/trigger"
 	"github.com/flowmill/flowmill/pkg/versioncheck"
@@ -68,6 +69,8 @@ type server struct {
 	draining atomic.Bool
 	// versions asks the version endpoint for the audit; nil when version notifications are off.
 	versions *versioncheck.Checker
+	// prompts is the built-in prompts host; nil unless prompts are on without an outside host.
+	prompts *prompts.Host
 }
 
 // newServer builds the Fiber app with every route; dist is the built web app.
@@ -101,6 +104,11 @@ func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
 	if cfg.VersionNotificationsEnabled {
 		if s.versions, err = versioncheck.New(versioncheck.Config{Client: cfg.Egress().Client(egress.Options{}),
 			Endpoint: cfg.VersionNotificationsEndpoint, InstanceID: in.InstanceID()}); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.PromptsEnabled && cfg.PromptsHost == "" {
+		if s.prompts, err = prompts.New(prompts.Config{Store: in.Store}); err != nil {
 			return nil, err
 		}
 	}
