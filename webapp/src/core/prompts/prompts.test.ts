@@ -3,6 +3,7 @@ import {
   canSendEmail,
   canSendSurveyEmail,
   initialSurvey,
+  keepsPromptAnswers,
   promptToOpen,
   readPrompts,
   SURVEY_SCORES,
@@ -21,6 +22,12 @@ describe('prompts', () => {
     expect(promptToOpen(readPrompts({}))).toBeNull();
     expect(promptToOpen(readPrompts('nonsense'))).toBeNull();
     expect(readPrompts({ title: 'Hi', message: 'There', showContactPrompt: true })).toMatchObject({ title: 'Hi', message: 'There' });
+  });
+
+  it('lists answers only for the built-in host', () => {
+    expect(keepsPromptAnswers({ prompts: { enabled: true, host: '/rest/prompts-host' } })).toBe(true);
+    expect(keepsPromptAnswers({ prompts: { enabled: false, host: '/rest/prompts-host' } })).toBe(false);
+    expect(keepsPromptAnswers({ prompts: { enabled: true, host: 'https://prompts.example.com' } })).toBe(false);
   });
 
   it('enables Send only for a valid e-mail', () => {

@@ -1,4 +1,5 @@
 import { isValidEmail } from '@/core/accountValidation';
+import type { Settings } from '@/core/settings';
 
 /** What the prompts host says to show (spec 000 §3 "Prompts data"). */
 export interface PromptsData {
@@ -88,4 +89,12 @@ export function surveyReducer(state: SurveyState, event: SurveyEvent): SurveySta
 /** Whether the e-mail step's Send button is enabled. */
 export function canSendSurveyEmail(state: SurveyState): boolean {
   return state.step === 'email' && !state.submitting && canSendEmail(state.email);
+}
+
+/**
+ * Whether the prompts host is the api's built-in one (its host is a path on this instance), whose
+ * answers the owner can list.
+ */
+export function keepsPromptAnswers(settings: Pick<Settings, 'prompts'>): boolean {
+  return settings.prompts.enabled && settings.prompts.host.startsWith('/');
 }

@@ -11,11 +11,9 @@ import {
   type TagsTableState,
 } from './tagsTable';
 
-const tags = [
-  { id: '2', name: 'ops', usageCount: 2 },
-  { id: '1', name: 'Billing', usageCount: 1 },
-  { id: '3', name: 'unused', usageCount: 0 },
-];
+const ops = { id: '2', name: 'ops', usageCount: 2 };
+const billing = { id: '1', name: 'Billing', usageCount: 1 };
+const tags = [ops, billing, { id: '3', name: 'unused', usageCount: 0 }];
 
 const run = (...events: TagsTableEvent[]): TagsTableState => events.reduce(tagsTableReducer, initialTagsTable);
 
@@ -39,19 +37,19 @@ describe('tags table', () => {
   });
 
   it('edits one row at a time with the others disabled', () => {
-    const state = run({ type: 'startUpdate', tag: tags[0]! }, { type: 'type', name: 'platform' });
+    const state = run({ type: 'startUpdate', tag: ops }, { type: 'type', name: 'platform' });
     const rows = tagRows(tags, state, true);
     expect(rows.find((row) => row.id === '2')).toMatchObject({ name: 'platform', editing: true, disabled: false });
     expect(rows.filter((row) => row.disabled).map((row) => row.id)).toEqual(['1', '3']);
     expect(applyAction(tags, state)).toEqual({ kind: 'rename', id: '2', name: 'platform' });
     // Starting another row replaces the open one.
-    const other = tagsTableReducer(state, { type: 'startUpdate', tag: tags[1]! });
+    const other = tagsTableReducer(state, { type: 'startUpdate', tag: billing });
     expect(tagRows(tags, other, true).filter((row) => row.editing).map((row) => row.id)).toEqual(['1']);
   });
 
   it('treats an unchanged rename as done and refuses an empty name', () => {
-    expect(applyAction(tags, run({ type: 'startUpdate', tag: tags[0]! }))).toEqual({ kind: 'unchanged' });
-    expect(applyAction(tags, run({ type: 'startUpdate', tag: tags[0]! }, { type: 'type', name: '   ' }))).toEqual({ kind: 'emptyName' });
+    expect(applyAction(tags, run({ type: 'startUpdate', tag: ops }))).toEqual({ kind: 'unchanged' });
+    expect(applyAction(tags, run({ type: 'startUpdate', tag: ops }, { type: 'type', name: '   ' }))).toEqual({ kind: 'emptyName' });
     expect(applyAction(tags, run({ type: 'startCreate' }))).toEqual({ kind: 'emptyName' });
   });
 
@@ -74,7 +72,7 @@ describe('tags table', () => {
   });
 
   it('applies nothing, cancels nothing and starts nothing while saving', () => {
-    const saving = run({ type: 'startUpdate', tag: tags[0]! }, { type: 'type', name: 'platform' }, { type: 'saving' });
+    const saving = run({ type: 'startUpdate', tag: ops }, { type: 'type', name: 'platform' }, { type: 'saving' });
     expect(applyAction(tags, saving)).toBeNull();
     expect(tagsTableReducer(saving, { type: 'cancel' })).toBe(saving);
     expect(tagsTableReducer(saving, { type: 'type', name: 'other' })).toBe(saving);

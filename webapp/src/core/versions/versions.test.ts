@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { criticalNotice, formatUpdateCount, readVersions, versionMarkers } from './versions';
+import { criticalNotice, descriptionText, formatUpdateCount, readVersions, versionMarkers } from './versions';
 
-const listed = [
-  { name: '1.2.0', createdAt: '2026-11-20T10:00:00Z', hasSecurityFix: true },
-  { name: '1.1.0', createdAt: '2026-10-01T10:00:00Z', hasBreakingChange: true },
-  { name: '1.0.0', createdAt: '2026-09-01T10:00:00Z', hasSecurityIssue: true, securityIssueFixVersion: '1.2.0' },
-];
+const latest = { name: '1.2.0', createdAt: '2026-11-20T10:00:00Z', hasSecurityFix: true };
+const breaking = { name: '1.1.0', createdAt: '2026-10-01T10:00:00Z', hasBreakingChange: true };
+const running = { name: '1.0.0', createdAt: '2026-09-01T10:00:00Z', hasSecurityIssue: true, securityIssueFixVersion: '1.2.0' };
+const listed = [latest, breaking, running];
 
 describe('version notices', () => {
   it('splits the running version from the newer ones', () => {
@@ -31,7 +30,7 @@ describe('version notices', () => {
 
   it('gives no notice without a security issue or without newer versions', () => {
     expect(criticalNotice(readVersions(listed, '1.1.0'))).toBeNull();
-    expect(criticalNotice(readVersions([listed[2]], '1.0.0'))).toBeNull();
+    expect(criticalNotice(readVersions([running], '1.0.0'))).toBeNull();
     expect(criticalNotice(readVersions(listed, '0.9.0'))).toBeNull();
   });
 
@@ -42,8 +41,14 @@ describe('version notices', () => {
   });
 
   it('marks security fixes and breaking changes', () => {
-    expect(versionMarkers(listed[0]!)).toEqual(['security']);
-    expect(versionMarkers(listed[1]!)).toEqual(['breaking']);
+    expect(versionMarkers(latest)).toEqual(['securityFix']);
+    expect(versionMarkers(breaking)).toEqual(['breaking']);
+    expect(versionMarkers(running)).toEqual(['securityIssue']);
     expect(versionMarkers({ name: '3', createdAt: '' })).toEqual([]);
+  });
+
+  it('shows descriptions as text, never as HTML', () => {
+    expect(descriptionText('<p>Faster <b>runs</b> &amp; fixes</p><p><img src=x onerror=alert(1)>Second</p>')).toBe('Faster runs & fixes\nSecond');
+    expect(descriptionText(undefined)).toBe('');
   });
 });

@@ -64,10 +64,31 @@ export function criticalNotice(info: VersionInfo): CriticalNotice | null {
   return { fixVersion: fix ? fix : null };
 }
 
-/** The markers a version shows in the updates drawer. */
-export function versionMarkers(version: Version): Array<'security' | 'breaking'> {
-  const markers: Array<'security' | 'breaking'> = [];
-  if (version.hasSecurityFix || version.hasSecurityIssue) markers.push('security');
+/** A marker on a version card. */
+export type VersionMarker = 'securityFix' | 'securityIssue' | 'breaking';
+
+/** The markers a version shows in the updates drawer: its security fix, its own security issue, breaking changes. */
+export function versionMarkers(version: Version): VersionMarker[] {
+  const markers: VersionMarker[] = [];
+  if (version.hasSecurityFix) markers.push('securityFix');
+  if (version.hasSecurityIssue) markers.push('securityIssue');
   if (version.hasBreakingChange) markers.push('breaking');
   return markers;
+}
+
+/** A version's description as plain text: the endpoint sends HTML, which the editor never renders. */
+export function descriptionText(html: string | undefined): string {
+  if (!html) return '';
+  return html
+    .replace(/<(br|\/p|\/li|\/h[1-6])\s*\/?>/gi, '\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/[ \t]+/g, ' ')
+    .replace(/\n\s*/g, '\n')
+    .trim();
 }

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { reinviteUser, useUsers } from '@/api/users';
+import { keepsPromptAnswers } from '@/core/prompts/prompts';
 import { routePath } from '@/core/routes';
 import { fullName, isDefaultUser, isOwner, type User } from '@/core/user';
 import { showErrorToast } from '@/components/errorToast';
@@ -14,6 +15,7 @@ import { UserAvatar } from '@/components/settings/UserAvatar';
 import { useAccess } from '@/components/settings/useAccess';
 import { showToast } from '@/components/toast';
 import classes from '@/components/settings/settings.module.css';
+import { PromptAnswers } from './PromptAnswers';
 
 /** Owner first, then active users by name, then pending invitations by address. */
 function sortUsers(users: readonly User[]): User[] {
@@ -168,6 +170,7 @@ export function UsersSettings() {
           ))}
         </Paper>
       ) : null}
+      {keepsPromptAnswers(settings) && me !== null && (isOwner(me) || notSetUp) ? <PromptAnswers /> : null}
       <InviteUsersModal opened={inviteOpen} onClose={() => setInviteOpen(false)} onInvited={() => void reload()} />
       <DeleteUserModal user={deleting} users={users ?? []} onClose={() => setDeleting(null)} onDeleted={() => void reload()} />
     </SettingsLayout>

@@ -1,0 +1,18 @@
+import { AboutModal } from '@/components/AboutModal';
+import type { ModalRegistry } from '@/components/modalHost';
+import { VersionsDrawer } from '@/components/versions/VersionsDrawer';
+import { CredentialsListModal, EditCredentialModal, SelectCredentialModal } from '@/views/credentials';
+import { ContactPromptModal, ValueSurveyDrawer } from '@/views/prompts';
+import { TagsManagerModal } from '@/views/tags';
+
+/** The named modals and the features that draw them (spec 002 §2); names not listed are not on the host yet. */
+export const MODALS: ModalRegistry = {
+  about: AboutModal,
+  editCredential: EditCredentialModal,
+  credentialsList: CredentialsListModal,
+  selectCredential: SelectCredentialModal,
+  tagsManager: TagsManagerModal,
+  versions: VersionsDrawer,
+  contactPrompt: ContactPromptModal,
+  valueSurvey: ValueSurveyDrawer,
+};
