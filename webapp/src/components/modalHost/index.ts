@@ -7,6 +7,8 @@ export {
   openModal,
   useModalStack,
   type ContactPromptProps,
+  type DeleteUserProps,
+  type InviteUserProps,
   type EditCredentialProps,
   type ModalPropsByName,
 } from './modalStore';

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import type { User } from '@/core/user';
 import { closeOnStack, isKeptAlive, openOnStack, type CloseReason, type ModalName, type ModalStack, type OpenModal } from '@/core/modals/modalStack';
 
 /** The credential modal's state (spec 002 §2): new of a type, or edit of a stored credential. */
@@ -24,14 +25,27 @@ export interface ContactPromptProps {
 
 type NoProps = Record<string, never>;
 
+/** The invite dialog: who to tell once invitations went out. */
+export interface InviteUserProps {
+  onInvited?: () => void;
+}
+
+/** The delete-user dialog (its active id is the user's). */
+export interface DeleteUserProps {
+  user: User;
+  /** Candidates for receiving the user's workflows and credentials. */
+  users: readonly User[];
+  onDeleted?: () => void;
+}
+
 /** Props each named modal is opened with; names not listed are not on the host yet. */
 export interface ModalPropsByName {
   about: NoProps;
   changePassword: NoProps;
   editCredential: EditCredentialProps;
   selectCredential: { onChosen?: (type: string) => void; workflowNodeTypes?: string[]; tester?: EditCredentialProps['tester'] };
-  deleteUser: NoProps;
-  inviteUser: NoProps;
+  deleteUser: DeleteUserProps;
+  inviteUser: InviteUserProps;
   duplicate: NoProps;
   tagsManager: NoProps;
   workflowOpen: NoProps;

@@ -17,6 +17,7 @@ import {
   tagsTableReducer,
   type TagRow,
 } from '@/core/tags/tagsTable';
+import { abbreviateNumber } from '@/core/format/abbreviate';
 import { errorToastText } from '@/core/toastText';
 import { userRole } from '@/core/user';
 import { closeModal, type HostedModalProps } from '@/components/modalHost';
@@ -239,7 +240,7 @@ export function TagsManagerModal({ opened }: HostedModalProps) {
                   <Table.Td>{nameCell(row)}</Table.Td>
                   <Table.Td>
                     <Text size="sm" c="dimmed" data-test-id="tags-table-usage">
-                      {row.usage ?? ''}
+                      {row.usage === null ? '' : abbreviateNumber(row.usage)}
                     </Text>
                   </Table.Td>
                   <Table.Td>{actionsCell(row)}</Table.Td>
