@@ -220,6 +220,7 @@ test('the tags manager creates, renames with Enter, cancels with Esc and deletes
   await expect(row('platform')).toHaveAttribute('data-mode', 'idle');
   await expect(row('changed')).toHaveCount(0);
   await expect(manager).toBeVisible();
+  await expect(page.getByTestId('workflow-open-modal')).toBeVisible();
 
   // Search filters by name.
   await manager.getByTestId('tags-manager-search').fill('PLAT');

@@ -25,6 +25,12 @@ import { dialogSizeProps } from '@/components/modalHost/modalSize';
 import { showToast } from '@/components/toast';
 import classes from './tags.module.css';
 
+/**
+ * Mantine closes every open dialog on Escape unless the key comes from an element marked so: the
+ * open row's input and buttons use Escape to cancel the row, leaving the dialogs open.
+ */
+const KEEP_DIALOGS = { 'data-mantine-stop-propagation': 'true' } as const;
+
 /** Focuses an input after a delay (spec 002 §9: 350 ms when the manager opens, 100 ms for a row). */
 function useDelayedFocus(ref: React.RefObject<HTMLInputElement | null>, delay: number, active: boolean) {
   useEffect(() => {
@@ -124,6 +130,7 @@ export function TagsManagerModal({ opened }: HostedModalProps) {
           disabled={saving}
           onChange={(event) => dispatch({ type: 'type', name: event.currentTarget.value })}
           data-test-id="tags-table-input"
+          {...KEEP_DIALOGS}
         />
       );
     }
@@ -146,10 +153,10 @@ export function TagsManagerModal({ opened }: HostedModalProps) {
       const confirmLabel = row.confirmingDelete ? t('tagsManager.deleteTag') : row.id === null ? t('tagsManager.createTag') : t('tagsManager.saveChanges');
       return (
         <Group gap={6} justify="flex-end" wrap="nowrap">
-          <Button size="compact-sm" variant="default" onClick={() => dispatch({ type: 'cancel' })} disabled={saving} data-test-id="tags-table-cancel">
+          <Button size="compact-sm" variant="default" onClick={() => dispatch({ type: 'cancel' })} disabled={saving} data-test-id="tags-table-cancel" {...KEEP_DIALOGS}>
             {t('tagsManager.cancel')}
           </Button>
-          <Button size="compact-sm" color={row.confirmingDelete ? 'red' : undefined} onClick={() => void apply()} loading={saving} data-test-id="tags-table-apply">
+          <Button size="compact-sm" color={row.confirmingDelete ? 'red' : undefined} onClick={() => void apply()} loading={saving} data-test-id="tags-table-apply" {...KEEP_DIALOGS}>
             {confirmLabel}
           </Button>
         </Group>
@@ -160,13 +167,13 @@ export function TagsManagerModal({ opened }: HostedModalProps) {
     return (
       <Group gap={2} justify="flex-end" wrap="nowrap" className={classes.actions}>
         <Tooltip label={t('tagsManager.editTag')} withArrow>
-          <ActionIcon variant="subtle" color="gray" disabled={row.disabled} onClick={() => dispatch({ type: 'startUpdate', tag })} aria-label={t('tagsManager.editTag')} data-test-id="tags-table-edit">
+          <ActionIcon variant="subtle" color="gray" disabled={row.disabled} onClick={() => dispatch({ type: 'startUpdate', tag })} aria-label={t('tagsManager.editTag')} data-test-id="tags-table-edit" {...KEEP_DIALOGS}>
             <IconEdit size={16} />
           </ActionIcon>
         </Tooltip>
         {row.canDelete ? (
           <Tooltip label={t('tagsManager.deleteTag')} withArrow>
-            <ActionIcon variant="subtle" color="gray" disabled={row.disabled} onClick={() => dispatch({ type: 'startDelete', id: tag.id })} aria-label={t('tagsManager.deleteTag')} data-test-id="tags-table-delete">
+            <ActionIcon variant="subtle" color="gray" disabled={row.disabled} onClick={() => dispatch({ type: 'startDelete', id: tag.id })} aria-label={t('tagsManager.deleteTag')} data-test-id="tags-table-delete" {...KEEP_DIALOGS}>
               <IconTrash size={16} />
             </ActionIcon>
           </Tooltip>
