@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSignOut } from '@/api/currentUser';
@@ -16,9 +16,6 @@ import { shouldShowSurvey } from '@/core/personalization';
 import { PromptsLauncher } from '@/views/prompts';
 import classes from './AppFrame.module.css';
 
-/** The executions dialog is its own chunk, fetched when first opened. */
-const ExecutionsDialog = lazy(() => import('@/views/executions/ExecutionsDialog').then((module) => ({ default: module.ExecutionsDialog })));
-
 interface AppFrameProps {
   route: RouteName;
   settings: Settings;
@@ -32,7 +29,6 @@ export function AppFrame({ route, settings, access, pushStatus, children }: AppF
   const { t } = useTranslation();
   const navigate = useNavigate();
   const signOut = useSignOut();
-  const [executionsOpen, setExecutionsOpen] = useState(false);
 
   const handleSignOut = async () => {
     try {
@@ -54,7 +50,7 @@ export function AppFrame({ route, settings, access, pushStatus, children }: AppF
         settingsTo={settingsEntryTarget(access)}
         onNewCredential={() => openModal('selectCredential', {})}
         onOpenCredentials={() => openModal('credentialsList', {})}
-        onOpenExecutions={() => setExecutionsOpen(true)}
+        onOpenExecutions={() => openModal('executions', {})}
         onOpenAbout={() => openModal('about', {})}
         onSignOut={() => void handleSignOut()}
       />
@@ -70,11 +66,6 @@ export function AppFrame({ route, settings, access, pushStatus, children }: AppF
       {/* Prompts wait until the personalization survey is answered. */}
       <PromptsLauncher ready={!shouldShowSurvey(settings.personalizationSurveyEnabled, access.user)} />
       <CriticalUpdateNotice />
-      {executionsOpen ? (
-        <Suspense fallback={null}>
-          <ExecutionsDialog onClose={() => setExecutionsOpen(false)} />
-        </Suspense>
-      ) : null}
     </div>
   );
 }

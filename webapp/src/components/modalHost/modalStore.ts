@@ -1,5 +1,7 @@
 import { useSyncExternalStore } from 'react';
+import type { WorkflowBody } from '@/api/workflows';
 import type { User } from '@/core/user';
+import type { WorkflowSettings } from '@/core/workflow/types';
 import { closeOnStack, isKeptAlive, openOnStack, type CloseReason, type ModalName, type ModalStack, type OpenModal } from '@/core/modals/modalStack';
 
 /** The credential modal's state (spec 002 §2): new of a type, or edit of a stored credential. */
@@ -38,6 +40,25 @@ export interface DeleteUserProps {
   onDeleted?: () => void;
 }
 
+/** The open-workflow dialog: what opening a workflow of the list does. */
+export interface WorkflowOpenProps {
+  onOpen: (id: string) => void;
+}
+
+/** The duplicate dialog: the name to copy and the document to save under the new one. */
+export interface DuplicateProps {
+  name: string;
+  body: () => WorkflowBody;
+}
+
+/** The workflow settings dialog of the open workflow. */
+export interface WorkflowSettingsProps {
+  workflowId: string;
+  workflowName: string;
+  settings: WorkflowSettings;
+  onSave: (settings: WorkflowSettings) => Promise<boolean>;
+}
+
 /** Props each named modal is opened with; names not listed are not on the host yet. */
 export interface ModalPropsByName {
   about: NoProps;
@@ -46,11 +67,11 @@ export interface ModalPropsByName {
   selectCredential: { onChosen?: (type: string) => void; workflowNodeTypes?: string[]; tester?: EditCredentialProps['tester'] };
   deleteUser: DeleteUserProps;
   inviteUser: InviteUserProps;
-  duplicate: NoProps;
+  duplicate: DuplicateProps;
   tagsManager: NoProps;
-  workflowOpen: NoProps;
+  workflowOpen: WorkflowOpenProps;
   versions: NoProps;
-  settings: NoProps;
+  settings: WorkflowSettingsProps;
   credentialsList: NoProps;
   personalization: NoProps;
   contactPrompt: ContactPromptProps;
