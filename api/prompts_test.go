@@ -12,7 +12,7 @@ import (
 func TestBuiltInPromptsHost(t *testing.T) {
 	e, smtp := startAccounts(t, map[string]string{"FLOWMILL_PROMPTS_ENABLED": "true"})
 	owner := setUpOwner(t, e)
-	member, _ := signUpMember(t, owner, smtp, "member@example.com", "Mia")
+	member, memberID := signUpMember(t, owner, smtp, "member@example.com", "Mia")
 
 	var settings struct {
 		Prompts promptsSettings `json:"prompts"`
@@ -68,6 +68,11 @@ func TestBuiltInPromptsHost(t *testing.T) {
 	require.Equal(t, "contact", answers[1].Kind)
 	require.Equal(t, "mia@example.com", answers[1].Email)
 	require.Nil(t, answers[1].Value)
+
+	// A deleted user's answers go with them.
+	owner.ok(t, "DELETE", "rest/users/"+memberID, "", nil)
+	owner.ok(t, "GET", "rest/prompt-answers", "", &answers)
+	require.Empty(t, answers)
 }
 
 // TestPromptsOffByDefault: the built-in host answers 404 and the settings say prompts are off;
