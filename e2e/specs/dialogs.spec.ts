@@ -170,6 +170,13 @@ test('the About dialog shows the version, the source code and licence links and 
   await shots(page, 'about');
   await about.getByTestId('about-close').click();
   await expect(about).toBeHidden();
+
+  // The settings pages open it too, from the version under their sidebar.
+  await page.goto('/settings/personal');
+  await page.getByTestId('settings-version').click();
+  await expect(about).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(about).toBeHidden();
 });
 
 test('the tags manager creates, renames with Enter, cancels with Esc and deletes after confirmation, with usage counts', async ({ browser }) => {
