@@ -59,6 +59,13 @@ func newHeaderPolicy(cfg *config.Config, index []byte) *headerPolicy {
 			versions = " " + o
 		}
 	}
+	// An outside prompts host is called from the browser too.
+	promptsHost := ""
+	if cfg.PromptsEnabled && cfg.PromptsHost != "" {
+		if o, err := config.Origin(cfg.PromptsHost); err == nil && !strings.Contains(templates+versions+" ", " "+o+" ") {
+			promptsHost = " " + o
+		}
+	}
 	scripts := "'self'"
 	for _, h := range inlineScriptHashes(index) {
 		scripts += " '" + h + "'"
@@ -67,7 +74,7 @@ func newHeaderPolicy(cfg *config.Config, index []byte) *headerPolicy {
 	// need 'unsafe-inline'; PDFs show in a frame from a blob: URL, images, video and audio from
 	// data: URLs; the editor calls the templates host from the browser.
 	common := "default-src 'self'; script-src " + scripts + "; style-src 'self' 'unsafe-inline'; " +
-		"img-src 'self' data: blob:" + templates + "; font-src 'self' data:; connect-src 'self'" + templates + versions + "; " +
+		"img-src 'self' data: blob:" + templates + "; font-src 'self' data:; connect-src 'self'" + templates + versions + promptsHost + "; " +
 		"media-src 'self' data: blob:; frame-src 'self' blob:; worker-src 'self' blob:; object-src 'none'; " +
 		"base-uri 'self'; form-action 'self'; frame-ancestors "
 	p.editor = common + "'none'"

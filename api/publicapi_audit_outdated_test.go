@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/mod/semver"
 
+	"github.com/flowmill/flowmill/pkg/config"
 	"github.com/flowmill/flowmill/pkg/versioncheck"
 )
 
@@ -152,7 +153,7 @@ func TestSettingsVersionNotifications(t *testing.T) {
 		want    map[string]any
 		connect string
 	}{
-		{nil, map[string]any{"enabled": false, "endpoint": "", "infoUrl": ""}, "connect-src 'self';"},
+		{nil, map[string]any{"enabled": false, "endpoint": config.DefaultVersionsEndpoint, "infoUrl": ""}, "connect-src 'self';"},
 		{map[string]string{"FLOWMILL_VERSION_NOTIFICATIONS_ENABLED": "true",
 			"FLOWMILL_VERSION_NOTIFICATIONS_ENDPOINT": "https://Versions.example.com:8443/api/versions/",
 			"FLOWMILL_VERSION_NOTIFICATIONS_INFO_URL": "https://docs.example.com/updating"},

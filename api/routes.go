@@ -93,6 +93,11 @@ func (s *server) routes() []route {
 		{http.MethodGet, "/rest/push", signedIn, s.pushStream},
 		{http.MethodPost, "/rest/debug/ping", ownerOnly, s.postDebugPing},
 		{http.MethodGet, "/rest/debug/ping/:id", ownerOnly, s.getDebugPing},
+		// The built-in prompts host (FLOWMILL_PROMPTS_ENABLED without FLOWMILL_PROMPTS_HOST).
+		{http.MethodGet, "/rest/prompts-host/prompts", signedIn, s.getPrompts},
+		{http.MethodPost, "/rest/prompts-host/prompt", signedIn, s.postPromptContact},
+		{http.MethodPost, "/rest/prompts-host/value-survey", signedIn, s.postValueSurvey},
+		{http.MethodGet, "/rest/prompt-answers", ownerOnly, s.getPromptAnswers},
 
 		{http.MethodGet, "/rest/node-types", signedIn, s.getNodeTypes},
 		{http.MethodPost, "/rest/node-types", signedIn, s.postNodeTypes},

@@ -21,6 +21,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/mail"
 	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/prompts"
 	"github.com/flowmill/flowmill/pkg/push"
 	"github.com/flowmill/flowmill/pkg/templates"
 	"github.com/flowmill/flowmill/pkg/trigger"
@@ -72,6 +73,8 @@ type server struct {
 	// templates is the built-in template library the templates host serves; nil when templates
 	// are off.
 	templates *templates.Catalogue
+	// prompts is the built-in prompts host; nil unless prompts are on without an outside host.
+	prompts *prompts.Host
 }
 
 // newServer builds the Fiber app with every route; dist is the built web app.
@@ -110,6 +113,11 @@ func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
 	}
 	if cfg.TemplatesEnabled {
 		if s.templates, err = templates.Builtin(s.nodeTypes); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.PromptsEnabled && cfg.PromptsHost == "" {
+		if s.prompts, err = prompts.New(prompts.Config{Store: in.Store}); err != nil {
 			return nil, err
 		}
 	}

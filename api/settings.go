@@ -41,6 +41,9 @@ type settingsResponse struct {
 	// built-in node documentation); IssuesURL the issue tracker (FLOWMILL_ISSUES_URL).
 	DocsURL   string `json:"docsUrl"`
 	IssuesURL string `json:"issuesUrl"`
+	// Prompts are FLOWMILL_PROMPTS_*: the host the editor asks for the contact prompt and the
+	// value survey (the built-in one at <base path>rest/prompts-host unless one is set).
+	Prompts promptsSettings `json:"prompts"`
 }
 
 // versionNotifications are FLOWMILL_VERSION_NOTIFICATIONS_*: the editor asks the endpoint for
@@ -122,6 +125,7 @@ func (s *server) getSettings(c fiber.Ctx) error {
 		PublicAPI:                    publicAPI{Enabled: !cfg.PublicAPIDisabled, LatestVersion: 1, Path: "api"},
 		DocsURL:                      cmp.Or(cfg.DocsURL, cfg.BasePath+"docs/nodes"),
 		IssuesURL:                    cfg.IssuesURL,
+		Prompts:                      s.promptsSettings(),
 	})
 }
 

@@ -294,8 +294,9 @@ test('the sidebar lists newer versions from the version notification endpoint, t
   await expect(entry).toContainText('99+');
   expect(instanceHeader).toBeTruthy();
   await entry.click();
-  await expect(page.getByText('9.0.0 · security fix')).toBeVisible();
-  await expect(page.getByText('Release 119')).toBeAttached();
+  const drawer = page.getByTestId('versions-drawer');
+  await expect(drawer.locator('[data-test-id="version-card"][data-name="9.0.0"]').getByTestId('version-marker-securityFix')).toBeVisible();
+  await expect(drawer.getByText('Release 119')).toBeAttached();
 });
 
 test('a Wait node holds the run for its time interval, then the run goes on', async ({ page }) => {

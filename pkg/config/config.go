@@ -231,13 +231,27 @@ type Config struct {
 	// false: no outside call is made. When true the endpoint is required.
 	VersionNotificationsEnabled bool
 	// VersionNotificationsEndpoint is the version endpoint; the current version is appended to
-	// it as it is (GET <endpoint><version>). Default empty. Empty or an http(s) URL without a
-	// user name or password (the editor's settings show it to everyone).
+	// it as it is (GET <endpoint><version>). Default DefaultVersionsEndpoint, Flowmill's own
+	// release feed. An http(s) URL without a user name or password (the editor's settings show
+	// it to everyone).
 	VersionNotificationsEndpoint string
 	// VersionNotificationsInfoURL is the page on how to update. Default empty. Empty or an
 	// http(s) URL.
 	VersionNotificationsInfoURL string
+
+	// PromptsEnabled turns on the editor's contact prompt and value survey. Default false: they
+	// are a vendor's service, so nothing is asked or sent unless an admin turns them on.
+	PromptsEnabled bool
+	// PromptsHost is where the editor asks for prompts and sends answers (GET /prompts, POST
+	// /prompt, POST /value-survey). Default empty: the api's built-in prompts host
+	// (<BasePath>rest/prompts-host), which keeps answers in the database for the owner. Empty or
+	// an http(s) URL without a user name or password.
+	PromptsHost string
 }
+
+// DefaultVersionsEndpoint is Flowmill's own release feed, the default version endpoint: one JSON
+// file per released version listing the versions after it.
+const DefaultVersionsEndpoint = "https://flowmill.github.io/releases/versions/"
 
 // HTTPIdempotencyKeyHeader is the header the HTTP Request node sends its idempotency key in,
 // "" when it sends none (FLOWMILL_HTTP_IDEMPOTENCY off).
@@ -487,6 +501,7 @@ func (c *Config) finish() error {
 		{"FLOWMILL_TEMPLATES_HOST", c.TemplatesHost}, {"FLOWMILL_DOCS_URL", c.DocsURL}, {"FLOWMILL_ISSUES_URL", c.IssuesURL},
 		{"FLOWMILL_VERSION_NOTIFICATIONS_ENDPOINT", c.VersionNotificationsEndpoint},
 		{"FLOWMILL_VERSION_NOTIFICATIONS_INFO_URL", c.VersionNotificationsInfoURL},
+		{"FLOWMILL_PROMPTS_HOST", c.PromptsHost},
 	} {
 		if u.value == "" {
 			continue
@@ -497,6 +512,9 @@ func (c *Config) finish() error {
 	}
 	if u, err := url.Parse(c.VersionNotificationsEndpoint); err == nil && u.User != nil {
 		errs = append(errs, errors.New("FLOWMILL_VERSION_NOTIFICATIONS_ENDPOINT: must not hold a user name or password: /rest/settings shows the endpoint to every browser"))
+	}
+	if u, err := url.Parse(c.PromptsHost); err == nil && u.User != nil {
+		errs = append(errs, errors.New("FLOWMILL_PROMPTS_HOST: must not hold a user name or password: /rest/settings shows the host to every browser"))
 	}
 	if c.VersionNotificationsEnabled && c.VersionNotificationsEndpoint == "" {
 		errs = append(errs, errors.New("FLOWMILL_VERSION_NOTIFICATIONS_ENDPOINT: required when FLOWMILL_VERSION_NOTIFICATIONS_ENABLED is true (the http(s) URL to ask for newer versions); set it or turn version notifications off"))

@@ -240,12 +240,11 @@ func TestVersionNotifications(t *testing.T) {
 		wantEnabled             bool
 		wantEndpoint, wantErr   string
 	}{
-		{name: "off by default"},
+		{name: "off by default", wantEndpoint: DefaultVersionsEndpoint},
+		{name: "on with Flowmill's own feed by default", enabled: "true", wantEnabled: true, wantEndpoint: DefaultVersionsEndpoint},
 		{name: "on with an endpoint", enabled: "true", endpoint: "https://versions.example.com/api/versions/",
 			info: "https://docs.example.com/updating", wantEnabled: true, wantEndpoint: "https://versions.example.com/api/versions/"},
 		{name: "an endpoint alone stays off", endpoint: "http://127.0.0.1:9000/versions/", wantEndpoint: "http://127.0.0.1:9000/versions/"},
-		{name: "on without an endpoint", enabled: "true",
-			wantErr: "FLOWMILL_VERSION_NOTIFICATIONS_ENDPOINT: required when FLOWMILL_VERSION_NOTIFICATIONS_ENABLED is true"},
 		{name: "endpoint not http", enabled: "true", endpoint: "ftp://versions.example.com/",
 			wantErr: `FLOWMILL_VERSION_NOTIFICATIONS_ENDPOINT: scheme must be http or https, got "ftp"`},
 		{name: "endpoint without host", enabled: "true", endpoint: "https:///versions/",
@@ -269,6 +268,35 @@ func TestVersionNotifications(t *testing.T) {
 			require.Equal(t, tt.wantEnabled, c.VersionNotificationsEnabled)
 			require.Equal(t, tt.wantEndpoint, c.VersionNotificationsEndpoint)
 			require.Equal(t, tt.info, c.VersionNotificationsInfoURL)
+		})
+	}
+}
+
+func TestPrompts(t *testing.T) {
+	for _, tt := range []struct {
+		name, enabled, host string
+		wantEnabled         bool
+		wantErr             string
+	}{
+		{name: "off by default, built-in host"},
+		{name: "on with the built-in host", enabled: "true", wantEnabled: true},
+		{name: "on with an outside host", enabled: "true", host: "https://prompts.example.com/api", wantEnabled: true},
+		{name: "host not http", enabled: "true", host: "file:///etc/passwd",
+			wantErr: `FLOWMILL_PROMPTS_HOST: scheme must be http or https, got "file"`},
+		{name: "host with a password", host: "https://user:secret@prompts.example.com/",
+			wantErr: "FLOWMILL_PROMPTS_HOST: must not hold a user name or password"},
+		{name: "enabled not a boolean", enabled: "sometimes", wantErr: "FLOWMILL_PROMPTS_ENABLED"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Load(nil, env(map[string]string{"FLOWMILL_DATA_DIR": t.TempDir(),
+				"FLOWMILL_PROMPTS_ENABLED": tt.enabled, "FLOWMILL_PROMPTS_HOST": tt.host}))
+			if tt.wantErr != "" {
+				require.ErrorContains(t, err, tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, tt.wantEnabled, c.PromptsEnabled)
+			require.Equal(t, tt.host, c.PromptsHost)
 		})
 	}
 }

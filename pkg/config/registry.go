@@ -224,12 +224,16 @@ var registry = []Setting{
 		field: func(c *Config) any { return &c.IssuesURL }},
 	{Env: "FLOWMILL_VERSION_NOTIFICATIONS_ENABLED", Flag: "version-notifications-enabled", Default: "false", Help: "Ask the version endpoint for newer releases: the editor shows them and the security audit reports an outdated instance. Off by default: Flowmill calls no outside service unless an admin turns this on.",
 		field: func(c *Config) any { return &c.VersionNotificationsEnabled }},
-	{Env: "FLOWMILL_VERSION_NOTIFICATIONS_ENDPOINT", Flag: "version-notifications-endpoint", Default: "", Help: "The version endpoint, an http(s) URL; the current version is appended to it (GET <endpoint><version>, with the instance id in the n8n-instance-id header), without a user name or password: the editor's settings show it to everyone. Required when version notifications are on.",
+	{Env: "FLOWMILL_VERSION_NOTIFICATIONS_ENDPOINT", Flag: "version-notifications-endpoint", Default: DefaultVersionsEndpoint, Help: "The version endpoint (Flowmill's own release feed by default), an http(s) URL; the current version is appended to it (GET <endpoint><version>, with the instance id in the n8n-instance-id header), without a user name or password: the editor's settings show it to everyone.",
 		field: func(c *Config) any { return &c.VersionNotificationsEndpoint }},
 	{Env: "FLOWMILL_VERSION_NOTIFICATIONS_INFO_URL", Flag: "version-notifications-info-url", Default: "", Help: "Page on how to update, linked from the editor's version notices and the audit's outdated-instance finding; empty or an http(s) URL.",
 		field: func(c *Config) any { return &c.VersionNotificationsInfoURL }},
 	{Env: "FLOWMILL_HEALTH_PORT", Flag: "health-port", Default: "0", Help: "Port on which a worker or scheduler process serves /healthz, /healthz/readiness and /metrics (FLOWMILL_METRICS still applies), on FLOWMILL_LISTEN_ADDRESS; 0 means none. The api serves them on its own port.",
 		field: func(c *Config) any { return &c.HealthPort }},
+	{Env: "FLOWMILL_PROMPTS_ENABLED", Flag: "prompts-enabled", Default: "false", Help: "Show the editor's contact prompt and value survey, asked for and answered at the prompts host. Off by default: nothing is asked or sent unless an admin turns this on.",
+		field: func(c *Config) any { return &c.PromptsEnabled }},
+	{Env: "FLOWMILL_PROMPTS_HOST", Flag: "prompts-host", Default: "", Help: "The prompts host the editor calls (GET /prompts, POST /prompt, POST /value-survey, with the n8n-instance-id and n8n-user-id headers); empty means the built-in host, which keeps the answers in the database and lists them for the owner on the users settings page. An http(s) URL without a user name or password.",
+		field: func(c *Config) any { return &c.PromptsHost }},
 }
 
 // Redacted lists every setting as NAME=value with secrets hidden, for logs and diagnostics.

@@ -301,4 +301,20 @@ CREATE TABLE credential_refresh_leases (
 DROP TABLE credential_refresh_leases;
 DROP TABLE oauth_states;
 `},
+	// The built-in prompts host keeps what it offered each user and what they answered (the
+	// contact prompt's e-mail, the value survey's score), for the owner to read.
+	{name: "prompt_events", up: `
+CREATE TABLE prompt_events (
+  id {{id}},
+  user_id varchar(36) NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+  kind varchar(16) NOT NULL,
+  action varchar(16) NOT NULL,
+  email varchar(255) NOT NULL DEFAULT '',
+  score integer,
+  created_at {{ts}} NOT NULL
+);
+CREATE INDEX prompt_events_user_kind ON prompt_events (user_id, kind, action);
+`, down: `
+DROP TABLE prompt_events;
+`},
 }

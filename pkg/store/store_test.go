@@ -19,7 +19,7 @@ func TestMigratedSchemaIsComplete(t *testing.T) {
 		require.NoError(t, s.Migrated(ctx))
 		for _, table := range []string{"settings", "users", "workflows", "tags", "workflow_tags",
 			"credentials", "shared_workflows", "shared_credentials", "executions", "execution_data",
-			"webhooks", "api_keys", "auth_tokens", "revoked_sessions", "execution_checkpoints"} {
+			"webhooks", "api_keys", "auth_tokens", "revoked_sessions", "execution_checkpoints", "prompt_events"} {
 			require.True(t, s.DB.Migrator().HasTable(table), "table %s", table)
 		}
 	})

@@ -1,36 +1,36 @@
 import useSWR from 'swr';
 import type { Settings } from '@/core/settings';
+import { readVersions, type VersionInfo } from '@/core/versions/versions';
 import { request } from './fetcher';
 
-/** A release newer than the running one, as the version notification endpoint lists it. */
-export interface Version {
-  name: string;
-  createdAt: string;
-  description?: string;
-  documentationUrl?: string;
-  hasSecurityIssue?: boolean;
-  hasSecurityFix?: boolean;
-  hasBreakingChange?: boolean;
-}
+export type { Version, VersionInfo } from '@/core/versions/versions';
+
+const NO_VERSIONS: VersionInfo = { current: null, next: [] };
 
 /**
- * Newer versions from the configured endpoint (GET <endpoint><current version>, with the
- * instance id in a header). Off unless version notifications are enabled; failures are swallowed
- * (spec 001 §7), leaving the list empty.
+ * The versions the configured endpoint lists (GET <endpoint><current version>, with the instance
+ * id in a header), split into the running one and the newer ones. Off unless version
+ * notifications are enabled; fetched once per page, failures swallowed (spec 002 §8), leaving no
+ * versions.
  */
-export function useNewerVersions(settings: Settings): Version[] {
+export function useVersionInfo(settings: Settings): VersionInfo {
   const { enabled, endpoint } = settings.versionNotifications;
-  const { data } = useSWR<Version[]>(
+  const { data } = useSWR<VersionInfo>(
     enabled && endpoint !== '' ? ['versions', endpoint, settings.versionCli] : null,
     async () => {
       try {
         const body = await request({ baseUrl: endpoint, method: 'GET', endpoint: settings.versionCli, headers: { 'n8n-instance-id': settings.instanceId } });
-        return Array.isArray(body) ? (body as Version[]) : [];
+        return readVersions(body, settings.versionCli);
       } catch {
-        return [];
+        return NO_VERSIONS;
       }
     },
-    { revalidateOnFocus: false, shouldRetryOnError: false },
+    { revalidateOnFocus: false, revalidateOnReconnect: false, revalidateIfStale: false, shouldRetryOnError: false },
   );
-  return data ?? [];
+  return data ?? NO_VERSIONS;
+}
+
+/** The releases newer than the running one. */
+export function useNewerVersions(settings: Settings) {
+  return useVersionInfo(settings).next;
 }

@@ -29,6 +29,8 @@ export interface Settings {
   docsUrl: string;
   /** The issue tracker: Help menu and "Request a node". */
   issuesUrl: string;
+  /** The prompts host (contact prompt, value survey): off unless an admin turns it on. */
+  prompts: { enabled: boolean; host: string };
 }
 
 /** What the client assumes before the server answers (spec 000 §3). */
@@ -58,6 +60,7 @@ export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({
   logLevel: 'info',
   docsUrl: '',
   issuesUrl: '',
+  prompts: { enabled: false, host: '' },
 });
 
 /** Lays the server's answer over the defaults; nested groups are merged one level deep. */
@@ -71,8 +74,14 @@ export function mergeSettings(server: Partial<Settings> | null | undefined): Set
     telemetry: { ...DEFAULT_SETTINGS.telemetry, ...s.telemetry },
     templates: { ...DEFAULT_SETTINGS.templates, ...s.templates },
     versionNotifications: { ...DEFAULT_SETTINGS.versionNotifications, ...s.versionNotifications },
+    prompts: { ...DEFAULT_SETTINGS.prompts, ...s.prompts },
   };
 }
+
+/** Flowmill's source code, linked from the About dialog. */
+export const SOURCE_CODE_URL = 'https://github.com/flowmill/flowmill';
+/** Flowmill's licence, linked from the About dialog. */
+export const LICENSE_URL = `${SOURCE_CODE_URL}/blob/main/LICENSE`;
 
 /** A Help menu entry: what it is and where it leads. */
 export interface HelpLink {

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSignOut } from '@/api/currentUser';
@@ -6,24 +6,15 @@ import { settingsEntryTarget, type AccessContext } from '@/core/access';
 import type { PushStatus } from '@/core/push/pushClient';
 import { routePath, type RouteName } from '@/core/routes';
 import type { Settings } from '@/core/settings';
-import { openAboutModal } from '@/components/aboutModal';
 import { MainSidebar } from '@/components/MainSidebar';
-import { closeAllModals, ModalHost, openModal, type ModalRegistry } from '@/components/modalHost';
+import { closeAllModals, openModal } from '@/components/modalHost';
 import { PersonalizationModal } from '@/components/PersonalizationModal';
 import { PushConnectionLost } from '@/components/PushConnectionLost';
 import { showToast } from '@/components/toast';
-import { CredentialsListModal, EditCredentialModal, SelectCredentialModal } from '@/views/credentials';
+import { CriticalUpdateNotice } from '@/components/versions/CriticalUpdateNotice';
+import { shouldShowSurvey } from '@/core/personalization';
+import { PromptsLauncher } from '@/views/prompts';
 import classes from './AppFrame.module.css';
-
-/** The executions dialog is its own chunk, fetched when first opened. */
-const ExecutionsDialog = lazy(() => import('@/views/executions/ExecutionsDialog').then((module) => ({ default: module.ExecutionsDialog })));
-
-/** The named modals and the features that draw them. */
-const MODALS: ModalRegistry = {
-  editCredential: EditCredentialModal,
-  credentialsList: CredentialsListModal,
-  selectCredential: SelectCredentialModal,
-};
 
 interface AppFrameProps {
   route: RouteName;
@@ -38,7 +29,6 @@ export function AppFrame({ route, settings, access, pushStatus, children }: AppF
   const { t } = useTranslation();
   const navigate = useNavigate();
   const signOut = useSignOut();
-  const [executionsOpen, setExecutionsOpen] = useState(false);
 
   const handleSignOut = async () => {
     try {
@@ -60,8 +50,8 @@ export function AppFrame({ route, settings, access, pushStatus, children }: AppF
         settingsTo={settingsEntryTarget(access)}
         onNewCredential={() => openModal('selectCredential', {})}
         onOpenCredentials={() => openModal('credentialsList', {})}
-        onOpenExecutions={() => setExecutionsOpen(true)}
-        onOpenAbout={() => openAboutModal(settings)}
+        onOpenExecutions={() => openModal('executions', {})}
+        onOpenAbout={() => openModal('about', {})}
         onSignOut={() => void handleSignOut()}
       />
       <main className={classes.main}>
@@ -72,13 +62,10 @@ export function AppFrame({ route, settings, access, pushStatus, children }: AppF
         ) : null}
         {children}
       </main>
-      <ModalHost registry={MODALS} />
       <PersonalizationModal enabled={settings.personalizationSurveyEnabled} user={access.user} />
-      {executionsOpen ? (
-        <Suspense fallback={null}>
-          <ExecutionsDialog onClose={() => setExecutionsOpen(false)} />
-        </Suspense>
-      ) : null}
+      {/* Prompts wait until the personalization survey is answered. */}
+      <PromptsLauncher ready={!shouldShowSurvey(settings.personalizationSurveyEnabled, access.user)} />
+      <CriticalUpdateNotice />
     </div>
   );
 }

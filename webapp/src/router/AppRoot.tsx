@@ -6,7 +6,9 @@ import { useCurrentUser } from '@/api/currentUser';
 import { usePushConnection } from '@/api/push';
 import { useSettings } from '@/api/settings';
 import { useTemplatesHealth } from '@/api/templates';
+import { ModalHost } from '@/components/modalHost';
 import { AppFrame } from './AppFrame';
+import { MODALS } from './modalRegistry';
 import { resolveNavigation, type AccessContext } from '@/core/access';
 import { getRoute, type RouteDefinition } from '@/core/routes';
 import { StartupScreen } from '@/components/StartupScreen';
@@ -80,10 +82,22 @@ export function AppRoot() {
   });
   if (outcome.kind === 'redirect') return <Navigate to={outcome.to} replace />;
   if (outcome.kind === 'notFound') return <NotFoundView />;
-  if (route.layout === 'bare') return <Outlet />;
+  // The named modals are drawn on every page, the settings pages' About included.
+  const modals = user ? <ModalHost registry={MODALS} /> : null;
+  if (route.layout === 'bare') {
+    return (
+      <>
+        <Outlet />
+        {modals}
+      </>
+    );
+  }
   return (
-    <AppFrame route={route.name} settings={settings} access={access} pushStatus={pushStatus}>
-      <Outlet />
-    </AppFrame>
+    <>
+      <AppFrame route={route.name} settings={settings} access={access} pushStatus={pushStatus}>
+        <Outlet />
+      </AppFrame>
+      {modals}
+    </>
   );
 }

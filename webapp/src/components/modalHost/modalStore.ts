@@ -1,5 +1,8 @@
 import { useSyncExternalStore } from 'react';
-import { closeOnStack, openOnStack, type CloseReason, type ModalName, type ModalStack } from '@/core/modals/modalStack';
+import type { WorkflowBody } from '@/api/workflows';
+import type { User } from '@/core/user';
+import type { WorkflowSettings } from '@/core/workflow/types';
+import { closeOnStack, isKeptAlive, openOnStack, type CloseReason, type ModalName, type ModalStack, type OpenModal } from '@/core/modals/modalStack';
 
 /** The credential modal's state (spec 002 §2): new of a type, or edit of a stored credential. */
 export interface EditCredentialProps {
@@ -16,16 +19,72 @@ export interface EditCredentialProps {
   onDeleted?: (id: string) => void;
 }
 
-/** Props each named modal is opened with. */
+/** The contact prompt's words, from the prompts host. */
+export interface ContactPromptProps {
+  title?: string;
+  message?: string;
+}
+
+type NoProps = Record<string, never>;
+
+/** The invite dialog: who to tell once invitations went out. */
+export interface InviteUserProps {
+  onInvited?: () => void;
+}
+
+/** The delete-user dialog (its active id is the user's). */
+export interface DeleteUserProps {
+  user: User;
+  /** Candidates for receiving the user's workflows and credentials. */
+  users: readonly User[];
+  onDeleted?: () => void;
+}
+
+/** The open-workflow dialog: what opening a workflow of the list does. */
+export interface WorkflowOpenProps {
+  onOpen: (id: string) => void;
+}
+
+/** The duplicate dialog: the name to copy and the document to save under the new one. */
+export interface DuplicateProps {
+  name: string;
+  body: () => WorkflowBody;
+}
+
+/** The workflow settings dialog of the open workflow. */
+export interface WorkflowSettingsProps {
+  workflowId: string;
+  workflowName: string;
+  settings: WorkflowSettings;
+  onSave: (settings: WorkflowSettings) => Promise<boolean>;
+}
+
+/** Props each named modal is opened with; names not listed are not on the host yet. */
 export interface ModalPropsByName {
+  about: NoProps;
+  changePassword: NoProps;
   editCredential: EditCredentialProps;
-  credentialsList: Record<string, never>;
   selectCredential: { onChosen?: (type: string) => void; workflowNodeTypes?: string[]; tester?: EditCredentialProps['tester'] };
+  deleteUser: DeleteUserProps;
+  inviteUser: InviteUserProps;
+  duplicate: DuplicateProps;
+  tagsManager: NoProps;
+  workflowOpen: WorkflowOpenProps;
+  versions: NoProps;
+  settings: WorkflowSettingsProps;
+  credentialsList: NoProps;
+  personalization: NoProps;
+  contactPrompt: ContactPromptProps;
+  valueSurvey: NoProps;
+  executions: NoProps;
+  activation: NoProps;
 }
 
 type Listener = () => void;
 
 let stack: ModalStack = [];
+/** The last opening of each kept-alive modal ever opened: they stay mounted while closed. */
+let keptAlive: readonly OpenModal[] = [];
 let nextKey = 1;
 const listeners = new Set<Listener>();
 const closeHandlers = new Map<number, (reason: CloseReason) => void>();
@@ -39,7 +98,9 @@ function publish(next: ModalStack): void {
 export function openModal<N extends ModalName>(name: N, props: ModalPropsByName[N], onClose?: (reason: CloseReason) => void): void {
   const key = nextKey++;
   if (onClose) closeHandlers.set(key, onClose);
-  publish(openOnStack(stack, { key, name, props }));
+  const entry = { key, name, props };
+  if (isKeptAlive(name)) keptAlive = [...keptAlive.filter((open) => open.name !== name), entry];
+  publish(openOnStack(stack, entry));
 }
 
 /** Closes a named modal with a reason; closing one that is not open does nothing. */
@@ -67,6 +128,16 @@ export function useModalStack(): ModalStack {
   return useSyncExternalStore(subscribe, () => stack);
 }
 
+
+/** The kept-alive modals opened so far, each with the props of its last opening. */
+export function useKeptAliveModals(): readonly OpenModal[] {
+  return useSyncExternalStore(subscribe, () => keptAlive);
+}
+
+/** Whether the named modal is open now (outside React). */
+export function isModalOpen(name: ModalName): boolean {
+  return stack.some((open) => open.name === name);
+}
 
 /** The open modals now, most recent first (outside React). */
 export function getModalStack(): ModalStack {

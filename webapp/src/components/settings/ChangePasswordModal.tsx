@@ -1,3 +1,5 @@
+import { closeModal, type HostedModalProps } from '@/components/modalHost';
+import { dialogSizeProps } from '@/components/modalHost/modalSize';
 import { Button, Group, Modal, PasswordInput, Stack } from '@mantine/core';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +12,7 @@ import { showToast } from '@/components/toast';
 
 const INITIAL: Record<ChangePasswordField, string> = { currentPassword: '', password: '', password2: '' };
 
-function ChangePasswordForm({ onClose }: { onClose: () => void }) {
+function ChangePasswordForm({ onClose, onDone }: { onClose: () => void; onDone: () => void }) {
   const { t } = useTranslation();
   const requirements = usePasswordRequirements();
   const form = useAccountForm({ initialValues: INITIAL, rules: CHANGE_PASSWORD_RULES });
@@ -19,7 +21,7 @@ function ChangePasswordForm({ onClose }: { onClose: () => void }) {
     async () => {
       await changeOwnPassword(form.values.currentPassword, form.values.password);
       showToast({ type: 'success', title: t('auth.changePassword.passwordUpdated'), message: t('auth.changePassword.passwordUpdatedMessage') });
-      onClose();
+      onDone();
     },
     { onError: t('auth.changePassword.error') },
   );
@@ -50,11 +52,12 @@ function ChangePasswordForm({ onClose }: { onClose: () => void }) {
 }
 
 /** Change own password (spec 002 §2, §5): current password, new password and its repetition. */
-export function ChangePasswordModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+export function ChangePasswordModal({ opened }: HostedModalProps) {
   const { t } = useTranslation();
+  const onClose = () => closeModal('changePassword', 'cancel');
   return (
-    <Modal opened={opened} onClose={onClose} title={t('auth.changePassword.title')} size={460} centered attributes={{ content: { 'data-test-id': 'change-password-modal' } as Record<string, string> }}>
-      {opened ? <ChangePasswordForm onClose={onClose} /> : null}
+    <Modal opened={opened} onClose={onClose} title={t('auth.changePassword.title')} {...dialogSizeProps('changePassword')} centered attributes={{ content: { 'data-test-id': 'change-password-modal' } as Record<string, string> }}>
+      {opened ? <ChangePasswordForm onClose={onClose} onDone={() => closeModal('changePassword', 'confirmed')} /> : null}
     </Modal>
   );
 }

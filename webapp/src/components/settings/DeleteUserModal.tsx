@@ -1,3 +1,4 @@
+import { closeModal, type DeleteUserProps, type HostedModalProps } from '@/components/modalHost';
 import { Button, Group, Modal, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,20 +8,16 @@ import { fullName, type User } from '@/core/user';
 import { showToast } from '@/components/toast';
 import { useSubmit } from '@/components/forms/useSubmit';
 
-interface DeleteUserModalProps {
-  /** The user to delete; null closes the dialog. */
-  user: User | null;
-  /** Candidates for receiving the user's workflows and credentials. */
-  users: readonly User[];
+interface DeleteUserFormProps extends DeleteUserProps {
   onClose: () => void;
-  onDeleted: () => void;
+  onDone: () => void;
 }
 
 function displayName(user: User): string {
   return fullName(user) || (user.email ?? '');
 }
 
-function DeleteUserForm({ user, users, onClose, onDeleted }: DeleteUserModalProps & { user: User }) {
+function DeleteUserForm({ user, users, onClose, onDone, onDeleted }: DeleteUserFormProps) {
   const { t } = useTranslation();
   const isPending = user.isPending === true;
   const [mode, setMode] = useState<DeleteUserMode | null>(null);
@@ -39,8 +36,8 @@ function DeleteUserForm({ user, users, onClose, onDeleted }: DeleteUserModalProp
         title: t('settings.users.userDeleted'),
         message: target ? t('settings.users.transferredTo', { name: displayName(target) }) : t('settings.users.userDeletedMessage', { name: displayName(user) }),
       });
-      onDeleted();
-      onClose();
+      onDeleted?.();
+      onDone();
     },
     { onError: t('settings.users.deleteError') },
   );
@@ -97,19 +94,20 @@ function DeleteUserForm({ user, users, onClose, onDeleted }: DeleteUserModalProp
 }
 
 /** Delete a user (spec 002 §4): a pending user needs only confirmation, others transfer or delete their data. */
-export function DeleteUserModal(props: DeleteUserModalProps) {
+export function DeleteUserModal(props: DeleteUserProps & HostedModalProps) {
   const { t } = useTranslation();
-  const { user, onClose } = props;
+  const { user, opened } = props;
+  const onClose = () => closeModal('deleteUser', 'cancel');
   return (
     <Modal
-      opened={user !== null}
+      opened={opened}
       onClose={onClose}
-      title={user ? t('settings.users.deleteTitle', { name: displayName(user) }) : ''}
+      title={t('settings.users.deleteTitle', { name: displayName(user) })}
       size={460}
       centered
       attributes={{ content: { 'data-test-id': 'delete-user-modal' } as Record<string, string> }}
     >
-      {user ? <DeleteUserForm {...props} user={user} /> : null}
+      <DeleteUserForm user={user} users={props.users} onDeleted={props.onDeleted} onClose={onClose} onDone={() => closeModal('deleteUser', 'confirmed')} />
     </Modal>
   );
 }

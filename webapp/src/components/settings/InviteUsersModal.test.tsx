@@ -13,7 +13,7 @@ describe('invite users dialog', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('counts the addresses in its button and names a bad one', async () => {
-    renderWithProviders(<InviteUsersModal opened onClose={() => undefined} onInvited={() => undefined} />);
+    renderWithProviders(<InviteUsersModal opened onInvited={() => undefined} />);
     const submit = await screen.findByTestId('invite-users-submit');
     expect(submit).toBeDisabled();
     expect(submit).toHaveTextContent('Invite user');
@@ -30,7 +30,7 @@ describe('invite users dialog', () => {
     const fetchMock = vi.fn<typeof fetch>(async () => json({ data: [{ user: { id: 'u2', email: 'bob@example.com' } }] }));
     vi.stubGlobal('fetch', fetchMock);
     const onInvited = vi.fn();
-    renderWithProviders(<InviteUsersModal opened onClose={() => undefined} onInvited={onInvited} />);
+    renderWithProviders(<InviteUsersModal opened onInvited={onInvited} />);
     fireEvent.change(emails(), { target: { value: 'Bob Stone <bob@example.com>' } });
     fireEvent.click(screen.getByTestId('invite-users-submit'));
     await waitFor(() => expect(onInvited).toHaveBeenCalled());

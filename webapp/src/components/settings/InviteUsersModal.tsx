@@ -1,3 +1,5 @@
+import { closeModal, type HostedModalProps, type InviteUserProps } from '@/components/modalHost';
+import { dialogSizeProps } from '@/components/modalHost/modalSize';
 import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +16,7 @@ const RULES: FormRules<InviteField> = {
   role: (value) => (value === '' ? { key: 'validation.required' } : null),
 };
 
-function InviteForm({ onClose, onInvited }: { onClose: () => void; onInvited: () => void }) {
+function InviteForm({ onClose, onDone, onInvited }: { onClose: () => void; onDone: () => void; onInvited?: () => void }) {
   const { t } = useTranslation();
   const form = useAccountForm({ initialValues: INITIAL, rules: RULES });
   const count = parseInviteEmails(form.values.emails).length;
@@ -34,8 +36,8 @@ function InviteForm({ onClose, onInvited }: { onClose: () => void; onInvited: ()
           message: failed.map((result) => t('settings.users.emailInviteFailed', { email: result.user.email, error: result.user.error })).join('\n'),
         });
       }
-      onInvited();
-      onClose();
+      onInvited?.();
+      onDone();
     },
     { onError: t('settings.users.inviteError') },
   );
@@ -76,11 +78,12 @@ function InviteForm({ onClose, onInvited }: { onClose: () => void; onInvited: ()
 }
 
 /** Invite users (spec 002 §2, §5): comma-separated addresses, member role only. */
-export function InviteUsersModal({ opened, onClose, onInvited }: { opened: boolean; onClose: () => void; onInvited: () => void }) {
+export function InviteUsersModal({ opened, onInvited }: HostedModalProps & InviteUserProps) {
   const { t } = useTranslation();
+  const onClose = () => closeModal('inviteUser', 'cancel');
   return (
-    <Modal opened={opened} onClose={onClose} title={t('settings.users.inviteNewUsers')} size={460} centered attributes={{ content: { 'data-test-id': 'invite-users-modal' } as Record<string, string> }}>
-      {opened ? <InviteForm onClose={onClose} onInvited={onInvited} /> : null}
+    <Modal opened={opened} onClose={onClose} title={t('settings.users.inviteNewUsers')} {...dialogSizeProps('inviteUser')} centered attributes={{ content: { 'data-test-id': 'invite-users-modal' } as Record<string, string> }}>
+      {opened ? <InviteForm onClose={onClose} onDone={() => closeModal('inviteUser', 'confirmed')} onInvited={onInvited} /> : null}
     </Modal>
   );
 }

@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { canAccessRoute, type AccessContext } from '@/core/access';
 import { routePath, type RouteName } from '@/core/routes';
 import type { Settings } from '@/core/settings';
-import { openAboutModal } from '@/components/aboutModal';
+import { openModal } from '@/components/modalHost';
 import classes from './settings.module.css';
 
 interface Entry {
@@ -54,7 +54,7 @@ export function SettingsSidebar({ active, settings, access }: SettingsSidebarPro
           ))}
       </Stack>
       <div className={classes.spacer} />
-      <Anchor component="button" type="button" size="sm" c="dimmed" onClick={() => openAboutModal(settings)} data-test-id="settings-version">
+      <Anchor component="button" type="button" size="sm" c="dimmed" onClick={() => openModal('about', {})} data-test-id="settings-version">
         {t('settingsSidebar.version', { version: settings.versionCli })}
       </Anchor>
     </nav>

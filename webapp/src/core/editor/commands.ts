@@ -71,7 +71,5 @@ export class CommandBus {
 /** The page's bus between the sidebar and the editor. */
 export const workflowCommands = new CommandBus();
 
-/** The sidebar's updates badge: counts above 99 read 99+. */
-export function formatUpdateCount(count: number): string {
-  return count > 99 ? '99+' : String(count);
-}
+/** The sidebar's updates badge: counts above 99 read 99+ (kept here for older imports). */
+export { formatUpdateCount } from '@/core/versions/versions';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closeOnStack, openOnStack, topOfStack, type ModalStack } from './modalStack';
+import { closeOnStack, isKeptAlive, isOpen, MODAL_NAMES, modalSize, openOnStack, topOfStack, type ModalStack } from './modalStack';
 
 describe('modal stack', () => {
   it('keeps the most recent modal first', () => {
@@ -28,5 +28,28 @@ describe('modal stack', () => {
     ];
     expect(closeOnStack(stack, 'credentialsList').map((open) => open.name)).toEqual(['selectCredential']);
     expect(closeOnStack(stack, 'editCredential')).toBe(stack);
+  });
+
+  it('tells whether a modal is open', () => {
+    const stack: ModalStack = [{ key: 1, name: 'tagsManager', props: {} }];
+    expect(isOpen(stack, 'tagsManager')).toBe(true);
+    expect(isOpen(stack, 'about')).toBe(false);
+  });
+});
+
+describe('modal sizes', () => {
+  it('follows the spec table and defaults to a 50% dialog', () => {
+    expect(modalSize('about')).toEqual({ kind: 'dialog', width: '540px' });
+    expect(modalSize('contactPrompt')).toEqual({ kind: 'dialog', width: '460px' });
+    expect(modalSize('duplicate')).toEqual({ kind: 'dialog', width: '420px' });
+    expect(modalSize('tagsManager')).toMatchObject({ minWidth: '620px', minHeight: '420px' });
+    expect(modalSize('versions')).toEqual({ kind: 'drawer', position: 'left', size: '520px', backdrop: true });
+    expect(modalSize('valueSurvey')).toEqual({ kind: 'drawer', position: 'bottom', size: '120px', backdrop: false });
+    expect(modalSize('workflowOpen')).toEqual({ kind: 'dialog', width: '50%' });
+  });
+
+  it('names every modal of the spec once, the drawers kept alive', () => {
+    expect(new Set(MODAL_NAMES).size).toBe(17);
+    expect(MODAL_NAMES.filter(isKeptAlive)).toEqual(['versions', 'valueSurvey']);
   });
 });

@@ -20,11 +20,9 @@ import { Canvas } from './canvas/Canvas';
 import { CanvasControls } from './canvas/CanvasControls';
 import { FIT_VIEW_OPTIONS } from './canvas/viewport';
 import { NodeCreator } from './creator/NodeCreator';
-import { DuplicateWorkflowModal } from './dialogs/DuplicateWorkflowModal';
 import { ImportFromUrlModal } from './dialogs/ImportFromUrlModal';
+import { closeModal, openModal } from '@/components/modalHost';
 import { RenameNodeModal } from './dialogs/RenameNodeModal';
-import { WorkflowOpenModal } from './dialogs/WorkflowOpenModal';
-import { WorkflowSettingsModal } from './dialogs/WorkflowSettingsModal';
 import { EditorContext, type EditorContextValue, type EditorMode } from './EditorContext';
 import { showReadOnlyError } from './editorToasts';
 import { WorkflowHeader, type ExecutionInfo } from './header/WorkflowHeader';
@@ -38,7 +36,8 @@ import { useWorkflowOps } from './useWorkflowOps';
 import { workflowBody } from './workflowData';
 import classes from './NodeView.module.css';
 
-type Dialog = 'open' | 'duplicate' | 'importUrl' | 'settings' | null;
+/** The editor's own dialog; the named ones (open, duplicate, settings) open through the modal host. */
+type Dialog = 'importUrl' | null;
 
 // The node details view is its own chunk: the canvas opens and answers without it, and it is
 // fetched once the editor has been idle a while (or when a node is first opened).
@@ -75,7 +74,8 @@ function NodeViewInner({ mode }: { mode: EditorMode }) {
   const [renaming, setRenaming] = useState<string | null>(null);
   const location = useLocation();
   // The sidebar's Open, used away from the editor, lands here with the dialog requested.
-  const [dialog, setDialog] = useState<Dialog>(() => ((location.state as { openDialog?: boolean } | null)?.openDialog ? 'open' : null));
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const openDialogOnArrival = (location.state as { openDialog?: boolean } | null)?.openDialog === true;
   const fileInput = useRef<HTMLInputElement>(null);
   const run = useRunWorkflow(store, !readOnly, index, details);
 
@@ -128,11 +128,33 @@ function NodeViewInner({ mode }: { mode: EditorMode }) {
         showToast({ type: 'error', title: t('workflowOpen.alreadyOpen'), message: t('workflowOpen.alreadyOpenMessage'), autoClose: 1500 });
         return;
       }
-      setDialog(null);
+      closeModal('workflowOpen', 'confirmed');
       void navigate(`/workflow/${id}`);
     },
     [navigate, store, t],
   );
+
+  // The open dialog asked for on arrival (the sidebar's Open from another page).
+  useEffect(() => {
+    if (openDialogOnArrival) openModal('workflowOpen', { onOpen: openWorkflow });
+    // Once, on arrival.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const openSettings = useCallback(() => {
+    const { id, name, settings } = store.getState().meta;
+    if (id === null) return;
+    openModal('settings', {
+      workflowId: id,
+      workflowName: name,
+      settings,
+      onSave: async (next) => {
+        const ok = await ops.patch({ settings: next });
+        if (ok) store.setMeta({ settings: next }, false);
+        return ok;
+      },
+    });
+  }, [ops, store]);
 
   const newWorkflow = useCallback(() => void navigate('/workflow', { state: { newToast: true } }), [navigate]);
 
@@ -143,14 +165,18 @@ function NodeViewInner({ mode }: { mode: EditorMode }) {
           newWorkflow();
           break;
         case 'open':
-          setDialog('open');
+          openModal('workflowOpen', { onOpen: openWorkflow });
           break;
         case 'save':
           void ops.save();
           break;
         case 'duplicate':
-        case 'importUrl':
+          openModal('duplicate', { name: store.getState().meta.name, body: () => workflowBody(store.getState()) });
+          break;
         case 'settings':
+          openSettings();
+          break;
+        case 'importUrl':
           setDialog(command);
           break;
         case 'delete':
@@ -164,7 +190,7 @@ function NodeViewInner({ mode }: { mode: EditorMode }) {
           break;
       }
     },
-    [newWorkflow, ops],
+    [newWorkflow, ops, openWorkflow, openSettings, store],
   );
 
   const hasWorkflow = useSyncedMeta(store);
@@ -177,7 +203,7 @@ function NodeViewInner({ mode }: { mode: EditorMode }) {
 
   useKeyboardShortcuts(editor, {
     save: () => void ops.save(),
-    open: () => setDialog('open'),
+    open: () => openModal('workflowOpen', { onOpen: openWorkflow }),
     newWorkflow,
     toggleCreator: () => setCreator((current) => (current ? null : {})),
     closePanels: () => {
@@ -228,22 +254,7 @@ function NodeViewInner({ mode }: { mode: EditorMode }) {
           </Suspense>
         ) : null}
         {renaming !== null ? <RenameNodeModal name={renaming} onRename={(name) => actions.rename(renaming, name)} onClose={() => setRenaming(null)} /> : null}
-        {dialog === 'open' ? <WorkflowOpenModal onOpen={openWorkflow} onClose={() => setDialog(null)} /> : null}
-        {dialog === 'duplicate' ? <DuplicateWorkflowModal name={store.getState().meta.name} body={() => workflowBody(store.getState())} onClose={() => setDialog(null)} /> : null}
         {dialog === 'importUrl' ? <ImportFromUrlModal onImport={ops.importFromUrl} onClose={() => setDialog(null)} /> : null}
-        {dialog === 'settings' && store.getState().meta.id !== null ? (
-          <WorkflowSettingsModal
-            workflowId={store.getState().meta.id ?? ''}
-            workflowName={store.getState().meta.name}
-            settings={store.getState().meta.settings}
-            onSave={async (next) => {
-              const ok = await ops.patch({ settings: next });
-              if (ok) store.setMeta({ settings: next }, false);
-              return ok;
-            }}
-            onClose={() => setDialog(null)}
-          />
-        ) : null}
         <input
           ref={fileInput}
           type="file"

@@ -1,5 +1,5 @@
 import { Anchor, Button, Divider, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCurrentUser } from '@/api/currentUser';
 import { updateProfile, useSessionUpdate } from '@/api/users';
@@ -7,7 +7,7 @@ import { PROFILE_RULES, type ProfileField } from '@/core/accountValidation';
 import { fullName, type User } from '@/core/user';
 import { useAccountForm } from '@/components/forms/useAccountForm';
 import { useSubmit } from '@/components/forms/useSubmit';
-import { ChangePasswordModal } from '@/components/settings/ChangePasswordModal';
+import { openModal } from '@/components/modalHost';
 import { SettingsLayout } from '@/components/settings/SettingsLayout';
 import { UserAvatar } from '@/components/settings/UserAvatar';
 import { showToast } from '@/components/toast';
@@ -20,7 +20,6 @@ function ProfileForm({ user }: { user: User }) {
   const { t } = useTranslation();
   const session = useSessionUpdate();
   const form = useAccountForm({ initialValues: profileOf(user), rules: PROFILE_RULES });
-  const [passwordOpen, setPasswordOpen] = useState(false);
 
   const save = useSubmit(
     async () => {
@@ -67,7 +66,7 @@ function ProfileForm({ user }: { user: User }) {
               <Text size="sm" c="dimmed">
                 {t('auth.password')}
               </Text>
-              <Anchor component="button" type="button" size="sm" fw={500} onClick={() => setPasswordOpen(true)} data-test-id="change-password-link">
+              <Anchor component="button" type="button" size="sm" fw={500} onClick={() => openModal('changePassword', {})} data-test-id="change-password-link">
                 {t('auth.changePassword.title')}
               </Anchor>
             </Group>
@@ -81,7 +80,6 @@ function ProfileForm({ user }: { user: User }) {
         </Group>
       </Stack>
     </form>
-    <ChangePasswordModal opened={passwordOpen} onClose={() => setPasswordOpen(false)} />
     </>
   );
 }

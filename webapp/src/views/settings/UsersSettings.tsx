@@ -1,19 +1,19 @@
 import { ActionIcon, Alert, Badge, Button, Center, Group, Loader, Menu, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconDots, IconMail, IconTrash, IconUserPlus } from '@tabler/icons-react';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { reinviteUser, useUsers } from '@/api/users';
+import { keepsPromptAnswers } from '@/core/prompts/prompts';
 import { routePath } from '@/core/routes';
 import { fullName, isDefaultUser, isOwner, type User } from '@/core/user';
 import { showErrorToast } from '@/components/errorToast';
-import { DeleteUserModal } from '@/components/settings/DeleteUserModal';
-import { InviteUsersModal } from '@/components/settings/InviteUsersModal';
+import { openModal } from '@/components/modalHost';
 import { SettingsLayout } from '@/components/settings/SettingsLayout';
 import { UserAvatar } from '@/components/settings/UserAvatar';
 import { useAccess } from '@/components/settings/useAccess';
 import { showToast } from '@/components/toast';
 import classes from '@/components/settings/settings.module.css';
+import { PromptAnswers } from './PromptAnswers';
 
 /** Owner first, then active users by name, then pending invitations by address. */
 function sortUsers(users: readonly User[]): User[] {
@@ -117,8 +117,6 @@ export function UsersSettings() {
   const me = access.user;
   const notSetUp = me !== null && isDefaultUser(me);
   const { users, isLoading, error, reload } = useUsers(!notSetUp);
-  const [inviteOpen, setInviteOpen] = useState(false);
-  const [deleting, setDeleting] = useState<User | null>(null);
   const smtpSetup = settings.userManagement.smtpSetup;
 
   const onReinvite = async (user: User) => {
@@ -131,7 +129,7 @@ export function UsersSettings() {
   };
 
   const inviteButton = (
-    <Button leftSection={<IconUserPlus size={16} />} disabled={!smtpSetup} onClick={() => setInviteOpen(true)} data-test-id="settings-users-invite-button">
+    <Button leftSection={<IconUserPlus size={16} />} disabled={!smtpSetup} onClick={() => openModal('inviteUser', { onInvited: () => void reload() })} data-test-id="settings-users-invite-button">
       {t('settings.users.invite')}
     </Button>
   );
@@ -164,12 +162,11 @@ export function UsersSettings() {
       {!notSetUp && users ? (
         <Paper withBorder radius="lg" data-test-id="users-list">
           {sortUsers(users).map((user) => (
-            <UserRow key={user.id} user={user} currentUserId={me?.id ?? ''} onDelete={setDeleting} onReinvite={(target) => void onReinvite(target)} />
+            <UserRow key={user.id} user={user} currentUserId={me?.id ?? ''} onDelete={(user) => openModal('deleteUser', { user, users: users ?? [], onDeleted: () => void reload() })} onReinvite={(target) => void onReinvite(target)} />
           ))}
         </Paper>
       ) : null}
-      <InviteUsersModal opened={inviteOpen} onClose={() => setInviteOpen(false)} onInvited={() => void reload()} />
-      <DeleteUserModal user={deleting} users={users ?? []} onClose={() => setDeleting(null)} onDeleted={() => void reload()} />
+      {keepsPromptAnswers(settings) && me !== null && (isOwner(me) || notSetUp) ? <PromptAnswers /> : null}
     </SettingsLayout>
   );
 }

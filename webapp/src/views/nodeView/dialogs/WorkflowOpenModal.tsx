@@ -1,16 +1,25 @@
-import { Badge, Group, Loader, Modal, MultiSelect, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconSearch } from '@tabler/icons-react';
+import { Badge, Button, Group, Loader, Modal, MultiSelect, Table, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconSearch, IconTags } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_WORKFLOW_SORT, filterWorkflows, sortWorkflows, type WorkflowSort, type WorkflowSortKey } from '@/core/editor/workflowList';
+import { formatDateTime, timeAgo } from '@/core/timeAgo';
 import { useTags, useWorkflowList } from '@/api/workflows';
+import { openModal } from '@/components/modalHost';
 import { TagList } from '@/views/nodeView/header/TagsEditor';
 
 /** Tags shown per row in the open dialog before '+N'. */
 export const OPEN_LIST_TAG_LIMIT = 3;
 
-function formatDate(value: string): string {
-  return new Date(value).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/** A time-ago label (spec 002 §2), the full date and time on hover. */
+function When({ date }: { date: string }) {
+  return (
+    <Tooltip label={formatDateTime(date)} withinPortal zIndex={1000}>
+      <Text size="sm" span>
+        {timeAgo(date)}
+      </Text>
+    </Tooltip>
+  );
 }
 
 /** The workflow-open dialog (spec 002 §2): filter by name and tags, sortable columns. */
@@ -86,8 +95,12 @@ export function WorkflowOpenModal({ onOpen, onClose }: { onOpen: (id: string) =>
                       <TagList tags={workflow.tags} limit={OPEN_LIST_TAG_LIMIT} />
                     </Group>
                   </Table.Td>
-                  <Table.Td>{formatDate(workflow.createdAt)}</Table.Td>
-                  <Table.Td>{formatDate(workflow.updatedAt)}</Table.Td>
+                  <Table.Td>
+                    <When date={workflow.createdAt} />
+                  </Table.Td>
+                  <Table.Td>
+                    <When date={workflow.updatedAt} />
+                  </Table.Td>
                   <Table.Td>
                     <Badge color={workflow.active ? 'teal' : 'gray'} variant="light">
                       {workflow.active ? t('activation.active') : t('activation.inactive')}
@@ -108,6 +121,11 @@ export function WorkflowOpenModal({ onOpen, onClose }: { onOpen: (id: string) =>
           </Table>
         </Table.ScrollContainer>
       )}
+      <Group justify="flex-start" mt="sm">
+        <Button variant="subtle" color="gray" size="compact-sm" leftSection={<IconTags size={16} />} onClick={() => openModal('tagsManager', {})} data-test-id="workflow-open-manage-tags">
+          {t('tagsManager.open')}
+        </Button>
+      </Group>
     </Modal>
   );
 }

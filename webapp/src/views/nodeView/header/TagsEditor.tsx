@@ -6,6 +6,7 @@ import { typedTag, withTagId } from '@/core/editor/tagInput';
 import { visibleTags } from '@/core/editor/workflowList';
 import type { Tag } from '@/core/workflow/types';
 import { createTag, TAGS_KEY, useTags } from '@/api/workflows';
+import { openModal } from '@/components/modalHost';
 import { showToast } from '@/components/toast';
 import { errorMessage } from '@/views/nodeView/editorToasts';
 import classes from './header.module.css';
@@ -13,6 +14,8 @@ import classes from './header.module.css';
 /** Tags the header shows before the '+N' overflow. */
 export const HEADER_TAG_LIMIT = 20;
 const CREATE_PREFIX = '\u0000create:';
+/** The dropdown entry that opens the tags manager. */
+const MANAGE_TAGS = '\u0000manage';
 
 export function TagList({ tags, limit, testId }: { tags: readonly Tag[]; limit: number; testId?: string }) {
   const { shown, hidden } = visibleTags(tags, limit);
@@ -65,6 +68,8 @@ export function TagsEditor({ tagIds, readOnly, onChange }: { tagIds: readonly st
   const options = [
     ...allTags.map((tag) => ({ value: tag.id, label: tag.name })),
     ...(trimmed !== '' && !exists ? [{ value: `${CREATE_PREFIX}${trimmed}`, label: t('workflow.tags.create', { name: trimmed }) }] : []),
+    // The last entry opens the tags manager, as n8n's dropdown does.
+    { value: MANAGE_TAGS, label: `⚙ ${t('tagsManager.open')}` },
   ];
 
   /** The ids with the typed tag added: an existing tag of that name, else a new one. */
@@ -85,6 +90,8 @@ export function TagsEditor({ tagIds, readOnly, onChange }: { tagIds: readonly st
   // Clicking away applies the tags, the typed one included (n8n saves on blur).
   const commit = () => {
     const base = draft;
+    // Already applied (the "Manage tags" entry applies the draft before the manager takes focus).
+    if (base === null) return;
     setDraft(null);
     setSearch('');
     void (async () => {
@@ -134,6 +141,15 @@ export function TagsEditor({ tagIds, readOnly, onChange }: { tagIds: readonly st
           setSearch('');
         }}
         onChange={async (values) => {
+          if (values.includes(MANAGE_TAGS)) {
+            const kept = values.filter((value) => value !== MANAGE_TAGS && !value.startsWith(CREATE_PREFIX));
+            setDraft(null);
+            setSearch('');
+            const same = kept.length === tagIds.length && kept.every((id, i) => id === tagIds[i]);
+            if (!same) onChange(kept);
+            openModal('tagsManager', {});
+            return;
+          }
           const created = values.find((value) => value.startsWith(CREATE_PREFIX));
           if (!created) {
             setDraft(values);

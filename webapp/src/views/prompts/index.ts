@@ -1,0 +1,3 @@
+export { ContactPromptModal } from './ContactPromptModal';
+export { PromptsLauncher } from './PromptsLauncher';
+export { ValueSurveyDrawer } from './ValueSurveyDrawer';

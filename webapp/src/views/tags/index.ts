@@ -1,0 +1,1 @@
+export { TagsManagerModal } from './TagsManagerModal';
