@@ -17,6 +17,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/filter"
 	"github.com/flowmill/flowmill/pkg/nodes/function"
 	"github.com/flowmill/flowmill/pkg/nodes/functionitem"
+	"github.com/flowmill/flowmill/pkg/nodes/htmlextract"
 	"github.com/flowmill/flowmill/pkg/nodes/httprequest"
 	"github.com/flowmill/flowmill/pkg/nodes/ifnode"
 	"github.com/flowmill/flowmill/pkg/nodes/interval"
@@ -101,6 +102,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(trainingmessenger.Type())
 	r.MustRegister(debughelper.Type())
 	r.MustRegister(merge.TypeV3())
+	r.MustRegister(htmlextract.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
