@@ -17,6 +17,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/filter"
 	"github.com/flowmill/flowmill/pkg/nodes/function"
 	"github.com/flowmill/flowmill/pkg/nodes/functionitem"
+	"github.com/flowmill/flowmill/pkg/nodes/html"
 	"github.com/flowmill/flowmill/pkg/nodes/htmlextract"
 	"github.com/flowmill/flowmill/pkg/nodes/httprequest"
 	"github.com/flowmill/flowmill/pkg/nodes/ifnode"
@@ -103,6 +104,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(debughelper.Type())
 	r.MustRegister(merge.TypeV3())
 	r.MustRegister(htmlextract.Type())
+	r.MustRegister(html.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.

@@ -5,6 +5,7 @@ package htmlx
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/PuerkitoBio/goquery"
 	"github.com/andybalholm/cascadia"
@@ -28,6 +29,8 @@ type Value struct {
 type Options struct {
 	TrimValues  bool
 	CleanUpText bool // HTML node: collapse whitespace and newlines of the values
+	// EmptyTextIsNull makes an empty "text" value null (HTML node), not "" (HTML Extract).
+	EmptyTextIsNull bool
 }
 
 // ValuesFromParams reads the rows of an extractionValues.values parameter.
@@ -120,6 +123,9 @@ func value(s *goquery.Selection, v Value, opts Options) any {
 			}
 		}
 		text = s.Text()
+		if text == "" && opts.EmptyTextIsNull {
+			return nil
+		}
 	}
 	if opts.CleanUpText {
 		text = cleanUp(text)
@@ -158,16 +164,14 @@ func formValue(s *goquery.Selection) (string, bool) {
 	return first.Attr("value")
 }
 
-// cleanUp removes leading whitespace of lines, collapses runs of spaces and line breaks, as
-// the HTML node's "Clean Up Text" option does.
+// cleanUp is the HTML node's "Clean Up Text": outer whitespace goes, line breaks are removed
+// and runs of whitespace become one space.
 func cleanUp(s string) string {
-	lines := strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")
-	kept := make([]string, 0, len(lines))
-	for _, l := range lines {
-		l = strings.Join(strings.Fields(l), " ")
-		if l != "" {
-			kept = append(kept, l)
-		}
-	}
-	return strings.Join(kept, "\n")
+	s = strings.TrimSpace(s)
+	s = strings.NewReplacer("\r\n", "", "\n", "", "\r", "").Replace(s)
+	return strings.Join(strings.FieldsFunc(s, isSpace), " ")
+}
+
+func isSpace(r rune) bool {
+	return unicode.IsSpace(r) || r == '\uFEFF'
 }
