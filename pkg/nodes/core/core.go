@@ -20,6 +20,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/html"
 	"github.com/flowmill/flowmill/pkg/nodes/htmlextract"
 	"github.com/flowmill/flowmill/pkg/nodes/httprequest"
+	"github.com/flowmill/flowmill/pkg/nodes/icalendar"
 	"github.com/flowmill/flowmill/pkg/nodes/ifnode"
 	"github.com/flowmill/flowmill/pkg/nodes/interval"
 	"github.com/flowmill/flowmill/pkg/nodes/itemlists"
@@ -105,6 +106,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(merge.TypeV3())
 	r.MustRegister(htmlextract.Type())
 	r.MustRegister(html.Type())
+	r.MustRegister(icalendar.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
