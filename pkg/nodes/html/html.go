@@ -116,8 +116,13 @@ func extract(ex *nodes.Execution, item workflow.Item, i int) ([]workflow.Item, e
 	}
 	var docs []string
 	if source != "binary" && ex.TypeVersion() < 1.1 {
-		// Version 1 reads a top-level key only; dot notation came with 1.1.
+		// Version 1 reads a top-level key only (['key'] and ["key"] name it too); dot notation
+		// came with 1.1.
 		v, ok := item.JSON.Lookup(property)
+		if !ok && len(property) >= 4 && (strings.HasPrefix(property, "['") && strings.HasSuffix(property, "']") ||
+			strings.HasPrefix(property, `["`) && strings.HasSuffix(property, `"]`)) {
+			v, ok = item.JSON.Lookup(property[2 : len(property)-2])
+		}
 		if !ok {
 			return nil, nodes.Errorf(i, "No property named %q exists!", property)
 		}

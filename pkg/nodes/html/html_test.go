@@ -22,6 +22,11 @@ func TestGenerateTemplate(t *testing.T) {
 		{"html": "<p>Ada</p><i>4</i><b>undefined</b>"},
 		{"html": "<p>Bob</p><i>3</i><b>undefined</b>"},
 	}, got)
+
+	got, err = nodetest.RunOne(t, html.Type(), 1.1, m{"operation": "generateHtmlTemplate",
+		"html": "{{ $json.x }}|{{ $json.o }}|{{ $json.l }}|{{ $json.x }}"}, m{"x": nil, "o": m{"a": 1.0}, "l": []any{1.0, "b"}})
+	require.NoError(t, err)
+	require.Equal(t, []map[string]any{{"html": "null|[object Object]|1,b|null"}}, got)
 }
 
 func TestExtract(t *testing.T) {
@@ -41,6 +46,10 @@ func TestExtract(t *testing.T) {
 		"extractionValues": values}, m{"a.b": doc})
 	require.NoError(t, err)
 	require.Equal(t, []map[string]any{{"t": "A   title\n  here", "p": nil}}, got)
+	got, err = nodetest.RunOne(t, html.Type(), 1, m{"operation": "extractHtmlContent", "dataPropertyName": `["a.b"]`,
+		"extractionValues": values, "options": m{"trimValues": false}}, m{"a.b": doc})
+	require.NoError(t, err)
+	require.Equal(t, []map[string]any{{"t": "\n  A   title\n  here ", "p": nil}}, got)
 }
 
 func TestTable(t *testing.T) {
