@@ -49,6 +49,9 @@ func TestHTMLExtract(t *testing.T) {
 			m{"key": "sel", "cssSelector": "select", "returnValue": "value"},
 			m{"key": "notes", "cssSelector": "textarea", "returnValue": "value"},
 		)}, m{"data": page}, []m{{"href": "/x", "inner": "<b>bold</b> text", "q": "search", "sel": "2", "notes": "notes"}}, ""},
+		{"a select without a selected option gives its first", m{"extractionValues": values(
+			m{"key": "s", "cssSelector": "select", "returnValue": "value"})},
+			m{"data": `<select><option value="a">A</option><option value="b">B</option></select>`}, []m{{"s": "a"}}, ""},
 		{"nothing found", m{"extractionValues": values(
 			m{"key": "t", "cssSelector": "h6"},
 			m{"key": "a", "cssSelector": "h6", "returnValue": "attribute", "attribute": "x"},

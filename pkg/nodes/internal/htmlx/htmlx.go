@@ -136,8 +136,8 @@ func value(s *goquery.Selection, v Value, opts Options) any {
 	return text
 }
 
-// formValue is cheerio's .val() for the first element: a select's selected option(s) value,
-// a textarea's text, otherwise the value attribute.
+// formValue is cheerio's .val() for the first element: the value attribute of a select's
+// selected option, a textarea's text, otherwise the element's value attribute.
 func formValue(s *goquery.Selection) (string, bool) {
 	if s.Length() == 0 {
 		return "", false
@@ -147,19 +147,17 @@ func formValue(s *goquery.Selection) (string, bool) {
 	case "textarea":
 		return first.Text(), true
 	case "select":
+		// The selected option, else (without "multiple") the first one; its value attribute.
 		opt := first.Find("option[selected]").First()
 		if opt.Length() == 0 {
-			return "", false
+			if _, multiple := first.Attr("multiple"); multiple {
+				return "", false
+			}
+			opt = first.Find("option").First()
 		}
-		if v, ok := opt.Attr("value"); ok {
-			return v, true
-		}
-		return opt.Text(), true
+		return opt.Attr("value")
 	case "option":
-		if v, ok := first.Attr("value"); ok {
-			return v, true
-		}
-		return first.Text(), true
+		return first.Attr("value")
 	}
 	return first.Attr("value")
 }
