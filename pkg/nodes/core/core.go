@@ -17,7 +17,10 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/filter"
 	"github.com/flowmill/flowmill/pkg/nodes/function"
 	"github.com/flowmill/flowmill/pkg/nodes/functionitem"
+	"github.com/flowmill/flowmill/pkg/nodes/html"
+	"github.com/flowmill/flowmill/pkg/nodes/htmlextract"
 	"github.com/flowmill/flowmill/pkg/nodes/httprequest"
+	"github.com/flowmill/flowmill/pkg/nodes/icalendar"
 	"github.com/flowmill/flowmill/pkg/nodes/ifnode"
 	"github.com/flowmill/flowmill/pkg/nodes/interval"
 	"github.com/flowmill/flowmill/pkg/nodes/itemlists"
@@ -101,6 +104,9 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(trainingmessenger.Type())
 	r.MustRegister(debughelper.Type())
 	r.MustRegister(merge.TypeV3())
+	r.MustRegister(htmlextract.Type())
+	r.MustRegister(html.Type())
+	r.MustRegister(icalendar.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.

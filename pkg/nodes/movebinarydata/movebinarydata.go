@@ -152,12 +152,18 @@ func jsonToBinary(ex *nodes.Execution, item workflow.Item, i int) (*workflow.Ite
 		}
 		value = v
 	}
-	var data string
+	mimeType := stringOr(options["mimeType"], "")
+	var data []byte
 	if isBase64, _ := options["dataIsBase64"].(bool); isBase64 {
-		data = jsv.ToString(value)
+		data = decodeBase64(jsv.ToString(value))
 	} else {
 		text := ""
-		if raw, _ := options["useRawData"].(bool); raw {
+		raw, _ := options["useRawData"].(bool)
+		switch value.(type) {
+		case *workflow.Object, map[string]any, []any, nil:
+			raw = false // objects are always written as JSON, as n8n does
+		}
+		if raw {
 			text = jsv.ToString(value)
 		} else {
 			b, err := json.Marshal(value)
@@ -167,16 +173,17 @@ func jsonToBinary(ex *nodes.Execution, item workflow.Item, i int) (*workflow.Ite
 			text = string(b)
 		}
 		addBOM, _ := options["addBOM"].(bool)
-		b, err := encode(text, stringOr(options["encoding"], "utf8"), addBOM)
+		data, err = encode(text, stringOr(options["encoding"], "utf8"), addBOM)
 		if err != nil {
 			return nil, nodes.Errorf(i, "%v", err)
 		}
-		data = base64.StdEncoding.EncodeToString(b)
 	}
-	bin := workflow.BinaryData{Data: data, MimeType: stringOr(options["mimeType"], "application/json")}
-	if name := stringOr(options["fileName"], ""); name != "" {
-		bin.FileName = name
+	if mimeType == "" {
+		mimeType = "application/json" // version 1's default, whatever the data
 	}
+	// As n8n's prepareBinaryData: file type, size and extension (from the file name, else
+	// from the MIME type) come with the data.
+	bin := nodes.NewBinary(data, stringOr(options["fileName"], ""), mimeType)
 	newItem := &workflow.Item{Binary: copyBinary(item.Binary), PairedItem: &workflow.PairedItems{{Item: i}}}
 	newItem.Binary[destinationKey] = bin
 	switch keep, _ := options["keepSource"].(bool); {
@@ -235,4 +242,31 @@ func asObject(v any) *workflow.Object {
 		return workflow.NewObject(0)
 	}
 	return workflow.ObjectOf("data", v)
+}
+
+// decodeBase64 reads base64 as Node's Buffer.from(s, "base64") does: characters outside the
+// alphabets (standard and URL-safe) are skipped and decoding stops at the first padding.
+func decodeBase64(s string) []byte {
+	if b, err := base64.StdEncoding.DecodeString(s); err == nil {
+		return b
+	}
+	clean := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '=':
+			i = len(s)
+		case c == '-':
+			clean = append(clean, '+')
+		case c == '_':
+			clean = append(clean, '/')
+		case c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '+', c == '/':
+			clean = append(clean, c)
+		}
+	}
+	if len(clean)%4 == 1 { // a lone trailing character carries no whole byte
+		clean = clean[:len(clean)-1]
+	}
+	b, _ := base64.RawStdEncoding.DecodeString(string(clean))
+	return b
 }

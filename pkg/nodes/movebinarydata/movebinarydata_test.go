@@ -149,3 +149,34 @@ func TestErrors(t *testing.T) {
 		"options": m{"encoding": "klingon"}}}, []workflow.Item{bad})
 	require.ErrorContains(t, err, "Encoding not recognized")
 }
+
+func TestJSONToBinaryFileFields(t *testing.T) {
+	t.Parallel()
+	in := []workflow.Item{{JSON: workflow.ObjectOf("id", 1.0, "title", "My Title", "list", []any{1.0})}}
+	run := func(params m) workflow.BinaryData {
+		t.Helper()
+		params["mode"] = "jsonToBinary"
+		out, err := nodetest.Run(t, movebinarydata.Type(), nodetest.Node{Parameters: params}, in)
+		require.NoError(t, err)
+		return out[0][0].Binary["data"]
+	}
+	b := run(m{})
+	require.Equal(t, workflow.BinaryData{Data: b64([]byte(`{"id":1,"title":"My Title","list":[1]}`)), MimeType: "application/json",
+		FileType: "json", FileSize: "38 B", FileExtension: "json"}, b, "keys are written in the item's order")
+	b = run(m{"convertAllData": false, "sourceKey": "title", "options": m{"fileName": "example.json"}})
+	require.Equal(t, workflow.BinaryData{Data: b64([]byte(`"My Title"`)), MimeType: "application/json", FileName: "example.json",
+		FileType: "json", FileSize: "10 B", FileExtension: "json"}, b)
+	b = run(m{"convertAllData": false, "sourceKey": "list", "options": m{"useRawData": true, "mimeType": "text/csv"}})
+	require.Equal(t, b64([]byte(`[1]`)), b.Data, "raw data still writes objects and arrays as JSON")
+	require.Equal(t, "text", b.FileType)
+	require.Equal(t, "csv", b.FileExtension)
+	b = run(m{"convertAllData": false, "sourceKey": "title", "options": m{"dataIsBase64": true}})
+	require.Equal(t, []byte{0x33, 0x24, 0xe2, 0xb6, 0x57}, must(nodes.BinaryBytes(b)), `"My Title" read as base64, the space skipped`)
+}
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
