@@ -9,6 +9,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/code"
 	"github.com/flowmill/flowmill/pkg/nodes/comparedatasets"
 	"github.com/flowmill/flowmill/pkg/nodes/cron"
+	"github.com/flowmill/flowmill/pkg/nodes/crypto"
 	"github.com/flowmill/flowmill/pkg/nodes/datetime"
 	"github.com/flowmill/flowmill/pkg/nodes/debughelper"
 	"github.com/flowmill/flowmill/pkg/nodes/errortrigger"
@@ -38,6 +39,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/splitout"
 	"github.com/flowmill/flowmill/pkg/nodes/start"
 	"github.com/flowmill/flowmill/pkg/nodes/stickynote"
+	"github.com/flowmill/flowmill/pkg/nodes/stopanderror"
 	"github.com/flowmill/flowmill/pkg/nodes/summarize"
 	"github.com/flowmill/flowmill/pkg/nodes/switchnode"
 	"github.com/flowmill/flowmill/pkg/nodes/trainingdatastore"
@@ -101,6 +103,8 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(trainingmessenger.Type())
 	r.MustRegister(debughelper.Type())
 	r.MustRegister(merge.TypeV3())
+	r.MustRegister(crypto.Type())
+	r.MustRegister(stopanderror.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
