@@ -228,6 +228,8 @@ var registry = []Setting{
 		field: func(c *Config) any { return &c.VersionNotificationsEndpoint }},
 	{Env: "FLOWMILL_VERSION_NOTIFICATIONS_INFO_URL", Flag: "version-notifications-info-url", Default: "", Help: "Page on how to update, linked from the editor's version notices and the audit's outdated-instance finding; empty or an http(s) URL.",
 		field: func(c *Config) any { return &c.VersionNotificationsInfoURL }},
+	{Env: "FLOWMILL_DECOMPRESS_MAX_SIZE", Flag: "decompress-max-size", Default: "512", Help: "Most bytes one Compression node run may unpack, in MiB summed over all its files (1–65536); past it the node fails, so a zip bomb cannot fill the worker's memory.",
+		field: func(c *Config) any { return &c.DecompressMaxSize }},
 }
 
 // Redacted lists every setting as NAME=value with secrets hidden, for logs and diagnostics.

@@ -8,6 +8,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/aggregate"
 	"github.com/flowmill/flowmill/pkg/nodes/code"
 	"github.com/flowmill/flowmill/pkg/nodes/comparedatasets"
+	"github.com/flowmill/flowmill/pkg/nodes/compression"
 	"github.com/flowmill/flowmill/pkg/nodes/cron"
 	"github.com/flowmill/flowmill/pkg/nodes/crypto"
 	"github.com/flowmill/flowmill/pkg/nodes/datetime"
@@ -105,6 +106,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(merge.TypeV3())
 	r.MustRegister(crypto.Type())
 	r.MustRegister(stopanderror.Type())
+	r.MustRegister(compression.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
