@@ -48,6 +48,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/wait"
 	"github.com/flowmill/flowmill/pkg/nodes/webhook"
 	"github.com/flowmill/flowmill/pkg/nodes/writebinaryfile"
+	"github.com/flowmill/flowmill/pkg/nodes/xml"
 )
 
 // Register adds every built-in node type to r.
@@ -107,6 +108,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(crypto.Type())
 	r.MustRegister(stopanderror.Type())
 	r.MustRegister(compression.Type())
+	r.MustRegister(xml.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
