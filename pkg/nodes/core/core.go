@@ -25,6 +25,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/itemlists"
 	"github.com/flowmill/flowmill/pkg/nodes/limit"
 	"github.com/flowmill/flowmill/pkg/nodes/manualtrigger"
+	"github.com/flowmill/flowmill/pkg/nodes/markdown"
 	"github.com/flowmill/flowmill/pkg/nodes/merge"
 	"github.com/flowmill/flowmill/pkg/nodes/movebinarydata"
 	"github.com/flowmill/flowmill/pkg/nodes/noop"
@@ -109,6 +110,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(stopanderror.Type())
 	r.MustRegister(compression.Type())
 	r.MustRegister(xml.Type())
+	r.MustRegister(markdown.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
