@@ -44,6 +44,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/stopanderror"
 	"github.com/flowmill/flowmill/pkg/nodes/summarize"
 	"github.com/flowmill/flowmill/pkg/nodes/switchnode"
+	"github.com/flowmill/flowmill/pkg/nodes/totp"
 	"github.com/flowmill/flowmill/pkg/nodes/trainingdatastore"
 	"github.com/flowmill/flowmill/pkg/nodes/trainingmessenger"
 	"github.com/flowmill/flowmill/pkg/nodes/wait"
@@ -111,6 +112,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(compression.Type())
 	r.MustRegister(xml.Type())
 	r.MustRegister(markdown.Type())
+	r.MustRegister(totp.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
