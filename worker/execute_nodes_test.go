@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -81,4 +83,33 @@ func TestExecuteFilesFolder(t *testing.T) {
 	t.Setenv("FLOWMILL_FILES_DIR", other)
 	code, out, _ = execute(t, "--file", write(t, "wf.json", readFile("b.txt")))
 	require.Equal(t, 0, code, "%+v", out.Data.ResultData.Error)
+}
+
+// FLOWMILL_DECOMPRESS_MAX_SIZE reaches the Compression node: 2 MiB of zeros gzipped unpack
+// under the default cap and fail under a cap of 1 MiB.
+func TestExecuteDecompressCap(t *testing.T) {
+	data := t.TempDir()
+	t.Setenv("FLOWMILL_DATA_DIR", data)
+	require.NoError(t, os.MkdirAll(filepath.Join(data, "files"), 0o700))
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	_, err := zw.Write(make([]byte, 2<<20))
+	require.NoError(t, err)
+	require.NoError(t, zw.Close())
+	require.NoError(t, os.WriteFile(filepath.Join(data, "files", "zeros.gz"), buf.Bytes(), 0o600))
+	wf := `{"nodes": [
+ {"name": "Start", "type": "n8n-nodes-base.start", "typeVersion": 1, "position": [0, 0], "parameters": {}},
+ {"name": "Read", "type": "n8n-nodes-base.readBinaryFile", "typeVersion": 1, "position": [200, 0],
+  "parameters": {"filePath": "zeros.gz"}},
+ {"name": "Unpack", "type": "n8n-nodes-base.compression", "typeVersion": 1.1, "position": [400, 0], "parameters": {}}],
+ "connections": {"Start": {"main": [[{"node": "Read", "type": "main", "index": 0}]]},
+  "Read": {"main": [[{"node": "Unpack", "type": "main", "index": 0}]]}}}`
+	file := write(t, "wf.json", wf)
+	code, out, _ := execute(t, "--file", file)
+	require.Equal(t, 0, code, "%+v", out.Data.ResultData.Error)
+
+	t.Setenv("FLOWMILL_DECOMPRESS_MAX_SIZE", "1")
+	code, out, _ = execute(t, "--file", file)
+	require.Equal(t, 1, code)
+	require.Equal(t, "The decompressed output exceeds the maximum allowed size of 1 MB", out.Data.ResultData.Error.Message)
 }

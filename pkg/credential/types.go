@@ -210,6 +210,17 @@ var types = []*Type{
 				}},
 		},
 	},
+	{
+		// The TOTP node's secret; nothing to test it against.
+		Name: "totpApi", DisplayName: "TOTP API", DocumentationURL: "totp",
+		Properties: []Property{
+			{DisplayName: "Secret", Name: "secret", Type: "string", TypeOptions: password, Default: "",
+				Placeholder: "e.g. BVDRSBXQB2ZEL5HE", Required: true,
+				Description: `Secret key encoded in the QR code during setup. <a href="https://github.com/google/google-authenticator/wiki/Key-Uri-Format#secret">Learn more</a>.`},
+			{DisplayName: "Label", Name: "label", Type: "string", Default: "", Placeholder: "e.g. GitHub:john-doe",
+				Description: `Identifier for the TOTP account, in the <code>issuer:username</code> format. <a href="https://github.com/google/google-authenticator/wiki/Key-Uri-Format#label">Learn more</a>.`},
+		},
+	},
 }
 
 // Lookup returns the credential type called name, or false when there is none.

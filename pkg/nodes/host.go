@@ -28,6 +28,20 @@ type Host struct {
 	// Workflows bounds the workflows a node reads to run (Execute Workflow); the zero value has
 	// the default limits.
 	Workflows workflow.Limits
+	// MaxDecompressed caps the bytes one node run may unpack from archives
+	// (FLOWMILL_DECOMPRESS_MAX_SIZE); 0 means DefaultMaxDecompressed.
+	MaxDecompressed int64
+}
+
+// DefaultMaxDecompressed is the decompression cap of runs given no setting: 512 MiB.
+const DefaultMaxDecompressed = 512 << 20
+
+// MaxDecompressed is the most bytes this node run may unpack from archives.
+func (ex *Execution) MaxDecompressed() int64 {
+	if n := ex.cfg.Host.MaxDecompressed; n > 0 {
+		return n
+	}
+	return DefaultMaxDecompressed
 }
 
 // FileAccess resolves the path a file node was given to the file it may touch, or refuses it

@@ -8,7 +8,9 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/aggregate"
 	"github.com/flowmill/flowmill/pkg/nodes/code"
 	"github.com/flowmill/flowmill/pkg/nodes/comparedatasets"
+	"github.com/flowmill/flowmill/pkg/nodes/compression"
 	"github.com/flowmill/flowmill/pkg/nodes/cron"
+	"github.com/flowmill/flowmill/pkg/nodes/crypto"
 	"github.com/flowmill/flowmill/pkg/nodes/datetime"
 	"github.com/flowmill/flowmill/pkg/nodes/debughelper"
 	"github.com/flowmill/flowmill/pkg/nodes/errortrigger"
@@ -26,6 +28,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/itemlists"
 	"github.com/flowmill/flowmill/pkg/nodes/limit"
 	"github.com/flowmill/flowmill/pkg/nodes/manualtrigger"
+	"github.com/flowmill/flowmill/pkg/nodes/markdown"
 	"github.com/flowmill/flowmill/pkg/nodes/merge"
 	"github.com/flowmill/flowmill/pkg/nodes/movebinarydata"
 	"github.com/flowmill/flowmill/pkg/nodes/noop"
@@ -41,13 +44,16 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/splitout"
 	"github.com/flowmill/flowmill/pkg/nodes/start"
 	"github.com/flowmill/flowmill/pkg/nodes/stickynote"
+	"github.com/flowmill/flowmill/pkg/nodes/stopanderror"
 	"github.com/flowmill/flowmill/pkg/nodes/summarize"
 	"github.com/flowmill/flowmill/pkg/nodes/switchnode"
+	"github.com/flowmill/flowmill/pkg/nodes/totp"
 	"github.com/flowmill/flowmill/pkg/nodes/trainingdatastore"
 	"github.com/flowmill/flowmill/pkg/nodes/trainingmessenger"
 	"github.com/flowmill/flowmill/pkg/nodes/wait"
 	"github.com/flowmill/flowmill/pkg/nodes/webhook"
 	"github.com/flowmill/flowmill/pkg/nodes/writebinaryfile"
+	"github.com/flowmill/flowmill/pkg/nodes/xml"
 )
 
 // Register adds every built-in node type to r.
@@ -107,6 +113,12 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(htmlextract.Type())
 	r.MustRegister(html.Type())
 	r.MustRegister(icalendar.Type())
+	r.MustRegister(crypto.Type())
+	r.MustRegister(stopanderror.Type())
+	r.MustRegister(compression.Type())
+	r.MustRegister(xml.Type())
+	r.MustRegister(markdown.Type())
+	r.MustRegister(totp.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.

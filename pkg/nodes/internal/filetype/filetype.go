@@ -43,3 +43,13 @@ func ByName(name string) string {
 	}
 	return t
 }
+
+// Extensions lists the file extensions of a MIME type, without dots; empty when unknown.
+func Extensions(mimeType string) []string {
+	exts, _ := mime.ExtensionsByType(mimeType)
+	out := make([]string, 0, len(exts))
+	for _, e := range exts {
+		out = append(out, strings.TrimPrefix(e, "."))
+	}
+	return out
+}
