@@ -36,6 +36,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/sort"
 	"github.com/flowmill/flowmill/pkg/nodes/splitinbatches"
 	"github.com/flowmill/flowmill/pkg/nodes/splitout"
+	"github.com/flowmill/flowmill/pkg/nodes/spreadsheetfile"
 	"github.com/flowmill/flowmill/pkg/nodes/start"
 	"github.com/flowmill/flowmill/pkg/nodes/stickynote"
 	"github.com/flowmill/flowmill/pkg/nodes/summarize"
@@ -101,6 +102,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(trainingmessenger.Type())
 	r.MustRegister(debughelper.Type())
 	r.MustRegister(merge.TypeV3())
+	r.MustRegister(spreadsheetfile.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
