@@ -28,6 +28,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/noop"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfile"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfiles"
+	"github.com/flowmill/flowmill/pkg/nodes/readpdf"
 	"github.com/flowmill/flowmill/pkg/nodes/removeduplicates"
 	"github.com/flowmill/flowmill/pkg/nodes/renamekeys"
 	"github.com/flowmill/flowmill/pkg/nodes/respondtowebhook"
@@ -103,6 +104,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(debughelper.Type())
 	r.MustRegister(merge.TypeV3())
 	r.MustRegister(spreadsheetfile.Type())
+	r.MustRegister(readpdf.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.

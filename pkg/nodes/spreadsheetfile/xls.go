@@ -193,7 +193,7 @@ func workbookStream(sh sheet, sheetName string) ([]byte, error) {
 		}
 	}
 	b = appendRecord(b, 0x023e, h("b60600000000400000000000000000000000"))   // WINDOW2
-	b = appendRecord(b, 0x01ba, appendXLString(nil, string(name), 2))  // CODENAME
+	b = appendRecord(b, 0x01ba, appendXLString(nil, string(name), 2))        // CODENAME
 	b = appendRecord(b, 0x0867, h("67080000000000000000000003000100000000")) // FEATHEADR
 	feat := h("680800000000000000000000030000000000000100040000000000")
 	feat = binary.LittleEndian.AppendUint16(feat, 0)
