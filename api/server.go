@@ -82,7 +82,8 @@ func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
 		hub:       push.NewHub(in.Redis, 0, in.Log),
 		nodeTypes: in.Nodes,
 		nodeHost: nodes.Host{Files: in.Files, HTTP: cfg.Egress().Client(egress.Options{}),
-			IdempotencyHeader: cfg.HTTPIdempotencyKeyHeader(), Workflows: cfg.WorkflowLimits()},
+			IdempotencyHeader: cfg.HTTPIdempotencyKeyHeader(), Workflows: cfg.WorkflowLimits(),
+			UnpackMaxBytes: cfg.UnpackMaxBytes()},
 
 		workflowURLClient: newWorkflowURLClient(cfg.Egress()),
 	}

@@ -230,6 +230,9 @@ type Config struct {
 	// VersionNotificationsInfoURL is the page on how to update. Default empty. Empty or an
 	// http(s) URL.
 	VersionNotificationsInfoURL string
+	// UnpackMaxSize is the most one file a node reads may unpack to (a zip bomb's guard), in MiB.
+	// Default 256 (1–65536).
+	UnpackMaxSize int
 }
 
 // HTTPIdempotencyKeyHeader is the header the HTTP Request node sends its idempotency key in,
@@ -285,6 +288,10 @@ func (c *Config) Egress() *egress.Policy {
 func (c *Config) WorkflowLimits() workflow.Limits {
 	return workflow.Limits{MaxNodes: c.WorkflowMaxNodes, MaxBytes: c.WorkflowMaxSize << 20}
 }
+
+// UnpackMaxBytes returns FLOWMILL_UNPACK_MAX_SIZE in bytes; 0 (the nodes' default) for a Config
+// not made by Load.
+func (c *Config) UnpackMaxBytes() int64 { return int64(c.UnpackMaxSize) << 20 }
 
 // ExcludedNodes returns the node type names of NodesExclude; empty when none are excluded.
 func (c *Config) ExcludedNodes() []string { return nodeList(c.NodesExclude) }
@@ -609,6 +616,9 @@ func (c *Config) finish() error {
 		errs = append(errs, fmt.Errorf("FLOWMILL_TRUSTED_PROXIES: %w", err))
 	}
 	c.TrustedProxyNets = nets
+	if c.UnpackMaxSize < 1 || c.UnpackMaxSize > 65536 {
+		errs = append(errs, fmt.Errorf("FLOWMILL_UNPACK_MAX_SIZE: %d MiB is outside 1–65536", c.UnpackMaxSize))
+	}
 	return errors.Join(errs...)
 }
 

@@ -28,6 +28,20 @@ type Host struct {
 	// Workflows bounds the workflows a node reads to run (Execute Workflow); the zero value has
 	// the default limits.
 	Workflows workflow.Limits
+	// UnpackMaxBytes caps what one file a node reads may unpack to (FLOWMILL_UNPACK_MAX_SIZE);
+	// 0 means DefaultUnpackMaxBytes.
+	UnpackMaxBytes int64
+}
+
+// DefaultUnpackMaxBytes is the unpacking cap of a Host that sets none: 256 MiB.
+const DefaultUnpackMaxBytes = 256 << 20
+
+// UnpackMaxBytes is the most bytes one file this node reads may unpack to.
+func (ex *Execution) UnpackMaxBytes() int64 {
+	if n := ex.cfg.Host.UnpackMaxBytes; n > 0 {
+		return n
+	}
+	return DefaultUnpackMaxBytes
 }
 
 // FileAccess resolves the path a file node was given to the file it may touch, or refuses it

@@ -1,4 +1,4 @@
-package readpdf
+package readpdf_test
 
 import (
 	"bytes"
@@ -8,10 +8,13 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/flowmill/flowmill/pkg/nodes/readpdf"
 )
 
 // A content stream that inflates past the limit fails the read before any text is extracted.
 func TestExtractUnpackLimit(t *testing.T) {
+	t.Parallel()
 	var z bytes.Buffer
 	w := zlib.NewWriter(&z)
 	w.Write([]byte("BT /F1 12 Tf 72 720 Td (" + strings.Repeat("a", 5000) + ") Tj ET"))
@@ -36,12 +39,9 @@ func TestExtractUnpackLimit(t *testing.T) {
 	}
 	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
 
-	out, err := Extract(b.Bytes(), "")
+	out, err := readpdf.Extract(b.Bytes(), "", 1<<20)
 	require.NoError(t, err)
 	require.Len(t, out.Get("text"), 5000)
-	old := maxUnpacked
-	maxUnpacked = 1000
-	defer func() { maxUnpacked = old }()
-	_, err = Extract(b.Bytes(), "")
-	require.EqualError(t, err, "The PDF unpacks to more than 1000 bytes, the limit for reading a PDF")
+	_, err = readpdf.Extract(b.Bytes(), "", 1000)
+	require.EqualError(t, err, "The PDF unpacks to more than 1000 bytes, the limit for reading a PDF (FLOWMILL_UNPACK_MAX_SIZE)")
 }

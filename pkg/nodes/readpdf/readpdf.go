@@ -26,10 +26,6 @@ var descriptionJSON []byte
 // "version".
 const pdfjsVersion = "2.16.105"
 
-// maxUnpacked caps the bytes the page contents and fonts of one PDF may decompress to, so that a
-// small file cannot exhaust memory: 256 MiB.
-var maxUnpacked int64 = 256 << 20
-
 // Type returns the node type for registration.
 func Type() nodes.Type {
 	return nodes.Define(descriptionJSON, nodes.KindAction, execute)
@@ -79,7 +75,7 @@ func readItem(ex *nodes.Execution, item workflow.Item, i int) (*workflow.Object,
 	if err != nil {
 		return nil, nodes.Errorf(i, "%v", err)
 	}
-	json, err := Extract(data, password)
+	json, err := Extract(data, password, ex.UnpackMaxBytes())
 	if err != nil {
 		return nil, nodes.Errorf(i, "%s", err.Error())
 	}
@@ -87,9 +83,9 @@ func readItem(ex *nodes.Execution, item workflow.Item, i int) (*workflow.Object,
 }
 
 // Extract reads a PDF as n8n's Read PDF does: numpages, numrender, info, text and version. Text
-// lines are the runs of glyphs on one baseline; pages are separated by a blank line. A malformed
-// file is an error, never a crash.
-func Extract(data []byte, password string) (out *workflow.Object, err error) {
+// lines are the runs of glyphs on one baseline; pages are separated by a blank line. Page contents
+// and fonts may unpack to at most maxUnpacked bytes. A malformed file is an error, never a crash.
+func Extract(data []byte, password string, maxUnpacked int64) (out *workflow.Object, err error) {
 	defer func() {
 		if x := recover(); x != nil {
 			out, err = nil, fmt.Errorf("Invalid PDF structure: %v", x)
@@ -122,7 +118,7 @@ func Extract(data []byte, password string) (out *workflow.Object, err error) {
 		}
 	}
 	n := r.NumPage()
-	if err := checkUnpackedSize(r, n); err != nil {
+	if err := checkUnpackedSize(r, n, maxUnpacked); err != nil {
 		return nil, err
 	}
 	pages := make([]string, 0, n)
@@ -156,7 +152,7 @@ func pageText(p pdf.Page) string {
 
 // checkUnpackedSize decompresses every page's content streams and font streams with a running
 // budget, before the text is extracted in memory.
-func checkUnpackedSize(r *pdf.Reader, n int) error {
+func checkUnpackedSize(r *pdf.Reader, n int, maxUnpacked int64) error {
 	budget := maxUnpacked
 	read := func(v pdf.Value) error {
 		if v.Kind() != pdf.Stream {
@@ -167,7 +163,7 @@ func checkUnpackedSize(r *pdf.Reader, n int) error {
 		k, _ := io.Copy(io.Discard, io.LimitReader(rc, budget+1))
 		budget -= k
 		if budget < 0 {
-			return fmt.Errorf("The PDF unpacks to more than %d bytes, the limit for reading a PDF", maxUnpacked)
+			return fmt.Errorf("The PDF unpacks to more than %d bytes, the limit for reading a PDF (FLOWMILL_UNPACK_MAX_SIZE)", maxUnpacked)
 		}
 		return nil
 	}

@@ -8,11 +8,9 @@ import (
 
 // A spreadsheet that unpacks past the limit is refused before it is read into memory.
 func TestReadXLSXUnzipLimit(t *testing.T) {
+	t.Parallel()
 	data, err := writeXLSX(sheet{{"a"}, {"b"}}, "Sheet")
 	require.NoError(t, err)
-	old := maxUncompressed
-	maxUncompressed = 100
-	defer func() { maxUncompressed = old }()
-	_, err = readXLSX(data, readOptions{})
-	require.EqualError(t, err, "The spreadsheet unpacks to more than 100 bytes, the limit for reading a spreadsheet")
+	_, err = readXLSX(data, readOptions{maxUnpacked: 100})
+	require.EqualError(t, err, "The spreadsheet unpacks to more than 100 bytes, the limit for reading a spreadsheet (FLOWMILL_UNPACK_MAX_SIZE)")
 }

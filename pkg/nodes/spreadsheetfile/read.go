@@ -46,6 +46,8 @@ type readOptions struct {
 	delimiter, encoding, sheetName                 string
 	rangeSpec                                      any
 	maxRows, fromLine                              int
+	// maxUnpacked caps the bytes an XLSX file may unpack to (FLOWMILL_UNPACK_MAX_SIZE).
+	maxUnpacked int64
 }
 
 func options(ex *nodes.Execution, i int) (readOptions, error) {
@@ -53,7 +55,8 @@ func options(ex *nodes.Execution, i int) (readOptions, error) {
 	if err != nil {
 		return readOptions{}, err
 	}
-	o := readOptions{headerRow: m["headerRow"] != false, delimiter: ",", maxRows: -1, rangeSpec: m["range"]}
+	o := readOptions{headerRow: m["headerRow"] != false, delimiter: ",", maxRows: -1, rangeSpec: m["range"],
+		maxUnpacked: ex.UnpackMaxBytes()}
 	o.includeEmpty, _ = m["includeEmptyCells"].(bool)
 	o.raw, _ = m["rawData"].(bool)
 	o.bom, _ = m["enableBOM"].(bool)
@@ -234,10 +237,10 @@ func readSheet(data []byte, bin workflow.BinaryData, o readOptions) ([]*workflow
 }
 
 func readXLSX(data []byte, o readOptions) (sheet, error) {
-	f, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{UnzipSizeLimit: maxUncompressed, UnzipXMLSizeLimit: maxUncompressed})
+	f, err := excelize.OpenReader(bytes.NewReader(data), excelize.Options{UnzipSizeLimit: o.maxUnpacked, UnzipXMLSizeLimit: o.maxUnpacked})
 	if err != nil {
 		if strings.Contains(err.Error(), "unzip size") {
-			return nil, fmt.Errorf("The spreadsheet unpacks to more than %d bytes, the limit for reading a spreadsheet", maxUncompressed)
+			return nil, fmt.Errorf("The spreadsheet unpacks to more than %d bytes, the limit for reading a spreadsheet (FLOWMILL_UNPACK_MAX_SIZE)", o.maxUnpacked)
 		}
 		return nil, fmt.Errorf("Unsupported file: %v", err)
 	}

@@ -14,10 +14,6 @@ import (
 //go:embed description.json
 var descriptionJSON []byte
 
-// maxUncompressed caps the bytes an XLSX or ODS file may unpack to, so that a small zip bomb
-// cannot exhaust memory: 256 MiB.
-var maxUncompressed int64 = 256 << 20
-
 // Type returns the node type for registration.
 func Type() nodes.Type {
 	return nodes.Define(descriptionJSON, nodes.KindAction, execute)
