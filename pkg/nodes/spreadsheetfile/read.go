@@ -111,7 +111,7 @@ func readItem(ex *nodes.Execution, item workflow.Item, i int) ([]*workflow.Objec
 		rows, err = readSheet(data, bin, o)
 	}
 	if err != nil {
-		if bin.FileExtension != "" && format != "" && bin.FileExtension != format {
+		if bin.FileExtension != "" && format != "" && format != "autodetect" && bin.FileExtension != format {
 			return nil, nodes.Errorf(i, "The file selected in 'Input Binary Field' is not in %s format", format)
 		}
 		return nil, nodes.Errorf(i, "%s", err.Error())

@@ -55,6 +55,7 @@ func TestReadFromFile(t *testing.T) {
 		{"v2 csv latin1", 2, m{"fileFormat": "csv", "options": m{"encoding": "latin1"}}, fileItem([]byte("n\n\xe9\n"), "l.csv", "text/csv"), []m{{"n": "é"}}, ""},
 		{"no binary property", 2, m{"fileFormat": "csv", "binaryPropertyName": "file"}, csv, nil, `Item has no binary property called "file"`},
 		{"corrupt xlsx", 2, m{"fileFormat": "xlsx"}, fileItem([]byte("PK\x03\x04broken"), "x.xlsx", ""), nil, "Unsupported file: zip: not a valid zip file"},
+		{"autodetect names the real problem", 2, m{"fileFormat": "autodetect"}, fileItem([]byte("PK\x03\x04broken"), "x.xlsx", ""), nil, "Unsupported file: zip: not a valid zip file"},
 		{"xls input", 2, m{"fileFormat": "xls"}, fileItem([]byte{0xd0, 0xcf, 0x11, 0xe0, 0}, "x.xls", ""), nil, "Reading XLS (Excel 97-2003) files is not supported; save the file as XLSX or CSV"},
 		{"wrong format", 2, m{"fileFormat": "xlsx"}, fileItem([]byte{0xd0, 0xcf, 0x11, 0xe0, 0}, "x.xls", ""), nil, "The file selected in 'Input Binary Field' is not in xlsx format"},
 	}
