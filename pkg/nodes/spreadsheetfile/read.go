@@ -217,9 +217,13 @@ type sheet [][]any
 
 // readSheet reads a workbook (XLSX, or CSV as a one-sheet workbook) and turns the sheet into
 // rows as the spreadsheet library n8n uses does (sheet_to_json).
-func readSheet(data []byte, bin workflow.BinaryData, o readOptions) ([]*workflow.Object, error) {
+func readSheet(data []byte, bin workflow.BinaryData, o readOptions) (rows []*workflow.Object, err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			rows, err = nil, fmt.Errorf("Unsupported file: %v", x)
+		}
+	}()
 	var sh sheet
-	var err error
 	switch {
 	case bytes.HasPrefix(data, []byte("PK\x03\x04")) && bytes.Contains(data[:min(len(data), 200)], []byte("mimetypeapplication/vnd.oasis")):
 		return nil, errors.New("Reading ODS files is not supported; save the file as XLSX or CSV")
