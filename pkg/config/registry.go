@@ -228,7 +228,7 @@ var registry = []Setting{
 		field: func(c *Config) any { return &c.VersionNotificationsEndpoint }},
 	{Env: "FLOWMILL_VERSION_NOTIFICATIONS_INFO_URL", Flag: "version-notifications-info-url", Default: "", Help: "Page on how to update, linked from the editor's version notices and the audit's outdated-instance finding; empty or an http(s) URL.",
 		field: func(c *Config) any { return &c.VersionNotificationsInfoURL }},
-	{Env: "FLOWMILL_UNPACK_MAX_SIZE", Flag: "unpack-max-size", Default: "256", Help: "Most bytes, in MiB (1–65536), that one file a node reads may unpack to (Spreadsheet File's XLSX, Read PDF's page contents and fonts); a file that unpacks to more fails the node.",
+	{Env: "FLOWMILL_UNPACK_MAX_SIZE", Flag: "unpack-max-size", Default: "256", Help: "Most bytes, in MiB (1–65536), that one file a node reads may unpack to (Spreadsheet File's XLSX and ODS, Read PDF's page contents and fonts); a file that unpacks to more fails the node.",
 		field: func(c *Config) any { return &c.UnpackMaxSize }},
 }
 

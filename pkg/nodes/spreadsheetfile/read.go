@@ -46,7 +46,7 @@ type readOptions struct {
 	delimiter, encoding, sheetName                 string
 	rangeSpec                                      any
 	maxRows, fromLine                              int
-	// maxUnpacked caps the bytes an XLSX file may unpack to (FLOWMILL_UNPACK_MAX_SIZE).
+	// maxUnpacked caps the bytes an XLSX or ODS file may unpack to (FLOWMILL_UNPACK_MAX_SIZE).
 	maxUnpacked int64
 }
 
@@ -226,7 +226,7 @@ func readSheet(data []byte, bin workflow.BinaryData, o readOptions) (rows []*wor
 	var sh sheet
 	switch {
 	case bytes.HasPrefix(data, []byte("PK\x03\x04")) && bytes.Contains(data[:min(len(data), 200)], []byte("mimetypeapplication/vnd.oasis")):
-		return nil, errors.New("Reading ODS files is not supported; save the file as XLSX or CSV")
+		sh, err = readODS(data, o)
 	case bytes.HasPrefix(data, []byte("PK\x03\x04")):
 		sh, err = readXLSX(data, o)
 	case bytes.HasPrefix(data, []byte{0xd0, 0xcf, 0x11, 0xe0}):

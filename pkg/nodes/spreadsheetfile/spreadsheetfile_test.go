@@ -118,7 +118,7 @@ func TestWriteToFile(t *testing.T) {
 		_, err = run(t, 2, m{"fileFormat": "xlsx", "options": m{"sheetName": "Nope"}}, out)
 		require.Equal(t, `Spreadsheet does not contain sheet called "Nope"!`, nodetest.NodeError(t, err).Message)
 	})
-	t.Run("ods is a zip with its mimetype first", func(t *testing.T) {
+	t.Run("ods round trip, a zip with its mimetype first", func(t *testing.T) {
 		t.Parallel()
 		out, err := run(t, 2, m{"operation": "toFile", "fileFormat": "ods"}, in)
 		require.NoError(t, err)
@@ -126,8 +126,9 @@ func TestWriteToFile(t *testing.T) {
 		z, err := zip.NewReader(bytes.NewReader([]byte(data)), int64(len(data)))
 		require.NoError(t, err)
 		require.Equal(t, "mimetype", z.File[0].Name)
-		_, err = run(t, 2, m{"fileFormat": "ods"}, out)
-		require.Equal(t, "Reading ODS files is not supported; save the file as XLSX or CSV", nodetest.NodeError(t, err).Message)
+		back, err := run(t, 2, m{"fileFormat": "ods", "options": m{"includeEmptyCells": true}}, out)
+		require.NoError(t, err)
+		nodetest.RequireJSONs(t, []m{{"name": "a<b", "n": 1.5, "ok": "", "obj": ""}, {"name": "c,d", "n": "", "ok": true, "obj": `{"x":1}`}}, back)
 	})
 	t.Run("rtf", func(t *testing.T) {
 		t.Parallel()
