@@ -77,7 +77,7 @@ func TestWriteToFile(t *testing.T) {
 	t.Parallel()
 	in := []workflow.Item{
 		{JSON: workflow.ObjectOf("name", "a<b", "n", 1.5)},
-		{JSON: workflow.ObjectOf("name", "c,d", "ok", true, "obj", workflow.ObjectOf("x", 1.0))},
+		{JSON: workflow.ObjectOf("name", "c,d", "ok", true, "obj", workflow.ObjectOf("x", 1.0, "l", []any{"p", workflow.NewObject(0)}))},
 	}
 	decode := func(t *testing.T, out []workflow.Item) string {
 		t.Helper()
@@ -90,7 +90,7 @@ func TestWriteToFile(t *testing.T) {
 		t.Parallel()
 		out, err := run(t, 2, m{"operation": "toFile", "fileFormat": "csv"}, in)
 		require.NoError(t, err)
-		require.Equal(t, "\ufeffname,n,ok,obj\na<b,1.5,,\n\"c,d\",,TRUE,\"{\"\"x\"\":1}\"", decode(t, out))
+		require.Equal(t, "\ufeffname,n,ok,obj.x,obj.l.0\na<b,1.5,,,\n\"c,d\",,TRUE,1,p", decode(t, out))
 		require.Equal(t, "spreadsheet.csv", out[0].Binary["data"].FileName)
 		require.Equal(t, workflow.PairedItems{{Item: 0}, {Item: 1}}, *out[0].PairedItem)
 	})
@@ -114,7 +114,7 @@ func TestWriteToFile(t *testing.T) {
 		require.NoError(t, err)
 		back, err := run(t, 2, m{"fileFormat": "xlsx", "options": m{"sheetName": "Data"}}, out)
 		require.NoError(t, err)
-		nodetest.RequireJSONs(t, []m{{"name": "a<b", "n": 1.5}, {"name": "c,d", "ok": true, "obj": `{"x":1}`}}, back)
+		nodetest.RequireJSONs(t, []m{{"name": "a<b", "n": 1.5}, {"name": "c,d", "ok": true, "obj.x": 1.0, "obj.l.0": "p"}}, back)
 		_, err = run(t, 2, m{"fileFormat": "xlsx", "options": m{"sheetName": "Nope"}}, out)
 		require.Equal(t, `Spreadsheet does not contain sheet called "Nope"!`, nodetest.NodeError(t, err).Message)
 	})
@@ -128,7 +128,7 @@ func TestWriteToFile(t *testing.T) {
 		require.Equal(t, "mimetype", z.File[0].Name)
 		back, err := run(t, 2, m{"fileFormat": "ods", "options": m{"includeEmptyCells": true}}, out)
 		require.NoError(t, err)
-		nodetest.RequireJSONs(t, []m{{"name": "a<b", "n": 1.5, "ok": "", "obj": ""}, {"name": "c,d", "n": "", "ok": true, "obj": `{"x":1}`}}, back)
+		nodetest.RequireJSONs(t, []m{{"name": "a<b", "n": 1.5, "ok": "", "obj.x": "", "obj.l.0": ""}, {"name": "c,d", "n": "", "ok": true, "obj.x": 1.0, "obj.l.0": "p"}}, back)
 	})
 	t.Run("rtf", func(t *testing.T) {
 		t.Parallel()

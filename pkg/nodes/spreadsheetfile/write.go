@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"strconv"
 	"strings"
 
 	"github.com/xuri/excelize/v2"
@@ -101,16 +102,42 @@ func writeFile(ex *nodes.Execution, items []workflow.Item) (workflow.Item, error
 	return workflow.Item{JSON: workflow.NewObject(0), Binary: map[string]workflow.BinaryData{prop: b}}, nil
 }
 
-// itemsToSheet lays the items' JSON out as rows; objects and lists are written as JSON text,
-// nulls as empty cells.
+// flatten sets v under key, nested objects and lists as dotted keys ("address.city", "tags.0")
+// as n8n's flattenObject does; an empty object or list leaves no key.
+func flatten(key string, v any, out *workflow.Object) {
+	switch v := v.(type) {
+	case *workflow.Object:
+		for k, x := range v.All() {
+			flatten(key+"."+k, x, out)
+		}
+	case []any:
+		for i, x := range v {
+			flatten(key+"."+strconv.Itoa(i), x, out)
+		}
+	default:
+		out.Set(key, v)
+	}
+}
+
+func flat(o *workflow.Object) *workflow.Object {
+	out := workflow.NewObject(o.Len())
+	for k, v := range o.All() {
+		flatten(k, v, out)
+	}
+	return out
+}
+
+// itemsToSheet lays the items' flattened JSON out as rows, nulls as empty cells.
 func itemsToSheet(items []workflow.Item, headerRow bool) sheet {
 	var keys []string
 	col := map[string]int{}
-	for _, it := range items {
+	rowsJSON := make([]*workflow.Object, len(items))
+	for i, it := range items {
 		if it.JSON == nil {
 			continue
 		}
-		for _, k := range it.JSON.Keys() {
+		rowsJSON[i] = flat(it.JSON)
+		for _, k := range rowsJSON[i].Keys() {
 			if _, ok := col[k]; !ok {
 				col[k] = len(keys)
 				keys = append(keys, k)
@@ -125,10 +152,10 @@ func itemsToSheet(items []workflow.Item, headerRow bool) sheet {
 		}
 		sh = append(sh, row)
 	}
-	for _, it := range items {
+	for _, o := range rowsJSON {
 		row := make([]any, len(keys))
-		if it.JSON != nil {
-			for k, v := range it.JSON.All() {
+		if o != nil {
+			for k, v := range o.All() {
 				row[col[k]] = cellValue(v)
 			}
 		}
