@@ -89,7 +89,8 @@ func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
 		hub:       push.NewHub(in.Redis, 0, in.Log),
 		nodeTypes: in.Nodes,
 		nodeHost: nodes.Host{Files: in.Files, HTTP: cfg.Egress().Client(egress.Options{}),
-			IdempotencyHeader: cfg.HTTPIdempotencyKeyHeader(), Workflows: cfg.WorkflowLimits(), MaxDecompressed: cfg.MaxDecompressed()},
+			IdempotencyHeader: cfg.HTTPIdempotencyKeyHeader(), Workflows: cfg.WorkflowLimits(),
+			UnpackMaxBytes: cfg.UnpackMaxBytes()},
 
 		workflowURLClient: newWorkflowURLClient(cfg.Egress()),
 	}

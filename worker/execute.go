@@ -95,7 +95,8 @@ func runExecute(args []string, stdout, stderr io.Writer) int {
 		Evaluator: ev,
 		Logger:    slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		Env:       config.NodeEnvironment(),
-		Host:      nodes.Host{Files: files, HTTP: cfg.Egress().Client(egress.Options{}), MaxDecompressed: cfg.MaxDecompressed(), Workflows: cfg.WorkflowLimits()},
+		Host: nodes.Host{Files: files, HTTP: cfg.Egress().Client(egress.Options{}), Workflows: cfg.WorkflowLimits(),
+			UnpackMaxBytes: cfg.UnpackMaxBytes()},
 	})
 	if err != nil {
 		fmt.Fprintln(stderr, "worker execute:", err)

@@ -85,7 +85,7 @@ func TestExecuteFilesFolder(t *testing.T) {
 	require.Equal(t, 0, code, "%+v", out.Data.ResultData.Error)
 }
 
-// FLOWMILL_DECOMPRESS_MAX_SIZE reaches the Compression node: 2 MiB of zeros gzipped unpack
+// FLOWMILL_UNPACK_MAX_SIZE reaches the Compression node: 2 MiB of zeros gzipped unpack
 // under the default cap and fail under a cap of 1 MiB.
 func TestExecuteDecompressCap(t *testing.T) {
 	data := t.TempDir()
@@ -108,7 +108,7 @@ func TestExecuteDecompressCap(t *testing.T) {
 	code, out, _ := execute(t, "--file", file)
 	require.Equal(t, 0, code, "%+v", out.Data.ResultData.Error)
 
-	t.Setenv("FLOWMILL_DECOMPRESS_MAX_SIZE", "1")
+	t.Setenv("FLOWMILL_UNPACK_MAX_SIZE", "1")
 	code, out, _ = execute(t, "--file", file)
 	require.Equal(t, 1, code)
 	require.Equal(t, "The decompressed output exceeds the maximum allowed size of 1 MB", out.Data.ResultData.Error.Message)

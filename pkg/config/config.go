@@ -247,9 +247,9 @@ type Config struct {
 	// (<BasePath>rest/prompts-host), which keeps answers in the database for the owner. Empty or
 	// an http(s) URL without a user name or password.
 	PromptsHost string
-	// DecompressMaxSize caps what one Compression node run may unpack, in MiB summed over
-	// every file it decompresses (a zip bomb stops there). Default 512 (1–65536).
-	DecompressMaxSize int
+	// UnpackMaxSize is the most one file a node reads may unpack to (a zip bomb's guard), in MiB.
+	// Default 256 (1–65536).
+	UnpackMaxSize int
 }
 
 // DefaultVersionsEndpoint is Flowmill's own release feed, the default version endpoint: one JSON
@@ -310,9 +310,9 @@ func (c *Config) WorkflowLimits() workflow.Limits {
 	return workflow.Limits{MaxNodes: c.WorkflowMaxNodes, MaxBytes: c.WorkflowMaxSize << 20}
 }
 
-// MaxDecompressed returns FLOWMILL_DECOMPRESS_MAX_SIZE in bytes; 0 (the node default) for a
-// Config not made by Load.
-func (c *Config) MaxDecompressed() int64 { return int64(c.DecompressMaxSize) << 20 }
+// UnpackMaxBytes returns FLOWMILL_UNPACK_MAX_SIZE in bytes; 0 (the nodes' default) for a Config
+// not made by Load.
+func (c *Config) UnpackMaxBytes() int64 { return int64(c.UnpackMaxSize) << 20 }
 
 // ExcludedNodes returns the node type names of NodesExclude; empty when none are excluded.
 func (c *Config) ExcludedNodes() []string { return nodeList(c.NodesExclude) }
@@ -647,8 +647,8 @@ func (c *Config) finish() error {
 		errs = append(errs, fmt.Errorf("FLOWMILL_TRUSTED_PROXIES: %w", err))
 	}
 	c.TrustedProxyNets = nets
-	if c.DecompressMaxSize < 1 || c.DecompressMaxSize > 65536 {
-		errs = append(errs, fmt.Errorf("FLOWMILL_DECOMPRESS_MAX_SIZE: %d MiB is outside 1–65536", c.DecompressMaxSize))
+	if c.UnpackMaxSize < 1 || c.UnpackMaxSize > 65536 {
+		errs = append(errs, fmt.Errorf("FLOWMILL_UNPACK_MAX_SIZE: %d MiB is outside 1–65536", c.UnpackMaxSize))
 	}
 	return errors.Join(errs...)
 }

@@ -123,6 +123,7 @@ func TestValidationMessages(t *testing.T) {
 		{env: map[string]string{"FLOWMILL_EGRESS_ALLOW": "10.0.0.0/8, 10.0.0.300"},
 			want: `FLOWMILL_EGRESS_ALLOW: "10.0.0.300" is not an IP address or CIDR network (such as 10.0.0.0/8, 192.168.1.5 or fd00::/8)`},
 		{env: map[string]string{"FLOWMILL_EGRESS_DENY": "metadata.internal"}, want: `FLOWMILL_EGRESS_DENY: "metadata.internal" is not an IP address or CIDR network`},
+		{env: map[string]string{"FLOWMILL_UNPACK_MAX_SIZE": "0"}, want: "FLOWMILL_UNPACK_MAX_SIZE: 0 MiB is outside 1–65536"},
 		{args: []string{"--nope=1"}, want: "unknown setting --nope"},
 		{args: []string{"--port"}, want: "--port needs a value"},
 	}

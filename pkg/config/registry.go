@@ -234,8 +234,8 @@ var registry = []Setting{
 		field: func(c *Config) any { return &c.PromptsEnabled }},
 	{Env: "FLOWMILL_PROMPTS_HOST", Flag: "prompts-host", Default: "", Help: "The prompts host the editor calls (GET /prompts, POST /prompt, POST /value-survey, with the n8n-instance-id and n8n-user-id headers); empty means the built-in host, which keeps the answers in the database and lists them for the owner on the users settings page. An http(s) URL without a user name or password.",
 		field: func(c *Config) any { return &c.PromptsHost }},
-	{Env: "FLOWMILL_DECOMPRESS_MAX_SIZE", Flag: "decompress-max-size", Default: "512", Help: "Most bytes one Compression node run may unpack, in MiB summed over all its files (1–65536); past it the node fails, so a zip bomb cannot fill the worker's memory.",
-		field: func(c *Config) any { return &c.DecompressMaxSize }},
+	{Env: "FLOWMILL_UNPACK_MAX_SIZE", Flag: "unpack-max-size", Default: "256", Help: "Most bytes, in MiB (1–65536), that one file a node reads may unpack to (Spreadsheet File's XLSX and ODS, Read PDF's page contents and fonts; for Compression, everything one run decompresses, summed over its files); past it the node fails, so a zip bomb cannot fill the worker's memory.",
+		field: func(c *Config) any { return &c.UnpackMaxSize }},
 }
 
 // Redacted lists every setting as NAME=value with secrets hidden, for logs and diagnostics.

@@ -28,20 +28,20 @@ type Host struct {
 	// Workflows bounds the workflows a node reads to run (Execute Workflow); the zero value has
 	// the default limits.
 	Workflows workflow.Limits
-	// MaxDecompressed caps the bytes one node run may unpack from archives
-	// (FLOWMILL_DECOMPRESS_MAX_SIZE); 0 means DefaultMaxDecompressed.
-	MaxDecompressed int64
+	// UnpackMaxBytes caps what one file a node reads may unpack to (FLOWMILL_UNPACK_MAX_SIZE);
+	// 0 means DefaultUnpackMaxBytes.
+	UnpackMaxBytes int64
 }
 
-// DefaultMaxDecompressed is the decompression cap of runs given no setting: 512 MiB.
-const DefaultMaxDecompressed = 512 << 20
+// DefaultUnpackMaxBytes is the unpacking cap of a Host that sets none: 256 MiB.
+const DefaultUnpackMaxBytes = 256 << 20
 
-// MaxDecompressed is the most bytes this node run may unpack from archives.
-func (ex *Execution) MaxDecompressed() int64 {
-	if n := ex.cfg.Host.MaxDecompressed; n > 0 {
+// UnpackMaxBytes is the most bytes one file this node reads may unpack to.
+func (ex *Execution) UnpackMaxBytes() int64 {
+	if n := ex.cfg.Host.UnpackMaxBytes; n > 0 {
 		return n
 	}
-	return DefaultMaxDecompressed
+	return DefaultUnpackMaxBytes
 }
 
 // FileAccess resolves the path a file node was given to the file it may touch, or refuses it

@@ -48,8 +48,9 @@ func RunnerConfig(in *infra.Infra, id string) execution.RunnerConfig {
 	return execution.RunnerConfig{
 		Store: in.Store, Redis: in.Redis, Queue: in.Queue, Publisher: in.Publisher, Metrics: in.Metrics,
 		Nodes: in.Nodes, Eval: in.Eval, Log: in.Log, Env: config.NodeEnvironment(),
-		Host: nodes.Host{Files: in.Files, HTTP: cfg.Egress().Client(egress.Options{}), MaxDecompressed: cfg.MaxDecompressed(),
-			IdempotencyHeader: cfg.HTTPIdempotencyKeyHeader(), Workflows: cfg.WorkflowLimits()},
+		Host: nodes.Host{Files: in.Files, HTTP: cfg.Egress().Client(egress.Options{}),
+			IdempotencyHeader: cfg.HTTPIdempotencyKeyHeader(), Workflows: cfg.WorkflowLimits(),
+			UnpackMaxBytes: cfg.UnpackMaxBytes()},
 		WorkerID:        id,
 		EncryptionKey:   cfg.EncryptionKey,
 		LeaseTTL:        cfg.ExecutionLeaseTTL,

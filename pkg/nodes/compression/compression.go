@@ -1,6 +1,6 @@
 // Package compression is the Compression node (versions 1 and 1.1): it packs an item's binary
 // files into one zip or gzips each, and unpacks zip and gzip files into binary properties. What
-// it unpacks per run is capped (FLOWMILL_DECOMPRESS_MAX_SIZE), so a zip bomb fails the node.
+// it unpacks per run is capped (FLOWMILL_UNPACK_MAX_SIZE), so a zip bomb fails the node.
 package compression
 
 import (
@@ -36,7 +36,7 @@ func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 	items := ex.InputData(0)
 	out := make([]workflow.Item, 0, len(items))
 	// The cap holds for the whole run, so many small archives cannot add up past it either.
-	budget := &budget{left: ex.MaxDecompressed(), limit: ex.MaxDecompressed()}
+	budget := &budget{left: ex.UnpackMaxBytes(), limit: ex.UnpackMaxBytes()}
 	for i, item := range items {
 		if err := ctx.Err(); err != nil {
 			return nil, err

@@ -167,7 +167,7 @@ func zipBomb(t *testing.T, size int, declared uint64) []byte {
 
 func TestDecompressionIsBounded(t *testing.T) {
 	t.Parallel()
-	host := nodes.Host{MaxDecompressed: 1 << 20}
+	host := nodes.Host{UnpackMaxBytes: 1 << 20}
 	// A header that declares the size fails before inflating; one that lies about it fails
 	// as soon as more comes out than it declared.
 	for declared, want := range map[uint64]string{

@@ -34,6 +34,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/noop"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfile"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfiles"
+	"github.com/flowmill/flowmill/pkg/nodes/readpdf"
 	"github.com/flowmill/flowmill/pkg/nodes/removeduplicates"
 	"github.com/flowmill/flowmill/pkg/nodes/renamekeys"
 	"github.com/flowmill/flowmill/pkg/nodes/respondtowebhook"
@@ -42,6 +43,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/sort"
 	"github.com/flowmill/flowmill/pkg/nodes/splitinbatches"
 	"github.com/flowmill/flowmill/pkg/nodes/splitout"
+	"github.com/flowmill/flowmill/pkg/nodes/spreadsheetfile"
 	"github.com/flowmill/flowmill/pkg/nodes/start"
 	"github.com/flowmill/flowmill/pkg/nodes/stickynote"
 	"github.com/flowmill/flowmill/pkg/nodes/stopanderror"
@@ -119,6 +121,8 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(xml.Type())
 	r.MustRegister(markdown.Type())
 	r.MustRegister(totp.Type())
+	r.MustRegister(spreadsheetfile.Type())
+	r.MustRegister(readpdf.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
