@@ -37,8 +37,10 @@ export function specialVariables(data: () => CompletionData, expression: boolean
     }
     const found = completionsAt(before, data());
     if (!found) return null;
-    const options = found.options.map((option): Completion => {
-      const out: Completion = { label: option.label, type: TYPES[option.kind], detail: option.detail };
+    // CodeMirror sorts options of equal match by label; the boost keeps the order given (an
+    // input's fields as the item has them), and is too small to outrank a better match.
+    const options = found.options.map((option, index): Completion => {
+      const out: Completion = { label: option.label, type: TYPES[option.kind], detail: option.detail, boost: -Math.min(index, 99) };
       const apply = option.apply;
       if (apply?.startsWith('[')) {
         // A field that is no identifier replaces the dot before it: `$json["a b"]`.
