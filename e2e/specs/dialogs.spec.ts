@@ -265,8 +265,17 @@ test('the tags manager creates, renames with Enter, cancels with Esc and deletes
   await input.press('Enter');
   await expect(row('finance')).toBeVisible();
   await shots(page, 'tags-manager');
+  // Esc with no row open closes the manager alone; the open-workflow dialog beneath stays.
+  await page.keyboard.press('Escape');
+  await expect(manager).toBeHidden();
+  await expect(page.getByTestId('workflow-open-modal')).toBeVisible();
+  await page.getByTestId('workflow-open-manage-tags').click();
+  await expect(manager).toBeVisible();
   await manager.getByTestId('tags-manager-done').click();
   await expect(manager).toBeHidden();
+  await expect(page.getByTestId('workflow-open-modal')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('workflow-open-modal')).toBeHidden();
 });
 
 test('the contact prompt and the value survey go to the built-in prompts host; the owner lists the answers', async ({ browser }) => {

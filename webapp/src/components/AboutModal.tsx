@@ -1,4 +1,5 @@
-import { ActionIcon, Anchor, Button, CopyButton, Group, Modal, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Button, CopyButton, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { StackedModal } from '@/components/modalHost';
 import { IconCheck, IconCopy, IconExternalLink } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useSettings } from '@/api/settings';
@@ -24,7 +25,7 @@ export function AboutModal({ opened }: HostedModalProps) {
   const { settings } = useSettings();
   const close = () => closeModal('about', 'close');
   return (
-    <Modal opened={opened} onClose={close} title={t('about.title')} centered {...dialogSizeProps('about')} attributes={{ content: { 'data-test-id': 'about-modal' } }}>
+    <StackedModal opened={opened} onClose={close} title={t('about.title')} centered {...dialogSizeProps('about')} attributes={{ content: { 'data-test-id': 'about-modal' } }}>
       <Stack gap="md">
         <Table verticalSpacing={8} horizontalSpacing={0} withRowBorders>
           <Table.Tbody>
@@ -90,6 +91,6 @@ export function AboutModal({ opened }: HostedModalProps) {
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </StackedModal>
   );
 }

@@ -1,10 +1,12 @@
-import { Button, Group, Modal, MultiSelect, Select, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
+import { Button, Group, MultiSelect, Select, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
 import { IconSparkles } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSessionUpdate, submitSurvey } from '@/api/users';
-import { buildSurveyAnswers, shouldShowSurvey, visibleQuestions, type SurveyQuestion, type SurveyValues } from '@/core/personalization';
+import { buildSurveyAnswers, visibleQuestions, type SurveyQuestion, type SurveyValues } from '@/core/personalization';
 import type { User } from '@/core/user';
+import { dialogSizeProps } from '@/components/modalHost/modalSize';
+import { closeModal, StackedModal, type HostedModalProps, type PersonalizationProps } from '@/components/modalHost';
 import { useSubmit } from './forms/useSubmit';
 
 function QuestionInput({ question, values, onChange }: { question: SurveyQuestion; values: SurveyValues; onChange: (value: string | string[]) => void }) {
@@ -41,18 +43,19 @@ function QuestionInput({ question, values, onChange }: { question: SurveyQuestio
   return <TextInput {...common} placeholder={t(`personalization.${question.key}.placeholder`)} value={typeof value === 'string' ? value : ''} onChange={(event) => onChange(event.currentTarget.value)} />;
 }
 
-type Phase = 'form' | 'thanks' | 'closed';
+type Phase = 'form' | 'thanks';
 
 /**
- * The personalization survey (spec 002 §2–§5): questions that follow the answers so far, then a
- * thank-you screen. Shown only when enabled, signed in and not answered yet.
+ * The personalization survey (spec 002 §2–§5), a named modal of the host: questions that follow
+ * the answers so far, then a thank-you screen. The frame opens it when the survey is enabled and
+ * the user has not answered yet; it cannot be dismissed before it is answered.
  */
-export function PersonalizationModal({ enabled, user }: { enabled: boolean; user: User | null }) {
+export function PersonalizationModal({ opened, user }: HostedModalProps & PersonalizationProps) {
   const { t } = useTranslation();
   const session = useSessionUpdate();
   const [phase, setPhase] = useState<Phase>('form');
   const [values, setValues] = useState<SurveyValues>({});
-  const opened = phase === 'thanks' || (phase === 'form' && shouldShowSurvey(enabled, user));
+  const close = () => closeModal('personalization', 'confirmed');
 
   const send = useSubmit(
     async (answering: User) => {
@@ -63,15 +66,13 @@ export function PersonalizationModal({ enabled, user }: { enabled: boolean; user
     },
     { onError: t('personalization.submitError'), idleAfterSuccess: true },
   );
-  const onContinue = () => {
-    if (user) void send.submit(user);
-  };
+  const onContinue = () => void send.submit(user);
 
   return (
-    <Modal
+    <StackedModal
       opened={opened}
-      onClose={() => setPhase('closed')}
-      size={460}
+      onClose={close}
+      {...dialogSizeProps('personalization')}
       centered
       withCloseButton={false}
       closeOnClickOutside={false}
@@ -99,7 +100,7 @@ export function PersonalizationModal({ enabled, user }: { enabled: boolean; user
             <Text size="sm">{t('personalization.lookOut')}</Text>
           </Group>
           <Group justify="flex-end">
-            <Button onClick={() => setPhase('closed')} data-test-id="personalization-get-started">
+            <Button onClick={close} data-test-id="personalization-get-started">
               {t('personalization.getStarted')}
             </Button>
           </Group>
@@ -123,6 +124,6 @@ export function PersonalizationModal({ enabled, user }: { enabled: boolean; user
           </Stack>
         </form>
       )}
-    </Modal>
+    </StackedModal>
   );
 }

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSignOut } from '@/api/currentUser';
@@ -6,9 +6,9 @@ import { settingsEntryTarget, type AccessContext } from '@/core/access';
 import type { PushStatus } from '@/core/push/pushClient';
 import { routePath, type RouteName } from '@/core/routes';
 import type { Settings } from '@/core/settings';
+import type { User } from '@/core/user';
 import { MainSidebar } from '@/components/MainSidebar';
-import { closeAllModals, openModal } from '@/components/modalHost';
-import { PersonalizationModal } from '@/components/PersonalizationModal';
+import { closeAllModals, isModalOpen, openModal } from '@/components/modalHost';
 import { PushConnectionLost } from '@/components/PushConnectionLost';
 import { showToast } from '@/components/toast';
 import { CriticalUpdateNotice } from '@/components/versions/CriticalUpdateNotice';
@@ -62,10 +62,21 @@ export function AppFrame({ route, settings, access, pushStatus, children }: AppF
         ) : null}
         {children}
       </main>
-      <PersonalizationModal enabled={settings.personalizationSurveyEnabled} user={access.user} />
+      <PersonalizationLauncher enabled={settings.personalizationSurveyEnabled} user={access.user} />
       {/* Prompts wait until the personalization survey is answered. */}
       <PromptsLauncher ready={!shouldShowSurvey(settings.personalizationSurveyEnabled, access.user)} />
       <CriticalUpdateNotice />
     </div>
   );
+}
+
+/**
+ * Opens the personalization survey on the modal host when it is enabled and the signed-in user has
+ * not answered it; answering updates the user, so it is asked once.
+ */
+function PersonalizationLauncher({ enabled, user }: { enabled: boolean; user: User | null }) {
+  useEffect(() => {
+    if (user && shouldShowSurvey(enabled, user) && !isModalOpen('personalization')) openModal('personalization', { user });
+  }, [enabled, user]);
+  return null;
 }

@@ -1,8 +1,27 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { renderWithProviders } from '@/test/renderApp';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CloseReason } from '@/core/modals/modalStack';
 import { closeAllModals, closeModal, getModalStack, openModal } from './modalStore';
 import { ModalHost, type HostedModalProps, type ModalRegistry } from './ModalHost';
+import { StackedModal } from './stacked';
+
+/** Two real dialogs that close through the host, as the named modals do. */
+function Lower({ opened }: HostedModalProps) {
+  return (
+    <StackedModal opened={opened} onClose={() => closeModal('about', 'cancel')} title="Lower" transitionProps={{ duration: 0 }}>
+      <button type="button">lower</button>
+    </StackedModal>
+  );
+}
+
+function Upper({ opened }: HostedModalProps) {
+  return (
+    <StackedModal opened={opened} onClose={() => closeModal('tagsManager', 'cancel')} title="Upper" transitionProps={{ duration: 0 }}>
+      <button type="button">upper</button>
+    </StackedModal>
+  );
+}
 
 function About({ opened }: HostedModalProps) {
   return <div data-test-id="about" data-opened={String(opened)} />;
@@ -55,5 +74,18 @@ describe('modal host', () => {
     act(() => openModal('executions', {}));
     expect(getModalStack().map((open) => open.name)).toEqual(['executions']);
     expect(container.innerHTML).toBe(before);
+  });
+
+  it('closes only the dialog on top with Esc; the one beneath stays open', async () => {
+    renderWithProviders(<ModalHost registry={{ about: Lower, tagsManager: Upper }} />);
+    const reasons: CloseReason[] = [];
+    act(() => openModal('about', {}, (reason) => reasons.push(reason)));
+    act(() => openModal('tagsManager', {}));
+    fireEvent.keyDown(await screen.findByText('upper'), { key: 'Escape' });
+    await waitFor(() => expect(getModalStack().map((open) => open.name)).toEqual(['about']));
+    expect(reasons).toEqual([]);
+    fireEvent.keyDown(await screen.findByText('lower'), { key: 'Escape' });
+    await waitFor(() => expect(getModalStack()).toEqual([]));
+    expect(reasons).toEqual(['cancel']);
   });
 });

@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { isKeptAlive, type ModalName, type OpenModal } from '@/core/modals/modalStack';
 import { useKeptAliveModals, useModalStack, type ModalPropsByName } from './modalStore';
+import { HostedModalContext } from './hostedContext';
 
 /** What the host adds to every named modal's props: whether it is open (kept-alive modals stay mounted closed). */
 export interface HostedModalProps {
@@ -23,10 +24,17 @@ export type ModalRegistry = { [N in ModalName]?: ComponentType<ModalPropsByName[
 export function ModalHost({ registry }: { registry: ModalRegistry }) {
   const stack = useModalStack();
   const keptAlive = useKeptAliveModals();
+  // The most recent modal is first on the stack; only it answers Esc (StackedModal).
+  const top = stack[0];
   const render = (open: OpenModal, opened: boolean, key: string) => {
     const Component = registry[open.name] as ComponentType<Record<string, unknown>> | undefined;
     if (!Component) return null;
-    return <Component key={key} {...(open.props as Record<string, unknown>)} opened={opened} />;
+    const onTop = top !== undefined && top.name === open.name && (isKeptAlive(open.name) || top.key === open.key);
+    return (
+      <HostedModalContext.Provider key={key} value={{ onTop }}>
+        <Component {...(open.props as Record<string, unknown>)} opened={opened} />
+      </HostedModalContext.Provider>
+    );
   };
   return (
     <>

@@ -1,4 +1,6 @@
 export { ModalHost, type HostedModalProps, type ModalRegistry } from './ModalHost';
+export { HostedModalContext } from './hostedContext';
+export { StackedDrawer, StackedModal } from './stacked';
 export {
   closeAllModals,
   closeModal,
@@ -7,6 +9,7 @@ export {
   openModal,
   useModalStack,
   type ContactPromptProps,
+  type PersonalizationProps,
   type DeleteUserProps,
   type DuplicateProps,
   type WorkflowOpenProps,

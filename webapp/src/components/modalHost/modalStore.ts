@@ -20,6 +20,11 @@ export interface EditCredentialProps {
 }
 
 /** The contact prompt's words, from the prompts host. */
+/** The personalization survey is asked of this user (spec 002 §2–§5). */
+export interface PersonalizationProps {
+  user: User;
+}
+
 export interface ContactPromptProps {
   title?: string;
   message?: string;
@@ -73,7 +78,7 @@ export interface ModalPropsByName {
   versions: NoProps;
   settings: WorkflowSettingsProps;
   credentialsList: NoProps;
-  personalization: NoProps;
+  personalization: PersonalizationProps;
   contactPrompt: ContactPromptProps;
   valueSurvey: NoProps;
   executions: NoProps;

@@ -1,6 +1,6 @@
-import { closeModal, type HostedModalProps } from '@/components/modalHost';
+import { closeModal, StackedModal, type HostedModalProps } from '@/components/modalHost';
 import { dialogSizeProps } from '@/components/modalHost/modalSize';
-import { Button, Group, Modal, PasswordInput, Stack } from '@mantine/core';
+import { Button, Group, PasswordInput, Stack } from '@mantine/core';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changeOwnPassword } from '@/api/users';
@@ -56,8 +56,8 @@ export function ChangePasswordModal({ opened }: HostedModalProps) {
   const { t } = useTranslation();
   const onClose = () => closeModal('changePassword', 'cancel');
   return (
-    <Modal opened={opened} onClose={onClose} title={t('auth.changePassword.title')} {...dialogSizeProps('changePassword')} centered attributes={{ content: { 'data-test-id': 'change-password-modal' } as Record<string, string> }}>
+    <StackedModal opened={opened} onClose={onClose} title={t('auth.changePassword.title')} {...dialogSizeProps('changePassword')} centered attributes={{ content: { 'data-test-id': 'change-password-modal' } as Record<string, string> }}>
       {opened ? <ChangePasswordForm onClose={onClose} onDone={() => closeModal('changePassword', 'confirmed')} /> : null}
-    </Modal>
+    </StackedModal>
   );
 }

@@ -1,5 +1,5 @@
-import { closeModal, type DeleteUserProps, type HostedModalProps } from '@/components/modalHost';
-import { Button, Group, Modal, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
+import { closeModal, StackedModal, type DeleteUserProps, type HostedModalProps } from '@/components/modalHost';
+import { Button, Group, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteUser } from '@/api/users';
@@ -99,7 +99,7 @@ export function DeleteUserModal(props: DeleteUserProps & HostedModalProps) {
   const { user, opened } = props;
   const onClose = () => closeModal('deleteUser', 'cancel');
   return (
-    <Modal
+    <StackedModal
       opened={opened}
       onClose={onClose}
       title={t('settings.users.deleteTitle', { name: displayName(user) })}
@@ -108,6 +108,6 @@ export function DeleteUserModal(props: DeleteUserProps & HostedModalProps) {
       attributes={{ content: { 'data-test-id': 'delete-user-modal' } as Record<string, string> }}
     >
       <DeleteUserForm user={user} users={props.users} onDeleted={props.onDeleted} onClose={onClose} onDone={() => closeModal('deleteUser', 'confirmed')} />
-    </Modal>
+    </StackedModal>
   );
 }

@@ -1,6 +1,6 @@
-import { closeModal, type HostedModalProps, type InviteUserProps } from '@/components/modalHost';
+import { closeModal, StackedModal, type HostedModalProps, type InviteUserProps } from '@/components/modalHost';
 import { dialogSizeProps } from '@/components/modalHost/modalSize';
-import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { inviteUsers } from '@/api/users';
@@ -82,8 +82,8 @@ export function InviteUsersModal({ opened, onInvited }: HostedModalProps & Invit
   const { t } = useTranslation();
   const onClose = () => closeModal('inviteUser', 'cancel');
   return (
-    <Modal opened={opened} onClose={onClose} title={t('settings.users.inviteNewUsers')} {...dialogSizeProps('inviteUser')} centered attributes={{ content: { 'data-test-id': 'invite-users-modal' } as Record<string, string> }}>
+    <StackedModal opened={opened} onClose={onClose} title={t('settings.users.inviteNewUsers')} {...dialogSizeProps('inviteUser')} centered attributes={{ content: { 'data-test-id': 'invite-users-modal' } as Record<string, string> }}>
       {opened ? <InviteForm onClose={onClose} onDone={() => closeModal('inviteUser', 'confirmed')} onInvited={onInvited} /> : null}
-    </Modal>
+    </StackedModal>
   );
 }

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Card, Drawer, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { Anchor, Badge, Card, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconExternalLink } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useNodeTypes } from '@/api/nodeTypes';
@@ -7,7 +7,7 @@ import { useVersionInfo } from '@/api/versions';
 import { modalSize } from '@/core/modals/modalStack';
 import { timeAgo, formatDateTime } from '@/core/timeAgo';
 import { descriptionText, versionMarkers, type Version, type VersionMarker } from '@/core/versions/versions';
-import { closeModal, type HostedModalProps } from '@/components/modalHost';
+import { closeModal, StackedDrawer, type HostedModalProps } from '@/components/modalHost';
 import { NodeIcon } from '@/components/NodeIcon';
 import classes from './versions.module.css';
 
@@ -77,7 +77,7 @@ export function VersionsDrawer({ opened }: HostedModalProps) {
   const size = modalSize('versions');
   const { infoUrl } = settings.versionNotifications;
   return (
-    <Drawer
+    <StackedDrawer
       opened={opened}
       onClose={() => closeModal('versions', 'close')}
       position="left"
@@ -103,6 +103,6 @@ export function VersionsDrawer({ opened }: HostedModalProps) {
           <VersionCard key={version.name} version={version} />
         ))}
       </Stack>
-    </Drawer>
+    </StackedDrawer>
   );
 }

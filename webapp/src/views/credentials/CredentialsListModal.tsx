@@ -1,10 +1,10 @@
-import { ActionIcon, Button, Center, Group, Loader, Modal, ScrollArea, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Center, Group, Loader, ScrollArea, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteCredential, useCredentials, useCredentialTypes } from '@/api/credentials';
 import { showErrorToast } from '@/components/errorToast';
-import { closeModal, openModal } from '@/components/modalHost';
+import { closeModal, openModal, StackedModal } from '@/components/modalHost';
 import { showToast } from '@/components/toast';
 import { formatDateTime, timeAgo } from '@/core/timeAgo';
 import { confirmDelete } from './confirmDelete';
@@ -47,7 +47,7 @@ export function CredentialsListModal() {
   };
 
   return (
-    <Modal
+    <StackedModal
       opened
       onClose={() => closeModal('credentialsList', 'cancel')}
       size="80%"
@@ -129,6 +129,6 @@ export function CredentialsListModal() {
           </ScrollArea.Autosize>
         )}
       </Stack>
-    </Modal>
+    </StackedModal>
   );
 }

@@ -1,9 +1,9 @@
-import { ActionIcon, Box, Button, Center, Group, Loader, Modal, NavLink, ScrollArea, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Box, Button, Center, Group, Loader, NavLink, ScrollArea, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconPencil, IconPlug, IconSettings, IconTrash, IconX } from '@tabler/icons-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { confirmModal } from '@/components/confirm';
-import { closeModal, type EditCredentialProps } from '@/components/modalHost';
+import { closeModal, StackedModal, type EditCredentialProps } from '@/components/modalHost';
 import { showToast } from '@/components/toast';
 import { CREDENTIAL_NAME_MAX_LENGTH } from '@/core/credentials';
 import { confirmDelete } from './confirmDelete';
@@ -109,7 +109,7 @@ export function EditCredentialModal(props: EditCredentialProps) {
   const saveLabel = editor.busy === 'saving' ? t('credentialEdit.saving') : editor.stored && !editor.dirty ? t('credentialEdit.saved') : t('credentialEdit.save');
 
   return (
-    <Modal
+    <StackedModal
       opened
       onClose={() => void requestClose()}
       withCloseButton={false}
@@ -173,6 +173,6 @@ export function EditCredentialModal(props: EditCredentialProps) {
           </Box>
         </ScrollArea>
       </div>
-    </Modal>
+    </StackedModal>
   );
 }

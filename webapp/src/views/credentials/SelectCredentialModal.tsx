@@ -1,8 +1,8 @@
-import { Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
+import { Button, Group, Select, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useCredentialTypes } from '@/api/credentials';
-import { closeModal, openModal, type ModalPropsByName } from '@/components/modalHost';
+import { closeModal, openModal, StackedModal, type ModalPropsByName } from '@/components/modalHost';
 import { CredentialIcon } from './CredentialIcon';
 import classes from './credentials.module.css';
 
@@ -20,7 +20,7 @@ export function SelectCredentialModal({ workflowNodeTypes, tester }: ModalPropsB
   };
 
   return (
-    <Modal
+    <StackedModal
       opened
       onClose={() => closeModal('selectCredential', 'cancel')}
       size="50%"
@@ -60,6 +60,6 @@ export function SelectCredentialModal({ workflowNodeTypes, tester }: ModalPropsB
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </StackedModal>
   );
 }

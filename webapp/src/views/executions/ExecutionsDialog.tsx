@@ -1,4 +1,5 @@
-import { Button, Center, Checkbox, Group, Loader, LoadingOverlay, Modal, Select, Text, Tooltip } from '@mantine/core';
+import { Button, Center, Checkbox, Group, Loader, LoadingOverlay, Select, Text, Tooltip } from '@mantine/core';
+import { StackedModal } from '@/components/modalHost';
 import { IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -120,7 +121,7 @@ export function ExecutionsDialog({ onClose }: { onClose: () => void }) {
 
   const empty = list.rows.length === 0;
   return (
-    <Modal
+    <StackedModal
       opened
       onClose={onClose}
       size="80%"
@@ -221,6 +222,6 @@ export function ExecutionsDialog({ onClose }: { onClose: () => void }) {
           </Text>
         ) : null}
       </div>
-    </Modal>
+    </StackedModal>
   );
 }

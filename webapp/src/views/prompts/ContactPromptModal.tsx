@@ -1,9 +1,9 @@
-import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { submitContactInfo } from '@/api/prompts';
 import { canSendEmail } from '@/core/prompts/prompts';
-import { closeModal, type ContactPromptProps, type HostedModalProps } from '@/components/modalHost';
+import { closeModal, StackedModal, type ContactPromptProps, type HostedModalProps } from '@/components/modalHost';
 import { dialogSizeProps } from '@/components/modalHost/modalSize';
 import { showErrorToast } from '@/components/errorToast';
 import { showToast } from '@/components/toast';
@@ -31,7 +31,7 @@ export function ContactPromptModal({ opened, title, message }: ContactPromptProp
   };
 
   return (
-    <Modal
+    <StackedModal
       opened={opened}
       onClose={() => closeModal('contactPrompt', 'cancel')}
       title={<Text fw={700}>{title || t('contactPrompt.title')}</Text>}
@@ -68,6 +68,6 @@ export function ContactPromptModal({ opened, title, message }: ContactPromptProp
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </StackedModal>
   );
 }

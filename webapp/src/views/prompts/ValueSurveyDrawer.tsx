@@ -1,10 +1,10 @@
-import { Button, CloseButton, Drawer, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Button, CloseButton, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useEffect, useReducer, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { submitValueSurvey } from '@/api/prompts';
 import { canSendSurveyEmail, initialSurvey, SURVEY_RESET_MS, SURVEY_SCORES, SURVEY_TOAST_MS, surveyReducer, surveyTitle } from '@/core/prompts/prompts';
 import { modalSize } from '@/core/modals/modalStack';
-import { closeModal, type HostedModalProps } from '@/components/modalHost';
+import { closeModal, StackedDrawer, type HostedModalProps } from '@/components/modalHost';
 import { showErrorToast } from '@/components/errorToast';
 import { showToast } from '@/components/toast';
 import { usePromptsCaller } from './usePromptsCaller';
@@ -62,7 +62,7 @@ export function ValueSurveyDrawer({ opened }: HostedModalProps) {
   };
 
   return (
-    <Drawer
+    <StackedDrawer
       opened={opened}
       onClose={close}
       position="bottom"
@@ -118,6 +118,6 @@ export function ValueSurveyDrawer({ opened }: HostedModalProps) {
           </form>
         )}
       </Stack>
-    </Drawer>
+    </StackedDrawer>
   );
 }

@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Group, Loader, Modal, Stack, Table, Text, TextInput, ThemeIcon, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Loader, Stack, Table, Text, TextInput, ThemeIcon, Tooltip } from '@mantine/core';
 import { IconEdit, IconSearch, IconTags, IconTrash } from '@tabler/icons-react';
 import { useEffect, useReducer, useRef, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,7 +20,7 @@ import {
 import { abbreviateNumber } from '@/core/format/abbreviate';
 import { errorToastText } from '@/core/toastText';
 import { userRole } from '@/core/user';
-import { closeModal, type HostedModalProps } from '@/components/modalHost';
+import { closeModal, StackedModal, type HostedModalProps } from '@/components/modalHost';
 import { dialogSizeProps } from '@/components/modalHost/modalSize';
 import { showToast } from '@/components/toast';
 import classes from './tags.module.css';
@@ -270,7 +270,7 @@ export function TagsManagerModal({ opened }: HostedModalProps) {
   };
 
   return (
-    <Modal
+    <StackedModal
       opened={opened}
       onClose={close}
       closeOnEscape={state.mode.kind === 'idle'}
@@ -287,6 +287,6 @@ export function TagsManagerModal({ opened }: HostedModalProps) {
           </Button>
         </Group>
       </div>
-    </Modal>
+    </StackedModal>
   );
 }

@@ -1,4 +1,5 @@
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Button, Group, Stack, TextInput } from '@mantine/core';
+import { StackedModal } from '@/components/modalHost';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSWRConfig } from 'swr';
@@ -41,7 +42,7 @@ export function DuplicateWorkflowModal({ name, body, onClose }: { name: string; 
   };
 
   return (
-    <Modal opened onClose={onClose} title={t('duplicate.title')} size={420} centered attributes={{ content: { 'data-test-id': 'duplicate-modal' } }}>
+    <StackedModal opened onClose={onClose} title={t('duplicate.title')} size={420} centered attributes={{ content: { 'data-test-id': 'duplicate-modal' } }}>
       <form
         onSubmit={(event) => {
           event.preventDefault();
@@ -71,6 +72,6 @@ export function DuplicateWorkflowModal({ name, body, onClose }: { name: string; 
           </Group>
         </Stack>
       </form>
-    </Modal>
+    </StackedModal>
   );
 }

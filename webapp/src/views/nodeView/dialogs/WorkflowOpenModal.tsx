@@ -1,11 +1,11 @@
-import { Badge, Button, Group, Loader, Modal, MultiSelect, Table, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
+import { Badge, Button, Group, Loader, MultiSelect, Table, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconSearch, IconTags } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_WORKFLOW_SORT, filterWorkflows, sortWorkflows, type WorkflowSort, type WorkflowSortKey } from '@/core/editor/workflowList';
 import { formatDateTime, timeAgo } from '@/core/timeAgo';
 import { useTags, useWorkflowList } from '@/api/workflows';
-import { openModal } from '@/components/modalHost';
+import { openModal, StackedModal } from '@/components/modalHost';
 import { TagList } from '@/views/nodeView/header/TagsEditor';
 
 /** Tags shown per row in the open dialog before '+N'. */
@@ -49,7 +49,7 @@ export function WorkflowOpenModal({ onOpen, onClose }: { onOpen: (id: string) =>
   );
 
   return (
-    <Modal opened onClose={onClose} title={t('workflowOpen.title')} size="80%" attributes={{ content: { 'data-test-id': 'workflow-open-modal' } }}>
+    <StackedModal opened onClose={onClose} title={t('workflowOpen.title')} size="80%" attributes={{ content: { 'data-test-id': 'workflow-open-modal' } }}>
       <Group mb="md" grow>
         <TextInput
           placeholder={t('workflowOpen.searchPlaceholder')}
@@ -126,6 +126,6 @@ export function WorkflowOpenModal({ onOpen, onClose }: { onOpen: (id: string) =>
           {t('tagsManager.open')}
         </Button>
       </Group>
-    </Modal>
+    </StackedModal>
   );
 }

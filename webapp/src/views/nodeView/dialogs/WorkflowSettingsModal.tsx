@@ -1,4 +1,5 @@
-import { Button, Group, Modal, NumberInput, Select, Stack, Switch, Text } from '@mantine/core';
+import { Button, Group, NumberInput, Select, Stack, Switch, Text } from '@mantine/core';
+import { StackedModal } from '@/components/modalHost';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { checkTimeout, parseTimeoutInput, toParts, type TimeoutParts } from '@/core/editor/timeout';
@@ -102,7 +103,7 @@ export function WorkflowSettingsModal({
   );
 
   return (
-    <Modal opened onClose={onClose} title={t('settings.title', { name: workflowName, id: workflowId })} size="lg" attributes={{ content: { 'data-test-id': 'workflow-settings-modal' } }}>
+    <StackedModal opened onClose={onClose} title={t('settings.title', { name: workflowName, id: workflowId })} size="lg" attributes={{ content: { 'data-test-id': 'workflow-settings-modal' } }}>
       <Stack>
         <Select
           label={t('settings.executionOrder')}
@@ -157,6 +158,6 @@ export function WorkflowSettingsModal({
           </Button>
         </Group>
       </Stack>
-    </Modal>
+    </StackedModal>
   );
 }

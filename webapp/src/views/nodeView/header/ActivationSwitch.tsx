@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Checkbox, Group, Loader, Modal, Stack, Switch, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Checkbox, Group, Loader, Stack, Switch, Text, Tooltip } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import { workflowIssues } from '@/core/workflow/nodeIssues';
 import { canActivateWorkflow } from '@/core/workflow/nodeTypes';
 import { useKnownCredentials } from '@/api/credentials';
 import { updateWorkflow, useActivationError } from '@/api/workflows';
+import { closeModal, openModal, StackedModal, type HostedModalProps } from '@/components/modalHost';
 import { showToast } from '@/components/toast';
 import { useEditor, useEditorState } from '@/views/nodeView/EditorContext';
 import { errorMessage } from '@/views/nodeView/editorToasts';
@@ -29,7 +30,6 @@ export function ActivationSwitch({ ops }: { ops: WorkflowOps }) {
   );
   const credentials = useKnownCredentials();
   const [busy, setBusy] = useState(false);
-  const [notice, setNotice] = useState(false);
   const { data: activationError, mutate } = useActivationError(id, active);
   const notRunning = active && activationError?.error !== undefined;
 
@@ -50,7 +50,7 @@ export function ActivationSwitch({ ops }: { ops: WorkflowOps }) {
       const saved = await updateWorkflow(workflowId, { active: next });
       store.markSaved({ active: saved.active });
       void mutate();
-      if (next && window.localStorage.getItem(HIDE_ACTIVATION_ALERT_KEY) !== 'true') setNotice(true);
+      if (next && window.localStorage.getItem(HIDE_ACTIVATION_ALERT_KEY) !== 'true') openModal('activation', {});
     } catch (error) {
       const action = next ? t('activation.activated') : t('activation.deactivated');
       showToast({ type: 'error', title: t('activation.problemTitle'), message: t('activation.failed', { action, message: errorMessage(error) }) });
@@ -89,20 +89,20 @@ export function ActivationSwitch({ ops }: { ops: WorkflowOps }) {
           {busy ? <Loader size="xs" /> : null}
         </Group>
       </Tooltip>
-      {notice ? <ActivationNotice onClose={() => setNotice(false)} /> : null}
     </Group>
   );
 }
 
-function ActivationNotice({ onClose }: { onClose: () => void }) {
+/** The notice after a workflow is activated (spec 002 §2 "activation"), a named modal of the host. */
+export function ActivationModal({ opened }: HostedModalProps) {
   const { t } = useTranslation();
   const [hide, setHide] = useState(false);
   const close = () => {
     if (hide) window.localStorage.setItem(HIDE_ACTIVATION_ALERT_KEY, 'true');
-    onClose();
+    closeModal('activation', 'close');
   };
   return (
-    <Modal opened onClose={close} title={t('activation.modal.title')} centered attributes={{ content: { 'data-test-id': 'activation-modal' } }}>
+    <StackedModal opened={opened} onClose={close} title={t('activation.modal.title')} centered attributes={{ content: { 'data-test-id': 'activation-modal' } }}>
       <Stack>
         <Text size="sm">{t('activation.modal.message')}</Text>
         <Text size="sm" c="dimmed">
@@ -113,6 +113,6 @@ function ActivationNotice({ onClose }: { onClose: () => void }) {
           <Button onClick={close}>{t('activation.modal.gotIt')}</Button>
         </Group>
       </Stack>
-    </Modal>
+    </StackedModal>
   );
 }
