@@ -88,9 +88,7 @@ func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
 		cfg: cfg, in: in, log: in.Log, web: web,
 		hub:       push.NewHub(in.Redis, 0, in.Log),
 		nodeTypes: in.Nodes,
-		nodeHost: nodes.Host{Files: in.Files, HTTP: cfg.Egress().Client(egress.Options{}),
-			IdempotencyHeader: cfg.HTTPIdempotencyKeyHeader(), Workflows: cfg.WorkflowLimits(),
-			UnpackMaxBytes: cfg.UnpackMaxBytes()},
+		nodeHost:  infra.NodeHost(cfg, in.Files),
 
 		workflowURLClient: newWorkflowURLClient(cfg.Egress()),
 	}

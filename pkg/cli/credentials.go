@@ -119,20 +119,9 @@ func encryptedData(cipher *credential.Cipher, raw json.RawMessage) (string, erro
 
 func exportCredentials(ctx context.Context, env *Env, args []string) error {
 	fs := flags("export:credentials", env.Stderr)
-	all, id := selection(fs)
-	output := fs.String("output", "", "file to write (stdout without it), or folder with --separate")
-	fs.StringVar(output, "o", "", "shorthand for --output")
-	pretty := fs.Bool("pretty", false, "indent the JSON")
-	separate := fs.Bool("separate", false, "one file per credential, ID.json, in the folder --output")
+	sel, backup := exportSelection(fs, "credential")
 	decrypted := fs.Bool("decrypted", false, "write the data in clear instead of encrypted (keep such files secret)")
-	backup := fs.Bool("backup", false, "--all --pretty --separate")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if *backup {
-		*all, *pretty, *separate = true, true, true
-	}
-	if err := checkSelection(*all, *id); err != nil {
+	if err := parseExport(fs, args, sel, backup); err != nil {
 		return err
 	}
 	in, err := env.open(ctx)
@@ -144,12 +133,12 @@ func exportCredentials(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	var cs []store.Credential
-	if *all {
+	if *sel.all {
 		if cs, err = in.Store.ListCredentials(ctx, owner, store.CredentialFilter{}); err != nil {
 			return err
 		}
 	} else {
-		c, err := in.Store.GetCredential(ctx, *id)
+		c, err := in.Store.GetCredential(ctx, *sel.id)
 		if err != nil {
 			return err
 		}
@@ -179,5 +168,5 @@ func exportCredentials(ctx context.Context, env *Env, args []string) error {
 		files[i] = credentialFile{ID: idJSON, Name: c.Name, Type: c.Type, Data: data,
 			NodesAccess: rawOr(c.NodesAccess, "[]"), CreatedAt: &created, UpdatedAt: &updated}
 	}
-	return env.writeItems(*output, *separate, *pretty, names, files)
+	return env.writeItems(*sel.output, *sel.separate, *sel.pretty, names, files)
 }

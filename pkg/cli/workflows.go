@@ -146,6 +146,34 @@ func selection(fs *flag.FlagSet) (all *bool, id *string) {
 	return fs.Bool("all", false, "every one"), fs.String("id", "", "only the one with this id")
 }
 
+// exportFlags are the flags n8n's export commands share; noun names what one file holds.
+type exportFlags struct {
+	all, pretty, separate *bool
+	id, output            *string
+}
+
+// exportSelection declares the shared export flags on fs (--backup is --all --pretty --separate).
+func exportSelection(fs *flag.FlagSet, noun string) (*exportFlags, *bool) {
+	all, id := selection(fs)
+	output := fs.String("output", "", "file to write (stdout without it), or folder with --separate")
+	fs.StringVar(output, "o", "", "shorthand for --output")
+	f := &exportFlags{all: all, id: id, output: output,
+		pretty:   fs.Bool("pretty", false, "indent the JSON"),
+		separate: fs.Bool("separate", false, "one file per "+noun+", ID.json, in the folder --output")}
+	return f, fs.Bool("backup", false, "--all --pretty --separate")
+}
+
+// parseExport parses args into f and checks the selection.
+func parseExport(fs *flag.FlagSet, args []string, f *exportFlags, backup *bool) error {
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *backup {
+		*f.all, *f.pretty, *f.separate = true, true, true
+	}
+	return checkSelection(*f.all, *f.id)
+}
+
 func checkSelection(all bool, id string) error {
 	switch {
 	case all && id != "":
@@ -158,19 +186,8 @@ func checkSelection(all bool, id string) error {
 
 func exportWorkflows(ctx context.Context, env *Env, args []string) error {
 	fs := flags("export:workflow", env.Stderr)
-	all, id := selection(fs)
-	output := fs.String("output", "", "file to write (stdout without it), or folder with --separate")
-	fs.StringVar(output, "o", "", "shorthand for --output")
-	pretty := fs.Bool("pretty", false, "indent the JSON")
-	separate := fs.Bool("separate", false, "one file per workflow, ID.json, in the folder --output")
-	backup := fs.Bool("backup", false, "--all --pretty --separate")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if *backup {
-		*all, *pretty, *separate = true, true, true
-	}
-	if err := checkSelection(*all, *id); err != nil {
+	sel, backup := exportSelection(fs, "workflow")
+	if err := parseExport(fs, args, sel, backup); err != nil {
 		return err
 	}
 	in, err := env.open(ctx)
@@ -182,7 +199,7 @@ func exportWorkflows(ctx context.Context, env *Env, args []string) error {
 		return err
 	}
 	var ws []store.Workflow
-	if *all {
+	if *sel.all {
 		list, err := in.Store.ListWorkflows(ctx, owner, store.WorkflowFilter{})
 		if err != nil {
 			return err
@@ -196,7 +213,7 @@ func exportWorkflows(ctx context.Context, env *Env, args []string) error {
 			ws = append(ws, *full)
 		}
 	} else {
-		w, err := in.Store.GetWorkflow(ctx, *id)
+		w, err := in.Store.GetWorkflow(ctx, *sel.id)
 		if err != nil {
 			return err
 		}
@@ -211,7 +228,7 @@ func exportWorkflows(ctx context.Context, env *Env, args []string) error {
 		names[i] = w.ID
 		files[i] = toWorkflowFile(w)
 	}
-	return env.writeItems(*output, *separate, *pretty, names, files)
+	return env.writeItems(*sel.output, *sel.separate, *sel.pretty, names, files)
 }
 
 func toWorkflowFile(w store.Workflow) workflowFile {

@@ -16,6 +16,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/flowmill/flowmill/pkg/config"
+	"github.com/flowmill/flowmill/pkg/egress"
 	"github.com/flowmill/flowmill/pkg/expr"
 	"github.com/flowmill/flowmill/pkg/filefence"
 	"github.com/flowmill/flowmill/pkg/metrics"
@@ -144,4 +145,13 @@ func (in *Infra) Close() {
 func (in *Infra) InstanceID() string {
 	sum := sha256.Sum256([]byte(in.Config.EncryptionKey))
 	return hex.EncodeToString(sum[:])
+}
+
+// NodeHost is what nodes of this instance's runs get from their host: the file fence, the HTTP
+// client behind the egress policy, the idempotency header and the size limits. The api and the
+// worker share it, so a manual run and a queued one see the same settings.
+func NodeHost(cfg *config.Config, files *filefence.Fence) nodes.Host {
+	return nodes.Host{Files: files, HTTP: cfg.Egress().Client(egress.Options{}),
+		IdempotencyHeader: cfg.HTTPIdempotencyKeyHeader(), Workflows: cfg.WorkflowLimits(),
+		UnpackMaxBytes: cfg.UnpackMaxBytes()}
 }

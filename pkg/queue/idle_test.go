@@ -27,11 +27,7 @@ func idleServer(t *testing.T, url string, recheck time.Duration) (*Server, <-cha
 	})
 	require.NoError(t, srv.Start())
 	t.Cleanup(srv.Stop)
-	deadline := time.Now().Add(10 * time.Second)
-	for !srv.gate.idle() {
-		require.True(t, time.Now().Before(deadline), "the server never found its queues empty")
-		time.Sleep(5 * time.Millisecond)
-	}
+	require.Eventually(t, srv.gate.idle, 10*time.Second, 5*time.Millisecond, "the server never found its queues empty")
 	return srv, got
 }
 

@@ -12,7 +12,6 @@ import (
 
 	"github.com/flowmill/flowmill/pkg/bus"
 	"github.com/flowmill/flowmill/pkg/config"
-	"github.com/flowmill/flowmill/pkg/egress"
 	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/metrics"
@@ -48,9 +47,7 @@ func RunnerConfig(in *infra.Infra, id string) execution.RunnerConfig {
 	return execution.RunnerConfig{
 		Store: in.Store, Redis: in.Redis, Queue: in.Queue, Publisher: in.Publisher, Metrics: in.Metrics,
 		Nodes: in.Nodes, Eval: in.Eval, Log: in.Log, Env: config.NodeEnvironment(),
-		Host: nodes.Host{Files: in.Files, HTTP: cfg.Egress().Client(egress.Options{}),
-			IdempotencyHeader: cfg.HTTPIdempotencyKeyHeader(), Workflows: cfg.WorkflowLimits(),
-			UnpackMaxBytes: cfg.UnpackMaxBytes()},
+		Host:            infra.NodeHost(cfg, in.Files),
 		WorkerID:        id,
 		EncryptionKey:   cfg.EncryptionKey,
 		LeaseTTL:        cfg.ExecutionLeaseTTL,
