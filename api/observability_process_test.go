@@ -5,7 +5,6 @@ import (
 	"io"
 	"maps"
 	"net/http"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -62,14 +61,10 @@ func TestWorkerAndSchedulerServeHealthAndMetrics(t *testing.T) {
 		return getJSON(t, api+"rest/executions/"+id, &e) == 200 && e.Status == "success"
 	}, 30*time.Second, 20*time.Millisecond)
 
-	// The counters of the run are in the worker's registry once the run has finished.
-	finished := regexp.MustCompile(`(?m)^flowmill_executions_total\{mode="manual",status="success"\} 1$`)
-	var metrics string
-	require.Eventually(t, func() bool {
-		_, metrics = scrape(t, worker+"metrics")
-		return finished.MatchString(metrics)
-	}, 10*time.Second, 20*time.Millisecond)
-	for _, line := range []string{
+	// The counters of the run reach the worker's registry at different moments (the execution's
+	// when it finishes, the queue's when its task returns): wait until every one is there.
+	wantWorker := []string{
+		`flowmill_executions_total{mode="manual",status="success"} 1`,
 		`flowmill_executions_started_total{mode="manual"} 1`,
 		`flowmill_execution_duration_seconds_count{status="success",workflow="other"} 1`,
 		`flowmill_queue_tasks_total{kind="execution:run",result="ok"} 1`,
@@ -77,18 +72,31 @@ func TestWorkerAndSchedulerServeHealthAndMetrics(t *testing.T) {
 		`flowmill_queue_latency_seconds{queue="critical"} 0`,
 		`flowmill_redis_errors_total 0`,
 		`flowmill_database_errors_total 0`,
-	} {
-		require.Contains(t, metrics, line+"\n")
 	}
+	var metrics string
+	require.Eventually(t, func() bool {
+		_, metrics = scrape(t, worker+"metrics")
+		return missingLine(metrics, wantWorker) == ""
+	}, 10*time.Second, 20*time.Millisecond, "worker metrics never held every expected line")
+	require.Empty(t, missingLine(metrics, wantWorker))
 
-	_, metrics = scrape(t, scheduler+"metrics")
-	for _, line := range []string{
+	wantScheduler := []string{
 		`flowmill_scheduler_ticks_total{result="fired"} 0`,
 		`flowmill_scheduler_ticks_total{result="skipped"} 0`,
 		`flowmill_queue_pending{queue="default"} 0`,
 		`flowmill_database_errors_total 0`,
-	} {
-		require.Contains(t, metrics, line+"\n")
 	}
+	_, metrics = scrape(t, scheduler+"metrics")
+	require.Empty(t, missingLine(metrics, wantScheduler), "scheduler metrics")
 	require.True(t, strings.Contains(metrics, "go_goroutines "), "Go runtime metrics")
+}
+
+// missingLine answers the first of lines that is not a whole line of metrics, "" when all are.
+func missingLine(metrics string, lines []string) string {
+	for _, line := range lines {
+		if !strings.Contains(metrics, line+"\n") {
+			return line
+		}
+	}
+	return ""
 }
