@@ -26,14 +26,7 @@ type credentialFile struct {
 }
 
 func importCredentials(ctx context.Context, env *Env, args []string) error {
-	fs := flags("import:credentials", env.Stderr)
-	input := fs.String("input", "", "file to import, or folder with --separate")
-	fs.StringVar(input, "i", "", "shorthand for --input")
-	separate := fs.Bool("separate", false, "import every *.json file of the folder --input")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	items, err := readItems(*input, *separate, "credentials")
+	items, err := importedItems(flags("import:credentials", env.Stderr), args, "credentials")
 	if err != nil {
 		return err
 	}

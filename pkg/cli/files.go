@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -31,6 +32,18 @@ const maxInputFile = 256 << 20
 
 // readItems reads --input: a file holding a JSON array of kind (or one object), or with
 // separate a folder whose *.json files are read the same way, in name order.
+// importedItems declares n8n's import flags (--input, -i, --separate) on fs, parses args and reads
+// the items they name.
+func importedItems(fs *flag.FlagSet, args []string, kind string) ([]item, error) {
+	input := fs.String("input", "", "file to import, or folder with --separate")
+	fs.StringVar(input, "i", "", "shorthand for --input")
+	separate := fs.Bool("separate", false, "import every *.json file of the folder --input")
+	if err := parse(fs, args); err != nil {
+		return nil, err
+	}
+	return readItems(*input, *separate, kind)
+}
+
 func readItems(input string, separate bool, kind string) ([]item, error) {
 	if input == "" {
 		return nil, usagef("--input is required: a file, or a folder with --separate")

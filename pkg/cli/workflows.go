@@ -57,14 +57,7 @@ func parse(fs *flag.FlagSet, args []string) error {
 }
 
 func importWorkflows(ctx context.Context, env *Env, args []string) error {
-	fs := flags("import:workflow", env.Stderr)
-	input := fs.String("input", "", "file to import, or folder with --separate")
-	fs.StringVar(input, "i", "", "shorthand for --input")
-	separate := fs.Bool("separate", false, "import every *.json file of the folder --input")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	items, err := readItems(*input, *separate, "workflows")
+	items, err := importedItems(flags("import:workflow", env.Stderr), args, "workflows")
 	if err != nil {
 		return err
 	}
