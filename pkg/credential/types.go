@@ -130,9 +130,15 @@ var testedByHTTPRequest = []string{HTTPRequestNode}
 // authCodeGrants are the OAuth2 grant types that connect an account in the browser.
 var authCodeGrants = []any{"authorizationCode", "pkce"}
 
-// types are the credential types the core nodes use, with n8n's definitions (oAuth2Api as in
-// n8n 1.x, which added the PKCE grant).
-var types = []*Type{
+// types are every credential type: the generic ones below and each node family's (one file
+// per family, types_<family>.go), in a fixed order.
+var types = slices.Concat(
+	genericTypes,
+)
+
+// genericTypes are the credential types the core nodes use, with n8n's definitions (oAuth2Api
+// as in n8n 1.x, which added the PKCE grant).
+var genericTypes = []*Type{
 	{
 		Name: "httpBasicAuth", DisplayName: "Basic Auth", DocumentationURL: httpRequestDocs,
 		GenericAuth: true, Icon: httpRequestIcon, TestedBy: testedByHTTPRequest,
