@@ -65,3 +65,25 @@ func TestExecuteCommandCancelled(t *testing.T) {
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	require.Less(t, time.Since(start), 10*time.Second)
 }
+
+// An enabled command starts in the file nodes' folder, without Flowmill's settings in its
+// environment, and is stopped when its output passes the cap.
+func TestExecuteCommandFence(t *testing.T) {
+	t.Setenv("FLOWMILL_ENCRYPTION_KEY", "secret-key")
+	t.Setenv("FLOWMILL_TEST_OTHER", "x")
+	t.Setenv("PLAIN_VARIABLE", "kept")
+	dir := t.TempDir()
+	host := nodetest.FilesHost(t, dir)
+	resolved, err := host.Files.Resolve(".")
+	require.NoError(t, err)
+
+	out, err := nodetest.Run(t, executecommand.Type(), nodetest.Node{Host: host,
+		Parameters: m{"command": "pwd; env | grep -c '^FLOWMILL_' || true; echo $PLAIN_VARIABLE"}}, nodetest.Items(m{}))
+	require.NoError(t, err)
+	require.Equal(t, resolved+"\n0\nkept", nodetest.JSONs(out[0])[0]["stdout"])
+
+	start := time.Now()
+	_, err = nodetest.Run(t, executecommand.Type(), nodetest.Node{Host: host, Parameters: m{"command": "yes"}}, nodetest.Items(m{}))
+	require.EqualError(t, err, "Command output exceeds 16 MiB: the command was stopped")
+	require.Less(t, time.Since(start), 30*time.Second)
+}
