@@ -124,6 +124,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(spreadsheetfile.Type())
 	r.MustRegister(readpdf.Type())
 	r.MustRegister(splitinbatches.TypeV3())
+	r.MustRegister(removeduplicates.TypeV2())
 }
 
 // Registry returns a new registry holding the built-in node types.
