@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"context"
 	"crypto/md5"
-	"encoding/base64"
 	_ "embed"
+	"encoding/base64"
 	"slices"
 	"time"
 
@@ -297,4 +297,3 @@ func valueHash(s string) string {
 	sum := md5.Sum([]byte(s))
 	return base64.StdEncoding.EncodeToString(sum[:])
 }
-
