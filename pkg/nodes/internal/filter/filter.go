@@ -177,16 +177,21 @@ func (v Value) condition(c map[string]any, index, itemIndex int) (bool, error) {
 	}
 	singleValue, _ := op["singleValue"].(bool)
 	singleValue = singleValue || singleValueOperations[operation]
-	left, err := v.parseOperand(operand(c, "leftValue"), typ, index, itemIndex)
-	if err != nil {
-		return false, err
+	leftValue, rightValue := operand(c, "leftValue"), operand(c, "rightValue")
+	left, leftErr := v.parseOperand(leftValue, typ, index, itemIndex)
+	right, rightErr := v.parseOperand(rightValue, rightType, index, itemIndex)
+	if rightErr != nil && singleValue {
+		right, rightErr = nil, nil
 	}
-	right, err := v.parseOperand(operand(c, "rightValue"), rightType, index, itemIndex)
-	if err != nil {
-		if !singleValue {
-			return false, err
-		}
-		right = nil
+	if leftErr != nil && rightErr != nil && jsv.TypeOf(leftValue) == jsv.TypeOf(rightValue) {
+		return false, &Error{Message: fmt.Sprintf("Comparison type expects %s but both fields are %s",
+			article(typ), article(jsv.TypeOf(leftValue))), Description: TypeHint}
+	}
+	if leftErr != nil {
+		return false, leftErr
+	}
+	if rightErr != nil {
+		return false, rightErr
 	}
 	exists := left != nil && !jsv.IsUndefined(left)
 	if f, ok := left.(float64); ok && f != f {

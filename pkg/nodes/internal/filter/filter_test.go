@@ -128,6 +128,11 @@ func TestTypeErrors(t *testing.T) {
 
 	_, err = one("x", "string", "regex", "([", strict).Execute(0)
 	require.Error(t, err)
+
+	_, err = one("ten", "number", "gt", "nine", loose).Execute(0)
+	require.EqualError(t, err, "Comparison type expects a number but both fields are a string")
+	_, err = one("ten", "number", "gt", true, loose).Execute(0)
+	require.EqualError(t, err, "Conversion error: the string 'ten' can't be converted to a number [condition 0, item 0]")
 }
 
 // Operators as the editor stores them in Switch 3 rules: no rightType and no singleValue flag,
