@@ -91,7 +91,9 @@ func summarize(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, err
 	// From version 3 Min and Max compare any values (dates as text, for instance), not only
 	// numbers.
 	compareAny := level(ex) >= 3
-	if level(ex) < 2.1 {
+	// Summarize 1 also refuses such a field unless Continue if Field Not Found is on; 1.1 never does.
+	summarize1 := ex.Node().Type == summarizeType && ex.TypeVersion() < 1.1 && opts["continueIfFieldNotFound"] != true
+	if level(ex) < 2.1 || summarize1 {
 		for _, a := range aggs {
 			if a.field == "" {
 				continue

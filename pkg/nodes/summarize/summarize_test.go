@@ -89,3 +89,18 @@ func TestSummarizeV11KeepsSplitTypes(t *testing.T) {
 		})
 	}
 }
+
+func TestSummarizeMissingField(t *testing.T) {
+	t.Parallel()
+	params := func(options m) m {
+		return m{"fieldsToSummarize": m{"values": l{m{"aggregation": "sum", "field": "nope"}}}, "options": options}
+	}
+	_, err := run(t, 1, params(m{}), m{"v": 1.0})
+	require.ErrorContains(t, err, "The field 'nope' does not exist in any items")
+	got, err := run(t, 1, params(m{"continueIfFieldNotFound": true}), m{"v": 1.0})
+	require.NoError(t, err)
+	require.Equal(t, []m{{"sum_nope": 0.0}}, got)
+	got, err = run(t, 1.1, params(m{"continueIfFieldNotFound": false}), m{"v": 1.0})
+	require.NoError(t, err, "1.1 hides the option and always goes on")
+	require.Equal(t, []m{{"sum_nope": 0.0}}, got)
+}
