@@ -123,6 +123,8 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(totp.Type())
 	r.MustRegister(spreadsheetfile.Type())
 	r.MustRegister(readpdf.Type())
+	r.MustRegister(splitinbatches.TypeV3())
+	r.MustRegister(removeduplicates.TypeV2())
 }
 
 // Registry returns a new registry holding the built-in node types.

@@ -92,7 +92,7 @@ func TestFilterV2(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			out, err := nodetest.Run(t, filter.TypeV2(), nodetest.Node{Parameters: tc.params}, people)
+			out, err := nodetest.Run(t, filter.TypeV2(), nodetest.Node{Version: 2, Parameters: tc.params}, people)
 			require.NoError(t, err)
 			require.Equal(t, tc.want, names(t, nodetest.Outputs(out)))
 		})
@@ -103,6 +103,40 @@ func TestFilterV2TypeError(t *testing.T) {
 	t.Parallel()
 	p := m{"conditions": m{"options": m{"caseSensitive": true, "typeValidation": "strict"}, "combinator": "and",
 		"conditions": []any{m{"leftValue": "={{ $json.name }}", "rightValue": 1.0, "operator": m{"type": "number", "operation": "equals"}}}}}
-	_, err := nodetest.Run(t, filter.TypeV2(), nodetest.Node{Parameters: p}, people)
+	_, err := nodetest.Run(t, filter.TypeV2(), nodetest.Node{Version: 2, Parameters: p}, people)
 	require.Equal(t, "Wrong type: 'Adam' is a string but was expecting a number [condition 0, item 0]", nodetest.NodeError(t, err).Message)
+}
+
+func TestFilterV2Versions(t *testing.T) {
+	t.Parallel()
+	items := nodetest.Items(m{"n": "5"}, m{"n": 5.0})
+	params := func(extra m) m {
+		p := m{"conditions": m{"options": m{"caseSensitive": true, "typeValidation": "strict"}, "combinator": "and",
+			"conditions": []any{m{"leftValue": "={{ $json.n }}", "rightValue": 5.0, "operator": m{"type": "number", "operation": "equals"}}}}}
+		for k, v := range extra {
+			p[k] = v
+		}
+		return p
+	}
+	tests := []struct {
+		version float64
+		params  m
+		want    []map[string]any
+		wantErr string
+	}{
+		{2, params(m{"options": m{"looseTypeValidation": true}}), nodetest.JSONs(items), ""},
+		{2.1, params(m{"options": m{"looseTypeValidation": true}}), nil, "Wrong type: '5' is a string but was expecting a number [condition 0, item 0]"},
+		{2.2, params(m{"looseTypeValidation": true}), nodetest.JSONs(items), ""},
+		{2.3, params(m{"looseTypeValidation": true}), nodetest.JSONs(items), ""},
+	}
+	for _, tc := range tests {
+		out, err := nodetest.Run(t, filter.TypeV2(), nodetest.Node{Version: tc.version, Parameters: tc.params}, items)
+		if tc.wantErr != "" {
+			require.Equal(t, tc.wantErr, nodetest.NodeError(t, err).Message, "version %g", tc.version)
+			continue
+		}
+		require.NoError(t, err, "version %g", tc.version)
+		require.Len(t, out, 1, "Filter has one output")
+		require.Equal(t, tc.want, nodetest.JSONs(out[0]), "version %g", tc.version)
+	}
 }

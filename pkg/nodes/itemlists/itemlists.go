@@ -84,6 +84,12 @@ func TransformType(descriptionJSON, icon []byte, operation string) nodes.Type {
 	return t
 }
 
+// Run runs one Item Lists operation on the node's own parameters, for Transform nodes that
+// have operations of their own besides it (Remove Duplicates 2).
+func Run(ctx context.Context, ex *nodes.Execution, operation string) ([][]workflow.Item, error) {
+	return run(ctx, ex, operation)
+}
+
 func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
 	resource, err := ex.ParamString("resource", 0)
 	if err != nil {

@@ -33,7 +33,18 @@ type group struct {
 	rows []row
 	keys []string
 	subs map[string]*group
+	// values holds each key's field value when splits keep their types (Summarize 1.1).
+	values map[string]any
 }
+
+// typedSplits reports Summarize 1.1 and later, which groups by the split fields' values as
+// they are (the number 1 and the text "1" apart), in the order they first appear, and adds the
+// split fields after the aggregations, the innermost first.
+func typedSplits(ex *nodes.Execution) bool {
+	return ex.Node().Type == summarizeType && ex.TypeVersion() >= 1.1
+}
+
+const summarizeType = "n8n-nodes-base.summarize"
 
 func summarize(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, error) {
 	opts, err := options(ex)
@@ -80,7 +91,9 @@ func summarize(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, err
 	// From version 3 Min and Max compare any values (dates as text, for instance), not only
 	// numbers.
 	compareAny := level(ex) >= 3
-	if level(ex) < 2.1 {
+	// Summarize 1 also refuses such a field unless Continue if Field Not Found is on; 1.1 never does.
+	summarize1 := ex.Node().Type == summarizeType && ex.TypeVersion() < 1.1 && opts["continueIfFieldNotFound"] != true
+	if level(ex) < 2.1 || summarize1 {
 		for _, a := range aggs {
 			if a.field == "" {
 				continue
@@ -92,7 +105,8 @@ func summarize(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, err
 		}
 	}
 	skipEmpty := opts["skipEmptySplitFields"] == true
-	root := split(rows, splitBy, get, skipEmpty)
+	typed := typedSplits(ex)
+	root := split(rows, splitBy, get, skipEmpty, typed)
 	summary := func(rs []row) *workflow.Object {
 		out := workflow.NewObject(len(aggs))
 		for _, a := range aggs {
@@ -110,6 +124,23 @@ func summarize(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, err
 		nested = func(g *group) *workflow.Object {
 			if g.subs == nil {
 				return summary(g.rows)
+			}
+			if typed {
+				// Map keys become the object's keys as text, the last of equal texts winning.
+				byName := map[string]*workflow.Object{}
+				var names []string
+				for _, k := range g.keys {
+					name := jsv.ToString(g.values[k])
+					if _, seen := byName[name]; !seen {
+						names = append(names, name)
+					}
+					byName[name] = nested(g.subs[k])
+				}
+				out := workflow.NewObject(len(names))
+				for _, name := range workflow.JSKeyOrder(names) {
+					out.Set(name, byName[name])
+				}
+				return out
 			}
 			out := workflow.NewObject(len(g.keys))
 			for _, k := range g.keys {
@@ -154,7 +185,11 @@ func summarize(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, err
 			flatten(g.subs[k], depth+1, next)
 		}
 	}
-	flatten(root, 0, nil)
+	if typed {
+		out = flattenTyped(root, names, summary)
+	} else {
+		flatten(root, 0, nil)
+	}
 	if out == nil {
 		out = []workflow.Item{}
 	}
@@ -162,37 +197,80 @@ func summarize(ex *nodes.Execution, items []workflow.Item) ([]workflow.Item, err
 }
 
 // split groups rows by the values of the split fields, as object keys: numbers and booleans as
-// their strings, objects (and null) as JSON, a missing field as "undefined".
-func split(rows []row, fields []string, get jsv.Getter, skipEmpty bool) *group {
+// their strings, objects (and null) as JSON, a missing field as "undefined". With typed, objects
+// become JSON text, other values stay as they are and groups keep the order they first appear in.
+func split(rows []row, fields []string, get jsv.Getter, skipEmpty, typed bool) *group {
 	if len(fields) == 0 {
 		return &group{rows: rows}
 	}
-	g := &group{subs: map[string]*group{}}
+	g := &group{subs: map[string]*group{}, values: map[string]any{}}
 	byKey := map[string][]row{}
 	var keys []string
 	for _, r := range rows {
 		v := get(r.json, fields[0])
 		var key string
 		switch x := v.(type) {
-		case map[string]any, *workflow.Object, []any, nil:
+		case map[string]any, *workflow.Object, []any:
 			key = stringify(x)
-		default:
-			_, isNumber := workflow.Number(v)
-			if skipEmpty && !isNumber && !workflow.Truthy(v) {
-				continue
+			v = key
+		case nil:
+			if !typed {
+				key = stringify(x)
 			}
+		}
+		_, isNumber := workflow.Number(v)
+		if skipEmpty && !isNumber && !workflow.Truthy(v) && (typed || v != nil) {
+			continue
+		}
+		if key == "" || typed {
 			key = jsv.ToString(v)
+		}
+		if typed {
+			// Keys of a JavaScript Map: values of different types stay apart.
+			key = jsv.TypeOf(v) + ":" + key
 		}
 		if _, ok := byKey[key]; !ok {
 			keys = append(keys, key)
+			g.values[key] = v
 		}
 		byKey[key] = append(byKey[key], r)
 	}
-	g.keys = workflow.JSKeyOrder(keys)
+	g.keys = keys
+	if !typed {
+		g.keys = workflow.JSKeyOrder(keys)
+	}
 	for _, k := range g.keys {
-		g.subs[k] = split(byKey[k], fields[1:], get, skipEmpty)
+		g.subs[k] = split(byKey[k], fields[1:], get, skipEmpty, typed)
 	}
 	return g
+}
+
+// flattenTyped gives one item per split with typed values: the aggregations, then the split
+// fields from the innermost out (a missing value leaves its field out).
+func flattenTyped(root *group, names []string, summary func([]row) *workflow.Object) []workflow.Item {
+	var out []workflow.Item
+	var walk func(g *group, path []any)
+	walk = func(g *group, path []any) {
+		if g.subs != nil {
+			for _, k := range g.keys {
+				walk(g.subs[k], append(append([]any{}, path...), g.values[k]))
+			}
+			return
+		}
+		json := summary(g.rows)
+		for depth := len(path) - 1; depth >= 0; depth-- {
+			if !jsv.IsUndefined(path[depth]) {
+				json.Set(names[depth], path[depth])
+			}
+		}
+		paired := make(workflow.PairedItems, len(g.rows))
+		for i, r := range g.rows {
+			paired[i] = workflow.PairedItem{Item: r.index}
+		}
+		out = append(out, workflow.Item{JSON: json, PairedItem: &paired})
+	}
+	walk(root, nil)
+	return out
 }
 
 var numeric = map[string]bool{"average": true, "max": true, "min": true, "sum": true}

@@ -14,8 +14,9 @@ import (
 //go:embed v3.json
 var v3JSON []byte
 
-// TypeV3 returns Merge version 3: append, combine (by matching fields, by position, or every
-// combination) and choose branch, over 2–10 inputs where the mode allows it.
+// TypeV3 returns Merge versions 3 to 3.2: append, combine (by matching fields, by position, or
+// every combination) and choose branch, over 2–10 inputs where the mode allows it. The SQL
+// Query mode (the only one 3.1 and 3.2 change) keeps its parameters but fails when run.
 func TypeV3() nodes.Type {
 	t := nodes.Define(v3JSON, nodes.KindAction, executeV3)
 	t.EffectFree = true
@@ -108,7 +109,9 @@ func executeV3(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 			return nil, err
 		}
 	case "combineBySql":
-		return nil, nodes.Errorf(-1, "The SQL Query mode is not available; use Combine or a Code node")
+		e := nodes.Errorf(-1, "The SQL Query mode is not supported")
+		e.Description = "Flowmill does not run SQL over the inputs; use the Combine mode (matching fields, position or all combinations) or a Code node instead."
+		return nil, e
 	default:
 		return nil, nodes.Errorf(-1, "The mode %q is not known", mode)
 	}

@@ -57,7 +57,7 @@ func TestMergeV3(t *testing.T) {
 		{name: "choose an empty item", params: m{"mode": "chooseBranch", "output": "empty"}, in1: orders, in2: people,
 			want: []m{{}}},
 		{name: "SQL mode is refused", params: m{"mode": "combineBySql"}, in1: orders, in2: people,
-			wantErr: "The SQL Query mode is not available"},
+			wantErr: "The SQL Query mode is not supported"},
 	})
 }
 
@@ -98,4 +98,38 @@ func values(opts []nodes.OptionValue) []any {
 		out[i] = o.Value
 	}
 	return out
+}
+
+func TestMergeV3Versions(t *testing.T) {
+	t.Parallel()
+	in1, in2 := nodetest.Items(m{"a": 1.0}), nodetest.Items(m{"b": 2.0})
+	sql := m{"mode": "combineBySql", "query": "SELECT * FROM input1", "options": m{"emptyQueryResult": "success"}}
+	for _, version := range []float64{3, 3.1, 3.2} {
+		out, err := nodetest.Run(t, merge.TypeV3(), nodetest.Node{Version: version, Parameters: m{"mode": "append"}}, in1, in2)
+		require.NoError(t, err, "version %g", version)
+		nodetest.RequireJSONs(t, []m{{"a": 1.0}, {"b": 2.0}}, out[0])
+
+		_, err = nodetest.Run(t, merge.TypeV3(), nodetest.Node{Version: version, Parameters: sql}, in1, in2)
+		e := nodetest.NodeError(t, err)
+		require.Equal(t, "The SQL Query mode is not supported", e.Message, "version %g", version)
+		require.Contains(t, e.Description, "Combine mode")
+	}
+}
+
+// The SQL mode's parameters survive an import, so an export gives them back unchanged; its
+// options exist from 3.2 only.
+func TestMergeV3KeepsSQLParameters(t *testing.T) {
+	t.Parallel()
+	props := merge.TypeV3().Description.Properties
+	stored := m{"mode": "combineBySql", "query": "SELECT * FROM input2", "numberInputs": 3.0, "options": m{"emptyQueryResult": "success"}}
+	got, err := workflow.ResolveParameters(props, stored, 3.2)
+	require.NoError(t, err)
+	require.Equal(t, "SELECT * FROM input2", got["query"])
+	require.Equal(t, 3.0, got["numberInputs"])
+	require.Equal(t, map[string]any{"emptyQueryResult": "success"}, got["options"])
+
+	got, err = workflow.ResolveParameters(props, stored, 3.1)
+	require.NoError(t, err)
+	require.Equal(t, "SELECT * FROM input2", got["query"])
+	require.NotContains(t, got, "options")
 }

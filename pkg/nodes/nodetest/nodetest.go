@@ -43,6 +43,9 @@ type Node struct {
 	Context context.Context
 	// NodeContext is the node's context data; runs sharing the map see each other's changes.
 	NodeContext map[string]any
+	// StaticData and GlobalStaticData are the node's and the workflow's static data; runs
+	// sharing a map see each other's changes, as runs of a saved workflow do.
+	StaticData, GlobalStaticData map[string]any
 	// Flow gives the node a clock, sleeping, waiting and sub-workflows.
 	Flow nodes.FlowConfig
 	// Host is what the node may reach: file nodes' tests pass a file fence over a temporary
@@ -78,17 +81,19 @@ func Run(t testing.TB, typ nodes.Type, n Node, inputs ...[]workflow.Item) ([][]w
 		ctx = context.Background()
 	}
 	ex := nodes.NewExecution(nodes.ExecutionConfig{
-		Node:        node,
-		Type:        &typ,
-		Inputs:      withPairedItems(inputs),
-		Mode:        mode,
-		Evaluator:   Evaluator(t),
-		Credentials: n.CredentialData,
-		Context:     n.NodeContext,
-		Flow:        n.Flow,
-		Host:        n.Host,
-		RunIndex:    n.RunIndex,
-		Expr:        expr.Context{Execution: expr.ExecutionInfo{ID: n.ExecutionID, Mode: mode}},
+		Node:             node,
+		Type:             &typ,
+		Inputs:           withPairedItems(inputs),
+		Mode:             mode,
+		Evaluator:        Evaluator(t),
+		Credentials:      n.CredentialData,
+		Context:          n.NodeContext,
+		StaticData:       n.StaticData,
+		Flow:             n.Flow,
+		Host:             n.Host,
+		RunIndex:         n.RunIndex,
+		GlobalStaticData: n.GlobalStaticData,
+		Expr:             expr.Context{Execution: expr.ExecutionInfo{ID: n.ExecutionID, Mode: mode}},
 	})
 	return typ.Node.Execute(ctx, ex)
 }

@@ -1,8 +1,9 @@
-// Package splitinbatches is the Split In Batches node (versions 1 and 2). The first run keeps its
+// Package splitinbatches is the Split In Batches node (versions 1 to 3). The first run keeps its
 // input in the node's context and returns the first batch; every later run in the same execution
 // (the loop back into the node) returns the next batch. Version 1 ends the branch when no items
 // are left; version 2 has a "loop" output for the batches and a "done" output that gets the items
-// fed back into the node once all batches went out. The context also holds currentRunIndex,
+// fed back into the node once all batches went out. Version 3 ("Loop Over Items") is version 2
+// with the outputs swapped: "done" first, then "loop". The context also holds currentRunIndex,
 // maxRunIndex and noItemsLeft, which expressions read as $node["Split In Batches"].context.
 package splitinbatches
 
@@ -22,6 +23,8 @@ var (
 	v1JSON []byte
 	//go:embed v2.json
 	v2JSON []byte
+	//go:embed v3.json
+	v3JSON []byte
 )
 
 // TypeV1 returns version 1 (one output) for registration.
@@ -32,6 +35,20 @@ func TypeV1() nodes.Type {
 // TypeV2 returns version 2 (outputs "loop" and "done") for registration.
 func TypeV2() nodes.Type {
 	return nodes.Define(v2JSON, nodes.KindAction, execute)
+}
+
+// TypeV3 returns version 3, Loop Over Items (outputs "done" and "loop"), for registration.
+func TypeV3() nodes.Type {
+	return nodes.Define(v3JSON, nodes.KindAction, execute)
+}
+
+// outputs places a batch and the items done on version 2's outputs (loop, done) or version
+// 3's (done, loop).
+func outputs(version float64, loop, done []workflow.Item) [][]workflow.Item {
+	if version >= 3 {
+		return [][]workflow.Item{done, loop}
+	}
+	return [][]workflow.Item{loop, done}
 }
 
 func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
@@ -98,10 +115,17 @@ func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) 
 		if err != nil {
 			return nil, err
 		}
-		return [][]workflow.Item{{}, processed}, nil
+		return outputs(ex.TypeVersion(), []workflow.Item{}, nonNil(processed)), nil
 	}
 	state["done"] = false
-	return [][]workflow.Item{out, {}}, nil
+	return outputs(ex.TypeVersion(), out, []workflow.Item{}), nil
+}
+
+func nonNil(items []workflow.Item) []workflow.Item {
+	if items == nil {
+		return []workflow.Item{}
+	}
+	return items
 }
 
 // splice is JavaScript's items.splice(0, n): the first n items and the rest.

@@ -58,6 +58,23 @@ func TestSplitInBatches(t *testing.T) {
 			{nodetest.Items(m{"r": 1.0}), [][]m{{{"i": 4.0}, {"i": 5.0}}, {}}},
 			{nodetest.Items(m{"r": 2.0}), [][]m{{}, {{"r": 1.0}, {"r": 2.0}}}},
 		}, m{"currentRunIndex": 2.0, "maxRunIndex": 2.0, "noItemsLeft": true, "done": true}},
+		{"v3 done first, then loop", splitinbatches.TypeV3(), m{"batchSize": 3.0}, []step{
+			{five, [][]m{{}, {{"i": 1.0}, {"i": 2.0}, {"i": 3.0}}}},
+			{nodetest.Items(m{"r": 1.0}), [][]m{{}, {{"i": 4.0}, {"i": 5.0}}}},
+			{nodetest.Items(m{"r": 2.0}), [][]m{{{"r": 1.0}, {"r": 2.0}}, {}}},
+		}, m{"currentRunIndex": 2.0, "maxRunIndex": 2.0, "noItemsLeft": true, "done": true}},
+		{"v3 default batch size is one", splitinbatches.TypeV3(), m{}, []step{
+			{five[:2], [][]m{{}, {{"i": 1.0}}}},
+			{nodetest.Items(m{"r": 1.0}), [][]m{{}, {{"i": 2.0}}}},
+			{nodetest.Items(m{"r": 2.0}), [][]m{{{"r": 1.0}, {"r": 2.0}}, {}}},
+		}, m{"currentRunIndex": 2.0, "maxRunIndex": 2.0, "noItemsLeft": true, "done": true}},
+		{"v3 reset takes the new input as a new set", splitinbatches.TypeV3(), m{"batchSize": 2.0, "options": m{"reset": true}}, []step{
+			{five, [][]m{{}, {{"i": 1.0}, {"i": 2.0}}}},
+			{back, [][]m{{}, {{"done": true}}}},
+		}, m{"currentRunIndex": 0.0, "maxRunIndex": 1.0, "noItemsLeft": true, "done": false}},
+		{"v3 with no input is done at once", splitinbatches.TypeV3(), m{}, []step{
+			{nodetest.Items(), [][]m{{}, {}}},
+		}, m{"done": true}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

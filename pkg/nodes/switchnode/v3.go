@@ -103,6 +103,18 @@ func sendTo(out [][]workflow.Item, i int, v any, item workflow.Item) ([][]workfl
 	return out, nil
 }
 
+// rulesV3 is how Switch 3.x sets its rules' type options: a top-level looseTypeValidation
+// from 3.1, conditions version 2 from 3.2 and 3 from 3.4.
+var rulesV3 = filter.Node{LooseParamSince: 3.1, Version: func(v float64) int {
+	switch {
+	case v >= 3.4:
+		return 3
+	case v >= 3.2:
+		return 2
+	}
+	return 1
+}}
+
 func routeRulesV3(ex *nodes.Execution, i int, item workflow.Item, out [][]workflow.Item) ([][]workflow.Item, error) {
 	rules, err := ex.ParamList("rules.values", i)
 	if err != nil || len(rules) == 0 {
@@ -126,7 +138,10 @@ func routeRulesV3(ex *nodes.Execution, i int, item workflow.Item, out [][]workfl
 		// (case sensitive and strict unless set), as version 3's filter type options say.
 		conditions := filter.Parse(rule["conditions"])
 		conditions.CaseSensitive, conditions.Strict = true, true
-		pass, err := conditions.WithNodeOptions(options).Execute(i)
+		if conditions, err = rulesV3.Apply(ex, i, conditions, options); err != nil {
+			return out, err
+		}
+		pass, err := conditions.Execute(i)
 		if err != nil {
 			return out, filter.NodeError(err, i, "")
 		}

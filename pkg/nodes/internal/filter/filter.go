@@ -4,6 +4,10 @@
 // converted to the operator's type first: in strict type validation a value of another type is
 // an error, in loose validation it is converted when it can be (the string "10" to a number). The node's
 // options ignoreCase and looseTypeValidation override the settings stored in the value.
+//
+// The conditions have their own version, which the node's type version picks: from version 2 a
+// loose boolean operand is parsed ("false" is false) before falling back to JavaScript truthiness,
+// and from version 3 an empty string or empty list given as a number is no value at all.
 package filter
 
 import (
@@ -32,20 +36,25 @@ const TypeHint = "Try changing the type of comparison."
 type Value struct {
 	CaseSensitive bool
 	Strict        bool
-	Combinator    string
-	Conditions    []map[string]any
+	// Version is the conditions' version (1 to 3).
+	Version    int
+	Combinator string
+	Conditions []map[string]any
 }
 
 // Parse reads a filter parameter value ({options, conditions, combinator}); a missing
-// combinator is "and", missing options are case sensitive and loose.
+// combinator is "and", missing options are case sensitive, loose and version 1.
 func Parse(v any) Value {
 	m, _ := v.(map[string]any)
-	val := Value{CaseSensitive: true, Combinator: "and"}
+	val := Value{CaseSensitive: true, Combinator: "and", Version: 1}
 	if opts, ok := m["options"].(map[string]any); ok {
 		if b, ok := opts["caseSensitive"].(bool); ok {
 			val.CaseSensitive = b
 		}
 		val.Strict = opts["typeValidation"] == "strict"
+		if n, ok := workflow.Number(opts["version"]); ok && n >= 1 {
+			val.Version = int(n)
+		}
 	}
 	if c, ok := m["combinator"].(string); ok && c != "" {
 		val.Combinator = c
@@ -107,6 +116,24 @@ func (v Value) parseOperand(value any, typ string, index, itemIndex int) (any, e
 	if typ == "any" || value == nil || jsv.IsUndefined(value) {
 		return value, nil
 	}
+	switch typ {
+	case "boolean":
+		if !v.Strict {
+			if v.Version >= 2 {
+				if b, ok := fieldtype.ParseBoolean(value); ok {
+					return b, nil
+				}
+			}
+			return workflow.Truthy(value), nil
+		}
+	case "number":
+		if f, ok := value.(float64); ok && f != f {
+			return value, nil
+		}
+		if v.Version >= 3 && isEmptyOperand(value) {
+			return nil, nil
+		}
+	}
 	out, err := fieldtype.Validate("filter", value, typ, fieldtype.Options{Strict: v.Strict, ParseStrings: true})
 	if err == nil {
 		return out, nil
@@ -119,6 +146,18 @@ func (v Value) parseOperand(value any, typ string, index, itemIndex int) (any, e
 	}
 	return nil, &Error{Message: fmt.Sprintf("Conversion error: the %s '%s' can't be converted to %s %s",
 		from, jsv.ToString(value), article(typ), suffix), Description: TypeHint}
+}
+
+// isEmptyOperand reports an empty (or blank) string or an empty list, which a number would
+// otherwise read as 0.
+func isEmptyOperand(value any) bool {
+	switch x := value.(type) {
+	case string:
+		return strings.TrimSpace(x) == ""
+	case []any:
+		return len(x) == 0
+	}
+	return false
 }
 
 func article(noun string) string {
@@ -138,23 +177,40 @@ func (v Value) condition(c map[string]any, index, itemIndex int) (bool, error) {
 	}
 	singleValue, _ := op["singleValue"].(bool)
 	singleValue = singleValue || singleValueOperations[operation]
-	left, err := v.parseOperand(operand(c, "leftValue"), typ, index, itemIndex)
-	if err != nil {
-		return false, err
+	leftValue, rightValue := operand(c, "leftValue"), operand(c, "rightValue")
+	left, leftErr := v.parseOperand(leftValue, typ, index, itemIndex)
+	right, rightErr := v.parseOperand(rightValue, rightType, index, itemIndex)
+	if rightErr != nil && singleValue {
+		right, rightErr = nil, nil
 	}
-	right, err := v.parseOperand(operand(c, "rightValue"), rightType, index, itemIndex)
-	if err != nil {
-		if !singleValue {
-			return false, err
-		}
-		right = nil
+	if leftErr != nil && rightErr != nil && jsv.TypeOf(leftValue) == jsv.TypeOf(rightValue) {
+		return false, &Error{Message: fmt.Sprintf("Comparison type expects %s but both fields are %s",
+			article(typ), article(jsv.TypeOf(leftValue))), Description: TypeHint}
+	}
+	if leftErr != nil {
+		return false, leftErr
+	}
+	if rightErr != nil {
+		return false, rightErr
 	}
 	exists := left != nil && !jsv.IsUndefined(left)
+	if f, ok := left.(float64); ok && f != f {
+		exists = false
+	}
 	switch operation {
 	case "exists":
 		return exists, nil
 	case "notExists":
 		return !exists, nil
+	}
+	// Numbers, dates and booleans are empty when they have no value.
+	if typ == "number" || typ == "dateTime" || typ == "boolean" {
+		switch operation {
+		case "empty":
+			return !exists, nil
+		case "notEmpty":
+			return exists, nil
+		}
 	}
 	switch typ {
 	case "string":
@@ -299,21 +355,11 @@ func booleanOp(operation string, l, r any) bool {
 
 func (v Value) arrayOp(operation string, left, right any) bool {
 	l, _ := left.([]any)
-	if s, ok := right.(string); ok && !v.CaseSensitive && (operation == "contains" || operation == "notContains") {
-		right = strings.ToLower(s)
-	}
 	n := float64(len(l))
 	rn, _ := workflow.Number(right)
 	switch operation {
 	case "contains", "notContains":
-		found := false
-		for _, e := range l {
-			if sameValueZero(e, right) {
-				found = true
-				break
-			}
-		}
-		return found == (operation == "contains")
+		return v.arrayContains(l, right) == (operation == "contains")
 	case "lengthEquals":
 		return n == rn
 	case "lengthNotEquals":
@@ -330,6 +376,24 @@ func (v Value) arrayOp(operation string, left, right any) bool {
 		return len(l) == 0
 	case "notEmpty":
 		return len(l) != 0
+	}
+	return false
+}
+
+// arrayContains is Array.prototype.includes; ignoring case, a string matches the strings
+// equal to it in lower case.
+func (v Value) arrayContains(list []any, value any) bool {
+	s, isString := value.(string)
+	for _, e := range list {
+		if !v.CaseSensitive && isString {
+			if es, ok := e.(string); ok && strings.ToLower(es) == strings.ToLower(s) {
+				return true
+			}
+			continue
+		}
+		if sameValueZero(e, value) {
+			return true
+		}
 	}
 	return false
 }

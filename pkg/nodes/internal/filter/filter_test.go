@@ -24,6 +24,8 @@ func TestConditions(t *testing.T) {
 	loose := m{"caseSensitive": true, "typeValidation": "loose"}
 	strict := m{"caseSensitive": true, "typeValidation": "strict"}
 	ignoreCase := m{"caseSensitive": false, "typeValidation": "strict"}
+	v2loose := m{"caseSensitive": true, "typeValidation": "loose", "version": 2.0}
+	v3loose := m{"caseSensitive": true, "typeValidation": "loose", "version": 3.0}
 	tests := []struct {
 		name  string
 		value filter.Value
@@ -51,7 +53,16 @@ func TestConditions(t *testing.T) {
 		{"date equals", one("2023-10-26T00:00:00Z", "dateTime", "equals", "2023-10-26T00:00:00.000Z", strict), true},
 		{"missing date never compares", one(nil, "dateTime", "before", "2023-10-21", strict), false},
 		{"boolean true", one(true, "boolean", "true", nil, strict), true},
-		{"boolean false from string in loose mode", one("false", "boolean", "false", nil, loose), true},
+		{"version 1: a loose boolean is JavaScript truthiness", one("false", "boolean", "false", nil, loose), false},
+		{"version 2: a loose boolean string is parsed", one("false", "boolean", "false", nil, v2loose), true},
+		{"version 2: an unparsable loose boolean is truthiness", one("yes", "boolean", "true", nil, v2loose), true},
+		{"version 1: an empty string is the number 0", one("", "number", "equals", 0.0, loose), true},
+		{"version 3: an empty string is no number", one("", "number", "equals", 0.0, v3loose), false},
+		{"version 3: an empty list is no number", one([]any{}, "number", "empty", nil, v3loose), true},
+		{"number empty", one(nil, "number", "empty", nil, strict), true},
+		{"number notEmpty", one(0.0, "number", "notEmpty", nil, strict), true},
+		{"dateTime empty", one(workflow.Undefined{}, "dateTime", "empty", nil, strict), true},
+		{"boolean notEmpty", one(false, "boolean", "notEmpty", nil, strict), true},
 		{"boolean equals", one(true, "boolean", "equals", false, strict), false},
 		{"exists", one("x", "any", "exists", nil, strict), true},
 		{"null does not exist", one(nil, "any", "exists", nil, strict), true == false},
@@ -117,6 +128,11 @@ func TestTypeErrors(t *testing.T) {
 
 	_, err = one("x", "string", "regex", "([", strict).Execute(0)
 	require.Error(t, err)
+
+	_, err = one("ten", "number", "gt", "nine", loose).Execute(0)
+	require.EqualError(t, err, "Comparison type expects a number but both fields are a string")
+	_, err = one("ten", "number", "gt", true, loose).Execute(0)
+	require.EqualError(t, err, "Conversion error: the string 'ten' can't be converted to a number [condition 0, item 0]")
 }
 
 // Operators as the editor stores them in Switch 3 rules: no rightType and no singleValue flag,
@@ -146,9 +162,11 @@ func TestOperatorsWithoutRightTypeOrSingleValue(t *testing.T) {
 		{"number", "notEquals", workflow.Undefined{}, 3.0, strict, true},
 		{"number", "equals", "3", 3.0, loose, true},
 		{"dateTime", "beforeOrEquals", "2024-01-01T00:00:00Z", "2024-01-01", strict, true},
-		{"boolean", "false", "false", 1.0, loose, true},
+		{"boolean", "false", "false", 1.0, m{"typeValidation": "loose", "version": 2.0}, true},
+		{"boolean", "true", "false", 1.0, loose, true},
 		{"boolean", "true", true, "not a boolean", strict, true},
-		{"array", "contains", []any{"a", "B"}, "b", ignoreCase, false},
+		{"array", "contains", []any{"a", "B"}, "b", ignoreCase, true},
+		{"array", "contains", []any{1.0}, "1", ignoreCase, false},
 		{"array", "contains", []any{"a", "b"}, "B", ignoreCase, true},
 		{"array", "contains", []any{1.0, "x"}, 1.0, strict, true},
 		{"array", "lengthLt", []any{1.0}, 2.0, strict, true},

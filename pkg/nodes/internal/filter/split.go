@@ -7,6 +7,44 @@ import (
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
+// Node is how a node's type version sets the type options of its conditions.
+type Node struct {
+	// LooseParamSince is the first type version whose "Convert types where required"
+	// (looseTypeValidation) is a top-level parameter rather than an option.
+	LooseParamSince float64
+	// Version gives the conditions' version for a type version.
+	Version func(typeVersion float64) int
+}
+
+// IfFilter is IF 2.x and Filter 2.x: a top-level looseTypeValidation from 2.1, conditions
+// version 2 from 2.2 and 3 from 2.3.
+var IfFilter = Node{LooseParamSince: 2.1, Version: func(v float64) int {
+	switch {
+	case v >= 2.3:
+		return 3
+	case v >= 2.2:
+		return 2
+	}
+	return 1
+}}
+
+// Apply sets v's case sensitivity, type validation and version for item i as the node's
+// filter type options do: ignoreCase from options, loose validation from options before
+// LooseParamSince and from the top-level parameter (off unless set) after.
+func (n Node) Apply(ex *nodes.Execution, i int, v Value, options map[string]any) (Value, error) {
+	v = v.WithNodeOptions(options)
+	typeVersion := ex.TypeVersion()
+	if typeVersion >= n.LooseParamSince {
+		loose, err := ex.ParamOr("looseTypeValidation", i, false)
+		if err != nil {
+			return v, err
+		}
+		v.Strict = loose != true
+	}
+	v.Version = n.Version(typeVersion)
+	return v, nil
+}
+
 // Split evaluates the node's "conditions" filter parameter for every input item, as IF 2 and
 // Filter 2 do: items that pass go to pass, the others to fail. With Continue On Fail an item
 // whose conditions cannot be evaluated goes to fail; otherwise that is the node's error.
@@ -39,7 +77,11 @@ func itemPasses(ex *nodes.Execution, i int) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	ok, err := Parse(v).WithNodeOptions(options).Execute(i)
+	value, err := IfFilter.Apply(ex, i, Parse(v), options)
+	if err != nil {
+		return false, err
+	}
+	ok, err := value.Execute(i)
 	if err != nil {
 		return false, NodeError(err, i, "conditions")
 	}

@@ -130,6 +130,36 @@ describe('nodeEndpoints', () => {
     expect(nodeEndpoints(merge3, node(merge3, { mode: 'combine', numberInputs: 4 })).inputs).toBe(2);
   });
 
+  it('reads the version-scoped parameters of Switch 3.3 and later', () => {
+    // From 3.3 the number of outputs is its own parameter (no expressions); earlier versions keep theirs.
+    const fixedCount: NodeProperty = { displayName: 'Number of Outputs', name: 'numberOutputs', type: 'number', noDataExpression: true, default: 4, displayOptions: { show: { mode: ['expression'], '@version': [3.3, 3.4] } } };
+    const properties = (switch3.properties ?? []).flatMap((p) =>
+      p.name === 'numberOutputs' ? [fixedCount, { ...p, displayOptions: { show: { mode: ['expression'], '@version': [3, 3.1, 3.2] } } }] : [p],
+    );
+    const switch34 = { ...switch3, version: [3, 3.1, 3.2, 3.3, 3.4], properties };
+    for (const typeVersion of [3.2, 3.4]) {
+      const at = (parameters: JsonObject) => ({ type: switch34.name, typeVersion, parameters });
+      expect(nodeEndpoints(switch34, at({ mode: 'expression', numberOutputs: 3 })).outputNames).toEqual(['0', '1', '2']);
+      expect(nodeEndpoints(switch34, at({ mode: 'expression' })).outputs).toBe(4);
+      expect(nodeEndpoints(switch34, at({ rules: { values: [rule(), rule()] }, options: { fallbackOutput: 'extra' } })).outputNames).toEqual(['0', '1', 'Fallback']);
+    }
+  });
+
+  it('gives Merge 3.2 in SQL Query mode numberInputs inputs', () => {
+    const merge32 = {
+      ...merge3,
+      version: [3, 3.1, 3.2],
+      properties: [
+        mode(['append', 'combine', 'combineBySql', 'chooseBranch'], 'append'),
+        ...(merge3.properties ?? []).slice(1),
+        { displayName: 'Number of Inputs', name: 'numberInputs', type: 'options', default: 2, displayOptions: { show: { mode: ['combineBySql'] } } } satisfies NodeProperty,
+      ],
+    };
+    const at = (parameters: JsonObject) => ({ type: merge32.name, typeVersion: 3.2, parameters });
+    expect(nodeEndpoints(merge32, at({ mode: 'combineBySql', numberInputs: 5 })).inputs).toBe(5);
+    expect(nodeEndpoints(merge32, at({ mode: 'combineBySql' })).inputs).toBe(2);
+  });
+
   it('keeps the description of other types', () => {
     const merge2 = { ...merge3, version: 2 };
     expect(nodeEndpoints(merge2, node(merge2, { numberInputs: 5 })).inputs).toBe(2);
