@@ -20,6 +20,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/filter"
 	"github.com/flowmill/flowmill/pkg/nodes/function"
 	"github.com/flowmill/flowmill/pkg/nodes/functionitem"
+	"github.com/flowmill/flowmill/pkg/nodes/graphql"
 	"github.com/flowmill/flowmill/pkg/nodes/html"
 	"github.com/flowmill/flowmill/pkg/nodes/htmlextract"
 	"github.com/flowmill/flowmill/pkg/nodes/httprequest"
@@ -125,6 +126,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(spreadsheetfile.Type())
 	r.MustRegister(readpdf.Type())
 	r.MustRegister(editimage.Type())
+	r.MustRegister(graphql.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
