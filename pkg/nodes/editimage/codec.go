@@ -111,7 +111,8 @@ func encode(img *image.NRGBA, format string, quality int, i int) ([]byte, error)
 		}
 		err = enc.Encode(&buf, img)
 	case "jpeg":
-		q := 92
+		// GraphicsMagick's default JPEG quality.
+		q := 75
 		if quality >= 0 {
 			q = max(1, min(100, quality))
 		}

@@ -332,6 +332,10 @@ func apply(ex *nodes.Execution, s step, img *image.NRGBA, item workflow.Item, i 
 		if err != nil {
 			return fail(err)
 		}
+		// A glyph is drawn into a mask of about size² pixels first.
+		if size := s.num("fontSize"); size*size > float64(maxPixels(ex)) {
+			return nil, nodes.Errorf(i, "The font size %v is too large", size)
+		}
 		out := imaging.Clone(img)
 		lines := wrapText(s.str("text"), max(1, s.int("lineLength")))
 		if err := drawText(out, lines, f, s.num("fontSize"), s.int("positionX"), s.int("positionY"), c); err != nil {

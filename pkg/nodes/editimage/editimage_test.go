@@ -393,15 +393,21 @@ func TestBadInput(t *testing.T) {
 	require.Contains(t, nodetest.NodeError(t, err).Message, `invalid color "#zzz"`)
 	_, err = run(t, m{"operation": "crop", "positionX": 50, "positionY": 50}, small)
 	require.Equal(t, "The crop area lies outside the image", nodetest.NodeError(t, err).Message)
+	_, err = run(t, m{"operation": "text", "text": "x", "fontSize": 1e6}, small)
+	require.Equal(t, "The font size 1e+06 is too large", nodetest.NodeError(t, err).Message)
+	out, err := run(t, m{"operation": "blur", "sigma": 1e12}, small)
+	require.NoError(t, err)
+	img, _ := decodeOut(t, out[0])
+	require.Equal(t, 20, img.Rect.Dx())
 	_, err = run(t, m{"operation": "shear", "degreesX": 90}, small)
 	require.Contains(t, nodetest.NodeError(t, err).Message, "too close to 90 degrees")
 
 	// With continueOnFail the error is the item's and the other items go on.
-	out, err := nodetest.Run(t, editimage.Type(), nodetest.Node{ContinueOnFail: true, Parameters: m{"operation": "blur"}},
+	outs, err := nodetest.Run(t, editimage.Type(), nodetest.Node{ContinueOnFail: true, Parameters: m{"operation": "blur"}},
 		[]workflow.Item{withData([]byte("junk")), small})
 	require.NoError(t, err)
-	require.Len(t, out[0], 2)
-	require.Contains(t, out[0][0].JSON.Get("error"), "not an image")
-	require.Equal(t, 0, (*out[0][0].PairedItem)[0].Item)
-	require.Contains(t, out[0][1].Binary, "data")
+	require.Len(t, outs[0], 2)
+	require.Contains(t, outs[0][0].JSON.Get("error"), "not an image")
+	require.Equal(t, 0, (*outs[0][0].PairedItem)[0].Item)
+	require.Contains(t, outs[0][1].Binary, "data")
 }

@@ -43,8 +43,12 @@ func (s step) value(key string) any {
 	return defaults[s.op()][key]
 }
 
+// num reads a number parameter; what is not a finite number counts as 0.
 func (s step) num(key string) float64 {
 	f, _ := workflow.Number(s.value(key))
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0
+	}
 	return f
 }
 
@@ -72,7 +76,9 @@ func blur(img *image.NRGBA, radius, sigma float64) *image.NRGBA {
 	if sigma <= 0 {
 		return img
 	}
-	return imaging.Blur(img, sigma)
+	// Past the image's size a larger kernel changes nothing but the memory it takes.
+	b := img.Bounds()
+	return imaging.Blur(img, math.Min(sigma, float64(max(b.Dx(), b.Dy()))))
 }
 
 // border surrounds the image with w columns and h rows of c on each side.
