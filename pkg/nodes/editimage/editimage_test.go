@@ -230,8 +230,21 @@ func TestText(t *testing.T) {
 	img, _ = decodeOut(t, out[0])
 	require.Positive(t, count(img, image.Rect(50, 30, 120, 51)))
 
-	_, err = run(t, m{"operation": "text", "text": "x", "options": m{"font": "/usr/share/fonts/Arial.ttf"}}, item)
-	require.Contains(t, nodetest.NodeError(t, err).Message, `The font "/usr/share/fonts/Arial.ttf" is not available`)
+	// A font file of the machine n8n ran on is replaced by the default font.
+	out, err = run(t, m{"operation": "text", "text": "x", "fontColor": "#ff0000", "options": m{"font": "/usr/share/fonts/Arial.ttf"}}, item)
+	require.NoError(t, err)
+	img, _ = decodeOut(t, out[0])
+	require.Positive(t, count(img, image.Rect(50, 30, 70, 51)))
+	_, err = run(t, m{"operation": "text", "text": "x", "options": m{"font": "Comic Sans"}}, item)
+	require.Contains(t, nodetest.NodeError(t, err).Message, `The font "Comic Sans" is not available; the fonts are: default, Go Regular`)
+
+	// In a multi-step run each text step names its font.
+	out, err = run(t, m{"operation": "multiStep", "operations": m{"operations": []any{
+		m{"operation": "text", "text": "Hi", "font": "Go Bold", "fontColor": "#ff0000", "positionX": 2, "positionY": 15},
+	}}}, item)
+	require.NoError(t, err)
+	img, _ = decodeOut(t, out[0])
+	require.Positive(t, count(img, image.Rect(2, 0, 30, 16)))
 }
 
 func TestComposite(t *testing.T) {
@@ -282,6 +295,24 @@ func TestComposite(t *testing.T) {
 	_, err = run(t, m{"operation": "composite", "dataPropertyNameComposite": "nope"},
 		itemWith(map[string]workflow.BinaryData{"data": base}))
 	require.Equal(t, `Item does not contain any binary data with the name "nope".`, nodetest.NodeError(t, err).Message)
+}
+
+func TestCreateThenComposite(t *testing.T) {
+	t.Parallel()
+	// A multi-step run may start from a new image and put the item's image on it.
+	item := itemWith(map[string]workflow.BinaryData{"logo": pngBinary(t, solid(2, 2, red), "logo.png")})
+	out, err := run(t, m{"operation": "multiStep", "options": m{"fileName": "card.png"}, "operations": m{"operations": []any{
+		m{"operation": "create", "width": 6, "height": 4, "backgroundColor": "#0000ff"},
+		m{"operation": "composite", "dataPropertyNameComposite": "logo", "positionX": 4, "positionY": 2},
+	}}}, item)
+	require.NoError(t, err)
+	img, format := decodeOut(t, out[0])
+	require.Equal(t, "png", format)
+	require.Equal(t, image.Rect(0, 0, 6, 4), img.Rect)
+	require.Equal(t, blue, img.NRGBAAt(3, 3))
+	require.Equal(t, red, img.NRGBAAt(5, 3))
+	require.Equal(t, "card.png", out[0].Binary["data"].FileName)
+	require.Contains(t, out[0].Binary, "logo")
 }
 
 func TestInformation(t *testing.T) {

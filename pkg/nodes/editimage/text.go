@@ -39,9 +39,10 @@ var (
 	parsed   = map[string]*opentype.Font{}
 )
 
-// fontByName returns a bundled font by its name; empty or "default" is Go Regular.
+// fontByName returns a bundled font by its name; empty or "default" is Go Regular, and so is a
+// font file path from a workflow made with n8n, which lists the machine's font files.
 func fontByName(name string) (*opentype.Font, error) {
-	if name == "" || name == "default" {
+	if name == "" || name == "default" || isFontPath(name) {
 		name = "Go Regular"
 	}
 	parsedMu.Lock()
@@ -64,6 +65,12 @@ func fontByName(name string) (*opentype.Font, error) {
 		names[k] = f.name
 	}
 	return nil, fmt.Errorf("The font %q is not available; the fonts are: default, %s", name, strings.Join(names, ", "))
+}
+
+func isFontPath(name string) bool {
+	lower := strings.ToLower(name)
+	return strings.ContainsAny(name, `/\`) || strings.HasSuffix(lower, ".ttf") || strings.HasSuffix(lower, ".otf") ||
+		strings.HasSuffix(lower, ".ttc")
 }
 
 // getFonts answers the font list of the editor.
