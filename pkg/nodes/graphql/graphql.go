@@ -143,26 +143,37 @@ func doItem(ctx context.Context, ex *nodes.Execution, auth *httpauth.Auth, i int
 	return out, nil
 }
 
-// errorMessage joins the messages of a GraphQL errors list; "Unexpected error" when they have
-// none.
+// errorMessage words the errors field of an answer as n8n does: the messages of an errors list
+// joined by ", ", an errors object's message, or the field itself as text.
 func errorMessage(errs any) string {
-	list, ok := errs.([]any)
-	if !ok {
-		if s, isString := errs.(string); isString && s != "" {
-			return s
-		}
-		return "Unexpected error"
-	}
-	msgs := make([]string, len(list))
-	for k, e := range list {
-		if o, ok := e.(*workflow.Object); ok {
-			if m := o.Get("message"); m != nil {
-				msgs[k] = jsv.ToString(m)
+	switch v := errs.(type) {
+	case []any:
+		msgs := make([]string, len(v))
+		for k, e := range v {
+			if o, ok := e.(*workflow.Object); ok {
+				if m := o.Get("message"); m != nil {
+					msgs[k] = jsv.ToString(m)
+				}
 			}
 		}
-	}
-	if msg := strings.Join(msgs, ", "); msg != "" && strings.Trim(msg, ", ") != "" {
-		return msg
+		if msg := strings.Join(msgs, ", "); msg != "" {
+			return msg
+		}
+	case *workflow.Object:
+		if m, ok := v.Get("message").(string); ok && m != "" {
+			return m
+		}
+		if b, err := json.Marshal(v); err == nil {
+			return string(b)
+		}
+	case string:
+		if v != "" {
+			return v
+		}
+	default:
+		if b, err := json.Marshal(v); err == nil {
+			return string(b)
+		}
 	}
 	return "Unexpected error"
 }

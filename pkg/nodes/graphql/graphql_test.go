@@ -270,6 +270,27 @@ func TestGraphQLErrors(t *testing.T) {
 	_, err = run(t, nodetest.Node{Version: 1, Parameters: m{"endpoint": srv.URL + "/auth/graphql", "query": `{ hello }`, "responseFormat": "string"}})
 	require.Equal(t, "not authorized", nodetest.NodeError(t, err).Message)
 
+	// Other shapes of the errors field.
+	for body, want := range map[string]string{
+		`{"data":null,"errors":[]}`:                     "Unexpected error",
+		`{"errors":"rate limited"}`:                     "rate limited",
+		`{"errors":{"message":"bad token","code":401}}`: "bad token",
+		`{"errors":{"code":500}}`:                       `{"code":500}`,
+		`{"errors":[{"message":"a"},{"message":"b"}]}`:  "a, b",
+		`{"data":{"hello":"x"},"errors":null}`:          "",
+	} {
+		fixed := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			_, _ = w.Write([]byte(body))
+		}))
+		_, err := run(t, nodetest.Node{Parameters: m{"endpoint": fixed.URL, "query": `{ hello }`}})
+		fixed.Close()
+		if want == "" {
+			require.NoError(t, err, body)
+			continue
+		}
+		require.Equal(t, want, nodetest.NodeError(t, err).Message, body)
+	}
+
 	// An answer that is not JSON.
 	_, err = run(t, nodetest.Node{Parameters: m{"endpoint": srv.URL + "/html", "query": `{ hello }`}})
 	require.Equal(t, `Response body is not valid JSON. Change "Response Format" to "String"`, nodetest.NodeError(t, err).Message)
