@@ -19,8 +19,8 @@ var namedColors = map[string]color.NRGBA{
 
 // parseColor reads a color as GraphicsMagick does for the values n8n passes: #rgb, #rrggbb, and
 // #rrggbbaa whose last pair is the opacity (00 opaque, ff fully transparent — GraphicsMagick's
-// reading, which n8n's defaults such as #ff000000 for an opaque red rely on); also rgb()/rgba()
-// with a CSS alpha, and common names.
+// reading, which n8n's defaults such as #ff000000 for an opaque red rely on); also rgb() and
+// rgba() (0–255 values, the fourth an opacity too), and common names.
 func parseColor(s string) (color.NRGBA, error) {
 	t := strings.ToLower(strings.TrimSpace(s))
 	if c, ok := namedColors[t]; ok {
@@ -70,9 +70,10 @@ func parseRGB(orig, inner string, n int) (color.NRGBA, error) {
 		}
 		v[k] = f
 	}
+	// As with the hex form, GraphicsMagick reads rgba()'s fourth value as opacity, 0–255.
 	a := 255.0
 	if n == 4 {
-		a = v[3] * 255
+		a = 255 - v[3]
 	}
 	c8 := func(f float64) uint8 { return uint8(max(0, min(255, f+0.5))) }
 	return color.NRGBA{c8(v[0]), c8(v[1]), c8(v[2]), c8(a)}, nil
