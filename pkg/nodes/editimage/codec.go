@@ -38,16 +38,24 @@ func checkSize(ex *nodes.Execution, w, h int, i int) error {
 // decoded is an image read from binary data.
 type decoded struct {
 	img    *image.NRGBA
-	source image.Image // as decoded, for the information operation
-	format string      // png, jpeg, gif, bmp, tiff, webp
+	format string // png, jpeg, gif, bmp, tiff, webp
+}
+
+// header reads an image's format and declared size without decoding its pixels.
+func header(data []byte, i int) (image.Config, string, error) {
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return cfg, "", nodes.Errorf(i, "The binary data is not an image this node can read (png, jpeg, gif, bmp, tiff, webp): %v", err)
+	}
+	return cfg, format, nil
 }
 
 // decode reads an image after checking its declared size, so a small file claiming a huge
 // canvas (a decompression bomb) fails before any pixel memory is taken.
 func decode(ctx context.Context, ex *nodes.Execution, data []byte, i int) (*decoded, error) {
-	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	cfg, format, err := header(data, i)
 	if err != nil {
-		return nil, nodes.Errorf(i, "The binary data is not an image this node can read (png, jpeg, gif, bmp, tiff, webp): %v", err)
+		return nil, err
 	}
 	if err := checkSize(ex, cfg.Width, cfg.Height, i); err != nil {
 		return nil, err
@@ -59,7 +67,7 @@ func decode(ctx context.Context, ex *nodes.Execution, data []byte, i int) (*deco
 	if err != nil {
 		return nil, nodes.Errorf(i, "The image could not be decoded: %v", err)
 	}
-	return &decoded{img: toNRGBA(src), source: src, format: format}, nil
+	return &decoded{img: toNRGBA(src), format: format}, nil
 }
 
 // toNRGBA gives an image with its origin at 0,0 in the one pixel layout the operations use.

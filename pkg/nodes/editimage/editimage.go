@@ -6,6 +6,7 @@
 package editimage
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"errors"
@@ -121,7 +122,6 @@ func editItem(ctx context.Context, ex *nodes.Execution, item workflow.Item, i in
 	}
 
 	var cur *decoded
-	inputSize := 0
 	if list[0].op() != "create" {
 		// "create" makes a new image, so it needs no incoming data.
 		if len(item.Binary) == 0 {
@@ -131,7 +131,11 @@ func editItem(ctx context.Context, ex *nodes.Execution, item workflow.Item, i in
 		if err != nil {
 			return workflow.Item{}, err
 		}
-		inputSize = len(data)
+		if operation == "information" {
+			// The image is passed on as it came.
+			info, err := describe(ctx, ex, data, i)
+			return workflow.Item{JSON: info, Binary: item.Binary}, err
+		}
 		if cur, err = decode(ctx, ex, data, i); err != nil {
 			return workflow.Item{}, err
 		}
@@ -140,10 +144,6 @@ func editItem(ctx context.Context, ex *nodes.Execution, item workflow.Item, i in
 	json := item.JSON
 	if json == nil {
 		json = workflow.NewObject(0)
-	}
-	if operation == "information" {
-		// The image is passed on as it came.
-		return workflow.Item{JSON: information(cur, inputSize), Binary: item.Binary}, nil
 	}
 
 	format := ""
@@ -199,6 +199,26 @@ func editItem(ctx context.Context, ex *nodes.Execution, item workflow.Item, i in
 	b.FileExtension = formats[format].ext
 	binary[prop] = b
 	return workflow.Item{JSON: json, Binary: binary}, nil
+}
+
+// describe gives the information of an image; one too large to decode is described from its
+// header.
+func describe(ctx context.Context, ex *nodes.Execution, data []byte, i int) (*workflow.Object, error) {
+	cfg, format, err := header(data, i)
+	if err != nil {
+		return nil, err
+	}
+	if checkSize(ex, cfg.Width, cfg.Height, i) != nil {
+		return information(cfg, format, nil, len(data)), nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	src, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, nodes.Errorf(i, "The image could not be decoded: %v", err)
+	}
+	return information(cfg, format, src, len(data)), nil
 }
 
 // binaryOf reads an item's binary property.

@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"image"
 	"image/color"
+	"image/gif"
 	"image/png"
 	"testing"
 
@@ -331,6 +332,24 @@ func TestInformation(t *testing.T) {
 	require.Equal(t, 8, info.Get("depth"))
 	// The image is passed on unchanged.
 	require.Equal(t, bin, out[0].Binary["data"])
+
+	// A transparent palette image.
+	pal := image.NewPaletted(image.Rect(0, 0, 3, 3), color.Palette{clear, red, blue})
+	var buf bytes.Buffer
+	require.NoError(t, gif.Encode(&buf, pal, nil))
+	out, err = run(t, m{"operation": "information"}, itemWith(map[string]workflow.BinaryData{"data": nodes.NewBinary(buf.Bytes(), "a.gif", "")}))
+	require.NoError(t, err)
+	info = out[0].JSON
+	require.Equal(t, "GIF", info.Get("format"))
+	require.Equal(t, "PseudoClass", info.Get("Class"))
+	require.Equal(t, "palette with transparency", info.Get("Type"))
+	require.Equal(t, 4, info.Get("color")) // GIF pads its palette to a power of two
+
+	// An image too large to decode is described from its header.
+	out, err = run(t, m{"operation": "information"}, itemWith(map[string]workflow.BinaryData{"data": nodes.NewBinary(pngHeader(100000, 100000), "big.png", "")}))
+	require.NoError(t, err)
+	require.Equal(t, "100000x100000", out[0].JSON.Get("Geometry"))
+	require.Equal(t, "true color", out[0].JSON.Get("Type"))
 }
 
 func TestFormatsAndMetadata(t *testing.T) {

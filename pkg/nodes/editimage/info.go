@@ -12,40 +12,40 @@ import (
 )
 
 // information describes an image with the fields of GraphicsMagick's identify that can be told
-// from the decoded image, in its order and with the helper fields (format, size, depth) n8n's gm
-// library adds next to them.
-func information(d *decoded, size int) *workflow.Object {
-	b := d.source.Bounds()
-	w, h := b.Dx(), b.Dy()
+// from it, in identify's order and with the helper fields (format, size, depth) n8n's gm library
+// adds next to them. src is the decoded image, nil when it is too large to decode: then the
+// fields come from its header alone and transparency is not looked for.
+func information(cfg image.Config, format string, src image.Image, size int) *workflow.Object {
+	w, h := cfg.Width, cfg.Height
+	model := cfg.ColorModel
 	depth := 8
-	switch d.source.ColorModel() {
+	switch model {
 	case color.RGBA64Model, color.NRGBA64Model, color.Gray16Model, color.Alpha16Model:
 		depth = 16
 	}
-	_, paletted := d.source.(*image.Paletted)
-	opaque := imaging.IsOpaque(d.img)
+	palette, paletted := model.(color.Palette)
 	class, typ := "DirectClass", "true color"
 	switch {
 	case paletted:
 		class, typ = "PseudoClass", "palette"
-	case d.source.ColorModel() == color.GrayModel || d.source.ColorModel() == color.Gray16Model:
+	case model == color.GrayModel || model == color.Gray16Model:
 		typ = "grayscale"
 	}
-	if !opaque {
+	if src != nil && !imaging.IsOpaque(src) {
 		typ += " with transparency"
 	}
 	out := workflow.NewObject(16)
-	out.Set("Format", describeFormat(d.format))
-	out.Set("format", strings.ToUpper(d.format))
+	out.Set("Format", describeFormat(format))
+	out.Set("format", strings.ToUpper(format))
 	out.Set("Geometry", fmt.Sprintf("%dx%d", w, h))
 	out.Set("size", workflow.ObjectOf("width", w, "height", h))
 	out.Set("Class", class)
 	out.Set("Type", typ)
 	out.Set("Depth", fmt.Sprintf("%d bits-per-pixel component", depth))
 	out.Set("depth", depth)
-	if p, ok := d.source.(*image.Paletted); ok {
-		out.Set("Colors", fmt.Sprint(len(p.Palette)))
-		out.Set("color", len(p.Palette))
+	if paletted {
+		out.Set("Colors", fmt.Sprint(len(palette)))
+		out.Set("color", len(palette))
 	}
 	fs := fileSize(size)
 	out.Set("Filesize", fs)
@@ -53,7 +53,7 @@ func information(d *decoded, size int) *workflow.Object {
 	out.Set("Interlace", "No")
 	out.Set("Orientation", "Unknown")
 	out.Set("Page geometry", fmt.Sprintf("%dx%d+0+0", w, h))
-	if c, ok := compressions[d.format]; ok {
+	if c, ok := compressions[format]; ok {
 		out.Set("Compression", c)
 	}
 	return out
