@@ -51,7 +51,8 @@ func header(data []byte, i int) (image.Config, string, error) {
 }
 
 // decode reads an image after checking its declared size, so a small file claiming a huge
-// canvas (a decompression bomb) fails before any pixel memory is taken.
+// canvas (a decompression bomb) fails before any pixel memory is taken. It uses the Go decoders,
+// not imaging.Decode, which falls back to running ImageMagick.
 func decode(ctx context.Context, ex *nodes.Execution, data []byte, i int) (*decoded, error) {
 	cfg, format, err := header(data, i)
 	if err != nil {
