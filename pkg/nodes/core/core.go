@@ -13,12 +13,14 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/crypto"
 	"github.com/flowmill/flowmill/pkg/nodes/datetime"
 	"github.com/flowmill/flowmill/pkg/nodes/debughelper"
+	"github.com/flowmill/flowmill/pkg/nodes/editimage"
 	"github.com/flowmill/flowmill/pkg/nodes/errortrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/executecommand"
 	"github.com/flowmill/flowmill/pkg/nodes/executeworkflow"
 	"github.com/flowmill/flowmill/pkg/nodes/filter"
 	"github.com/flowmill/flowmill/pkg/nodes/function"
 	"github.com/flowmill/flowmill/pkg/nodes/functionitem"
+	"github.com/flowmill/flowmill/pkg/nodes/graphql"
 	"github.com/flowmill/flowmill/pkg/nodes/html"
 	"github.com/flowmill/flowmill/pkg/nodes/htmlextract"
 	"github.com/flowmill/flowmill/pkg/nodes/httprequest"
@@ -125,6 +127,8 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(readpdf.Type())
 	r.MustRegister(splitinbatches.TypeV3())
 	r.MustRegister(removeduplicates.TypeV2())
+	r.MustRegister(editimage.Type())
+	r.MustRegister(graphql.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.

@@ -36,6 +36,15 @@ func loadAuth(ctx context.Context, ex *nodes.Execution) (*httpauth.Auth, error) 
 			}
 		}
 	}
+	return CredentialAuth(ctx, ex, credType)
+}
+
+// CredentialAuth fetches the node's credential of credType for httpauth: the generic types
+// (basic, digest, header, query, custom, OAuth1, OAuth2) and service credentials that hold OAuth
+// token data. A node without a credential of that type (or an empty credType) sends its
+// requests unauthenticated, as in n8n. OAuth2 credentials get refreshed when their token is
+// refused.
+func CredentialAuth(ctx context.Context, ex *nodes.Execution, credType string) (*httpauth.Auth, error) {
 	if credType == "" {
 		return &httpauth.Auth{}, nil
 	}
