@@ -25,7 +25,8 @@ type request struct {
 	multipart      []part
 	kind           string // json, raw, form, multipart
 	json           bool   // JSON body and JSON response parsing, as request's json flag
-	useQueryString bool
+	arrayFormat    string // how query lists are written (see stringifyQS)
+	maxRedirects   int    // 0 for the request helper's default
 	timeout        time.Duration
 	followGet      bool
 	followAll      bool
@@ -75,7 +76,9 @@ func buildRequest(ex *nodes.Execution, responseFormat string, i int) (*request, 
 	if t, ok := options["timeout"].(float64); ok && t > 0 {
 		r.timeout = time.Duration(t * float64(time.Millisecond))
 	}
-	r.useQueryString, _ = options["useQueryString"].(bool)
+	if repeat, _ := options["useQueryString"].(bool); repeat {
+		r.arrayFormat = arrayRepeat
+	}
 	contentType, _ := options["bodyContentType"].(string)
 
 	jsonParams, err := ex.ParamBool("jsonParameters", i)

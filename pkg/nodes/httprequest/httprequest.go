@@ -100,6 +100,12 @@ func doItem(ctx context.Context, ex *nodes.Execution, auth *httpauth.Auth, respo
 	if err != nil {
 		return nil, err
 	}
+	return sendItem(ctx, ex, auth, req, i)
+}
+
+// sendItem sends one item's request with the credential's parameters and the instance's
+// idempotency key, through the egress policy.
+func sendItem(ctx context.Context, ex *nodes.Execution, auth *httpauth.Auth, req *request, i int) (*response, error) {
 	if err := applyAuth(auth, req); err != nil {
 		return nil, err
 	}

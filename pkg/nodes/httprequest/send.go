@@ -4,6 +4,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/workflow"
 
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -27,12 +28,14 @@ type response struct {
 	header     http.Header
 	body       []byte
 	url        string
+	finalURL   string // after redirects
 }
 
 // statusError is a response outside 2xx (n8n's StatusCodeError).
 type statusError struct {
 	status int
 	body   any // parsed JSON, or the text
+	res    *response
 }
 
 func (e *statusError) Error() string {
@@ -40,8 +43,8 @@ func (e *statusError) Error() string {
 	return fmt.Sprintf("%d - %s", e.status, b)
 }
 
-// maxRedirects is the redirect limit of n8n's request helper (follow-redirects' default).
-const maxRedirects = 21
+// defaultMaxRedirects is the redirect limit of n8n's request helper (follow-redirects' default).
+const defaultMaxRedirects = 21
 
 // encodeBody serializes the request body and returns it with its content type.
 func (r *request) encodeBody() ([]byte, string, error) {
@@ -50,7 +53,7 @@ func (r *request) encodeBody() ([]byte, string, error) {
 		if len(r.form) == 0 {
 			return nil, "", nil
 		}
-		return []byte(stringifyQS(r.form, r.useQueryString)), "application/x-www-form-urlencoded", nil
+		return []byte(stringifyQS(r.form, r.arrayFormat)), "application/x-www-form-urlencoded", nil
 	case "multipart":
 		var buf bytes.Buffer
 		w := multipart.NewWriter(&buf)
@@ -110,7 +113,7 @@ func (r *request) target() (*url.URL, error) {
 	if err != nil || u.Scheme == "" || u.Host == "" {
 		return nil, fmt.Errorf("Invalid URL: %s", r.url)
 	}
-	if q := stringifyQS(r.qs, r.useQueryString); q != "" {
+	if q := stringifyQS(r.qs, r.arrayFormat); q != "" {
 		if u.RawQuery != "" {
 			u.RawQuery += "&"
 		}
@@ -167,9 +170,9 @@ func send(ctx context.Context, base *http.Client, r *request, auth *httpauth.Aut
 		return nil, requestError(err, r)
 	}
 	out := &response{status: res.StatusCode, statusText: strings.TrimSpace(strings.TrimPrefix(res.Status, fmt.Sprint(res.StatusCode))),
-		header: res.Header, body: data, url: u.String()}
+		header: res.Header, body: data, url: u.String(), finalURL: res.Request.URL.String()}
 	if (res.StatusCode < 200 || res.StatusCode >= 300) && !r.ignoreStatus {
-		return nil, &statusError{status: res.StatusCode, body: parseBody(data)}
+		return nil, &statusError{status: res.StatusCode, body: parseBody(data), res: out}
 	}
 	return out, nil
 }
@@ -205,7 +208,7 @@ func (r *request) client(base *http.Client) (*http.Client, error) {
 		if !follow {
 			return http.ErrUseLastResponse
 		}
-		if len(via) >= maxRedirects {
+		if len(via) >= cmp.Or(r.maxRedirects, defaultMaxRedirects) {
 			return errors.New("Maximum number of redirects exceeded")
 		}
 		return nil
