@@ -14,26 +14,26 @@ import (
 
 // request is one item's request as n8n's request options describe it.
 type request struct {
-	method         string
-	url            string
-	qs             kvList
-	headers        kvList
-	body           any    // JSON or raw body; nil for none
-	hasBody        bool   // body was given (it may be JSON null)
-	bodyList       kvList // body parameters in the order given (key/value UI)
-	form           kvList
-	multipart      []part
-	kind           string // json, raw, form, multipart
-	json           bool   // JSON body and JSON response parsing, as request's json flag
-	arrayFormat    string // how query lists are written (see stringifyQS)
-	maxRedirects   int    // 0 for the request helper's default
-	timeout        time.Duration
-	followGet      bool
-	followAll      bool
-	ignoreStatus   bool
-	proxy          string
-	insecure       bool
-	fullResponse   bool
+	method       string
+	url          string
+	qs           kvList
+	headers      kvList
+	body         any    // JSON or raw body; nil for none
+	hasBody      bool   // body was given (it may be JSON null)
+	bodyList     kvList // body parameters in the order given (key/value UI)
+	form         kvList
+	multipart    []part
+	kind         string // json, raw, form, multipart
+	json         bool   // JSON body and JSON response parsing, as request's json flag
+	arrayFormat  string // how query lists are written (see stringifyQS)
+	maxRedirects int    // 0 for the request helper's default
+	timeout      time.Duration
+	followGet    bool
+	followAll    bool
+	ignoreStatus bool
+	proxy        string
+	insecure     bool
+	fullResponse bool
 }
 
 // part is one field or file of a multipart body.
