@@ -123,6 +123,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(totp.Type())
 	r.MustRegister(spreadsheetfile.Type())
 	r.MustRegister(readpdf.Type())
+	r.MustRegister(httprequest.TypeV3())
 }
 
 // Registry returns a new registry holding the built-in node types.

@@ -36,6 +36,8 @@ type statusError struct {
 	status int
 	body   any // parsed JSON, or the text
 	res    *response
+	// paginated marks the error pagination raises for an answer outside 2xx.
+	paginated bool
 }
 
 func (e *statusError) Error() string {
@@ -99,7 +101,8 @@ func (r *request) encodeBody() ([]byte, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if r.json {
+	// An object body is JSON whether or not the answer is parsed as JSON.
+	if _, isString := r.body.(string); r.json || r.kind == "json" && !isString {
 		return b, "application/json", nil
 	}
 	return b, "", nil
@@ -208,7 +211,7 @@ func (r *request) client(base *http.Client) (*http.Client, error) {
 		if !follow {
 			return http.ErrUseLastResponse
 		}
-		if len(via) >= cmp.Or(r.maxRedirects, defaultMaxRedirects) {
+		if len(via) > cmp.Or(r.maxRedirects, defaultMaxRedirects) {
 			return errors.New("Maximum number of redirects exceeded")
 		}
 		return nil
@@ -223,7 +226,17 @@ func requestError(err error, r *request) error {
 	}
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
-		return fmt.Errorf("timeout of %dms exceeded", r.timeout.Milliseconds())
+		return &networkError{"ECONNABORTED", fmt.Sprintf("timeout of %dms exceeded", r.timeout.Milliseconds())}
+	}
+	host := ""
+	if u, perr := url.Parse(r.url); perr == nil {
+		host = u.Host
+		if u.Port() == "" {
+			host = net.JoinHostPort(u.Hostname(), map[bool]string{true: "443", false: "80"}[u.Scheme == "https"])
+		}
+	}
+	if c := classify(err, host); c != err {
+		return c
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
