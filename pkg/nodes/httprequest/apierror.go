@@ -64,6 +64,10 @@ func (e *networkError) Error() string { return e.message }
 func classify(err error, host string) error {
 	var ne net.Error
 	var dns *net.DNSError
+	var op *net.OpError
+	if errors.As(err, &op) && op.Addr != nil {
+		host = op.Addr.String()
+	}
 	switch {
 	case errors.As(err, &ne) && ne.Timeout():
 		return &networkError{"ECONNABORTED", err.Error()}

@@ -27,6 +27,7 @@ type request struct {
 	json         bool   // JSON body and JSON response parsing, as request's json flag
 	arrayFormat  string // how query lists are written (see stringifyQS)
 	maxRedirects int    // 0 for the request helper's default
+	page         int    // pagination: requests sent before this one for the same item
 	timeout      time.Duration
 	followGet    bool
 	followAll    bool

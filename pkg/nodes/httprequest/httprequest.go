@@ -7,7 +7,9 @@ package httprequest
 
 import (
 	"context"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -112,6 +114,11 @@ func sendItem(ctx context.Context, ex *nodes.Execution, auth *httpauth.Auth, req
 	// A key the node's own headers set wins.
 	if name := ex.Host().IdempotencyHeader; name != "" && !req.headers.hasFold(name) {
 		if key := ex.IdempotencyKey(i); key != "" {
+			if req.page > 0 {
+				// Each page is a request of its own.
+				sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00page\x00%d", key, req.page))
+				key = hex.EncodeToString(sum[:])
+			}
 			req.headers.set(name, key)
 		}
 	}

@@ -155,7 +155,7 @@ func paginate(ctx context.Context, ex *nodes.Execution, auth *httpauth.Auth, bas
 			}
 			return nil, &nodes.Error{Message: err.Error(), Description: fmt.Sprintf("Make sure the %q parameter evaluates to a valid URL.", field), ItemIndex: i}
 		}
-		req.ignoreStatus = true
+		req.ignoreStatus, req.page = true, len(pages)
 		res, err := sendItem(ctx, ex, auth, req, i)
 		if err != nil {
 			return nil, err

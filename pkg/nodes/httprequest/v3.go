@@ -381,7 +381,7 @@ func (r *request) bodyV3(ex *nodes.Execution, version float64, i int) error {
 		if r.multipart, err = formDataParts(ex, fields, version, i); err != nil {
 			return err
 		}
-	case specify == "keypair" || specify == "":
+	case specify == "keypair":
 		if contentType == "json" && version >= 4 {
 			obj := workflow.NewObject(len(fields))
 			for _, f := range fields {
