@@ -626,3 +626,15 @@ func TestV3BodyOfOtherContentTypes(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "", echoed(t, out)["body"])
 }
+
+func TestV3TextCharset(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=ISO-8859-1")
+		_, _ = w.Write([]byte("caf\xe9"))
+	}))
+	t.Cleanup(srv.Close)
+	out, err := run3(t, 4.2, params3(srv.URL))
+	require.NoError(t, err)
+	require.Equal(t, []m{{"data": "café"}}, nodetest.JSONs(out))
+}

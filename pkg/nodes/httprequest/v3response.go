@@ -6,7 +6,10 @@ import (
 	"mime"
 	"net/url"
 	"path"
+	"regexp"
 	"strings"
+
+	"golang.org/x/net/html/charset"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/workflow"
@@ -40,16 +43,36 @@ func parsedBody(b []byte) any {
 	return string(b)
 }
 
+// charsetPattern finds the charset of a Content-Type.
+var charsetPattern = regexp.MustCompile(`(?i)charset=([^;,\s]+)`)
+
+// decodeText reads an answer as text in the charset its Content-Type names (UTF-8 without one).
+func decodeText(b []byte, contentType string) string {
+	if m := charsetPattern.FindStringSubmatch(contentType); m != nil {
+		name := strings.ToLower(strings.Trim(m[1], `'"`))
+		if name != "utf-8" && name != "utf8" {
+			if enc, _ := charset.Lookup(name); enc != nil {
+				if out, err := enc.NewDecoder().Bytes(b); err == nil {
+					return string(out)
+				}
+			}
+		}
+	}
+	return strings.ToValidUTF8(string(b), "\uFFFD")
+}
+
 // resolvedBody is the body pagination hands over for an answer read as a stream: JSON (or {}
 // when it does not parse) for a JSON content type, else the text.
 func resolvedBody(res *response) any {
-	if strings.Contains(res.header.Get("Content-Type"), "application/json") {
-		if v, err := workflow.DecodeJSONValue(res.body); err == nil {
+	contentType := res.header.Get("Content-Type")
+	text := decodeText(res.body, contentType)
+	if strings.Contains(contentType, "application/json") {
+		if v, err := workflow.DecodeJSONValue([]byte(text)); err == nil {
 			return v
 		}
 		return workflow.NewObject(0)
 	}
-	return string(res.body)
+	return text
 }
 
 // responseItems turns one answer into output items as the Response options say.
@@ -64,11 +87,12 @@ func responseItems(ro responseOptions, res *response, req *request, paginated bo
 			body = resolvedBody(res)
 			break
 		}
-		if len(bytes.TrimSpace(res.body)) == 0 {
+		text := decodeText(res.body, contentType)
+		if strings.TrimSpace(text) == "" {
 			body = workflow.NewObject(0)
 			break
 		}
-		v, err := workflow.DecodeJSONValue(res.body)
+		v, err := workflow.DecodeJSONValue([]byte(text))
 		if err != nil {
 			if !ro.neverError {
 				return nil, nodes.Errorf(i, "Invalid JSON in response body")
@@ -80,7 +104,7 @@ func responseItems(ro responseOptions, res *response, req *request, paginated bo
 		format = "file"
 	case format == "autodetect":
 		format = "text"
-		body = string(res.body)
+		body = decodeText(res.body, contentType)
 		if !paginated && len(res.body) == 0 {
 			body = undefined
 		}
