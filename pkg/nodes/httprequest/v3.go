@@ -408,16 +408,14 @@ func (r *request) bodyV3(ex *nodes.Execution, version float64, i int) error {
 		if err != nil {
 			return err
 		}
+		// As URLSearchParams reads it: a later name replaces an earlier one.
 		var l kvList
-		if vals, err := url.ParseQuery(text); err == nil || len(vals) > 0 {
-			for _, pair := range strings.Split(text, "&") {
-				k, v, _ := strings.Cut(pair, "=")
-				k, _ = url.QueryUnescape(strings.ReplaceAll(k, "+", " "))
-				v, _ = url.QueryUnescape(strings.ReplaceAll(v, "+", " "))
-				if k != "" || v != "" {
-					l.set(k, v)
-				}
+		for _, pair := range strings.Split(text, "&") {
+			if pair == "" {
+				continue
 			}
+			k, v, _ := strings.Cut(pair, "=")
+			l.set(formUnescape(k), formUnescape(v))
 		}
 		body = kvObject(l)
 	default:
@@ -470,6 +468,15 @@ func (r *request) bodyV3(ex *nodes.Execution, version float64, i int) error {
 		}
 	}
 	return nil
+}
+
+// formUnescape decodes a form component; a broken escape is kept as written.
+func formUnescape(s string) string {
+	s = strings.ReplaceAll(s, "+", " ")
+	if out, err := url.PathUnescape(s); err == nil {
+		return out
+	}
+	return s
 }
 
 // kvObject makes an ordered list an object, for JSON bodies.
@@ -614,8 +621,10 @@ func isContainer(v any) bool {
 	return false
 }
 
+// isIndex tells a list index in a path; indexes past 9999 are taken as object keys, so a path
+// cannot make the node build a huge list.
 func isIndex(k string) bool {
-	if k == "" {
+	if k == "" || len(k) > 4 {
 		return false
 	}
 	for _, c := range k {
