@@ -30,7 +30,7 @@ func TestNodeTypesList(t *testing.T) {
 		require.Contains(t, d, "displayName")
 		versions[d["name"].(string)] = append(versions[d["name"].(string)], d["version"])
 	}
-	require.ElementsMatch(t, []any{1.0, 2.0}, versions["n8n-nodes-base.httpRequest"])
+	require.ElementsMatch(t, []any{1.0, 2.0, []any{3.0, 4.0, 4.1, 4.2}}, versions["n8n-nodes-base.httpRequest"])
 
 	res, b = e.do(t, "GET", "rest/node-types?onlyLatest=true", "")
 	require.Equal(t, 200, res.StatusCode)
@@ -39,7 +39,7 @@ func TestNodeTypesList(t *testing.T) {
 	require.Len(t, latest, len(reg.Latest()))
 	for _, d := range latest {
 		if d["name"] == "n8n-nodes-base.httpRequest" {
-			require.Equal(t, 2.0, d["version"])
+			require.Equal(t, []any{3.0, 4.0, 4.1, 4.2}, d["version"])
 		}
 	}
 
@@ -81,7 +81,8 @@ func TestNodeTypesLatestForNewStoredForExisting(t *testing.T) {
 	for _, d := range latest {
 		byName[d["name"].(string)] = d
 	}
-	require.Equal(t, 2.0, byName["n8n-nodes-base.httpRequest"]["version"])
+	require.Equal(t, []any{3.0, 4.0, 4.1, 4.2}, byName["n8n-nodes-base.httpRequest"]["version"])
+	require.Equal(t, 4.2, byName["n8n-nodes-base.httpRequest"]["defaultVersion"])
 	require.Equal(t, []any{1.0, 2.0}, byName["n8n-nodes-base.code"]["version"])
 	require.Equal(t, 2.0, byName["n8n-nodes-base.code"]["defaultVersion"], "a new Code node gets version 2, as in n8n 1.x")
 

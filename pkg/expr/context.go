@@ -41,7 +41,20 @@ type Context struct {
 	// contextData["node:<name>"]), for $node[name].context, $(name).context and
 	// $input.context; SplitInBatches keeps noItemsLeft there.
 	NodeContext map[string]map[string]any
+
+	// Additional holds globals a node adds for one evaluation (n8n's additionalKeys), by name
+	// among AdditionalNames: the HTTP Request node's $response, $request and $pageCount while
+	// it paginates. A name not set is undefined.
+	Additional map[string]any
+	// Lenient makes a JavaScript error inside a {{ }} segment give undefined for this
+	// evaluation, as Options.LenientErrors does for all: n8n's request helpers resolve their
+	// pagination expressions this way, so $response.body.next is undefined before the first
+	// response instead of an error.
+	Lenient bool
 }
+
+// AdditionalNames are the globals Context.Additional may set.
+var AdditionalNames = []string{"$request", "$response", "$pageCount", "$version"}
 
 // NodeInfo is what expressions may read about a node other than the current one.
 type NodeInfo struct {

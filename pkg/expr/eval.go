@@ -112,7 +112,7 @@ func (v *vm) runPart(p compiledPart) (goja.Value, error) {
 		return goja.Undefined(), nil
 	}
 	val, err := v.rt.RunProgram(p.prg)
-	if err != nil && v.ev.opts.LenientErrors && lenient(err) {
+	if err != nil && (v.ev.opts.LenientErrors || v.scope != nil && v.scope.c != nil && v.scope.c.Lenient) && lenient(err) {
 		return goja.Undefined(), nil
 	}
 	return val, err

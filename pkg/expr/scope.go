@@ -93,7 +93,7 @@ var globalNames = []string{
 // installGlobals defines the data globals as accessors on the global object.
 func (v *vm) installGlobals() {
 	g := v.rt.GlobalObject()
-	for _, name := range globalNames {
+	for _, name := range slices.Concat(globalNames, AdditionalNames) {
 		getter := v.rt.ToValue(func(goja.FunctionCall) goja.Value {
 			if v.scope == nil {
 				return goja.Undefined()
@@ -196,6 +196,9 @@ func (s *scope) get(v *vm, name string) goja.Value {
 			m["runIndex"] = int64(c.Source[0].PreviousNodeRun)
 		}
 		return v.toJS(m)
+	}
+	if x, ok := c.Additional[name]; ok {
+		return v.toJS(x)
 	}
 	return goja.Undefined()
 }

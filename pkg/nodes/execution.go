@@ -239,6 +239,20 @@ func (ex *Execution) Evaluate(value any, itemIndex int) (any, error) {
 	return ex.cfg.Evaluator.Resolve(value, ex.ExprContext(itemIndex))
 }
 
+// EvaluateWith evaluates value for an item with additional globals (see expr.Context.Additional)
+// the way n8n's request helpers resolve theirs: a JavaScript error inside {{ }} gives undefined.
+func (ex *Execution) EvaluateWith(value any, itemIndex int, additional map[string]any) (any, error) {
+	if !containsExpression(value) {
+		return value, nil
+	}
+	if ex.cfg.Evaluator == nil {
+		return nil, &Error{Message: "expressions are not available in this process", ItemIndex: itemIndex}
+	}
+	c := ex.ExprContext(itemIndex)
+	c.Additional, c.Lenient = additional, true
+	return ex.cfg.Evaluator.Resolve(value, c)
+}
+
 // RunScript runs code in the sandbox with the context of one item (itemIndex) and forwards
 // console output to the run's console.
 func (ex *Execution) RunScript(ctx context.Context, code string, itemIndex int, globals map[string]any) (any, error) {

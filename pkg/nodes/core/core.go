@@ -129,6 +129,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(removeduplicates.TypeV2())
 	r.MustRegister(editimage.Type())
 	r.MustRegister(graphql.Type())
+	r.MustRegister(httprequest.TypeV3())
 }
 
 // Registry returns a new registry holding the built-in node types.

@@ -14,25 +14,27 @@ import (
 
 // request is one item's request as n8n's request options describe it.
 type request struct {
-	method         string
-	url            string
-	qs             kvList
-	headers        kvList
-	body           any    // JSON or raw body; nil for none
-	hasBody        bool   // body was given (it may be JSON null)
-	bodyList       kvList // body parameters in the order given (key/value UI)
-	form           kvList
-	multipart      []part
-	kind           string // json, raw, form, multipart
-	json           bool   // JSON body and JSON response parsing, as request's json flag
-	useQueryString bool
-	timeout        time.Duration
-	followGet      bool
-	followAll      bool
-	ignoreStatus   bool
-	proxy          string
-	insecure       bool
-	fullResponse   bool
+	method       string
+	url          string
+	qs           kvList
+	headers      kvList
+	body         any    // JSON or raw body; nil for none
+	hasBody      bool   // body was given (it may be JSON null)
+	bodyList     kvList // body parameters in the order given (key/value UI)
+	form         kvList
+	multipart    []part
+	kind         string // json, raw, form, multipart
+	json         bool   // JSON body and JSON response parsing, as request's json flag
+	arrayFormat  string // how query lists are written (see stringifyQS)
+	maxRedirects int    // 0 for the request helper's default
+	page         int    // pagination: requests sent before this one for the same item
+	timeout      time.Duration
+	followGet    bool
+	followAll    bool
+	ignoreStatus bool
+	proxy        string
+	insecure     bool
+	fullResponse bool
 }
 
 // part is one field or file of a multipart body.
@@ -75,7 +77,9 @@ func buildRequest(ex *nodes.Execution, responseFormat string, i int) (*request, 
 	if t, ok := options["timeout"].(float64); ok && t > 0 {
 		r.timeout = time.Duration(t * float64(time.Millisecond))
 	}
-	r.useQueryString, _ = options["useQueryString"].(bool)
+	if repeat, _ := options["useQueryString"].(bool); repeat {
+		r.arrayFormat = arrayRepeat
+	}
 	contentType, _ := options["bodyContentType"].(string)
 
 	jsonParams, err := ex.ParamBool("jsonParameters", i)

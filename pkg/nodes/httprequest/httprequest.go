@@ -7,7 +7,9 @@ package httprequest
 
 import (
 	"context"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -100,12 +102,23 @@ func doItem(ctx context.Context, ex *nodes.Execution, auth *httpauth.Auth, respo
 	if err != nil {
 		return nil, err
 	}
+	return sendItem(ctx, ex, auth, req, i)
+}
+
+// sendItem sends one item's request with the credential's parameters and the instance's
+// idempotency key, through the egress policy.
+func sendItem(ctx context.Context, ex *nodes.Execution, auth *httpauth.Auth, req *request, i int) (*response, error) {
 	if err := applyAuth(auth, req); err != nil {
 		return nil, err
 	}
 	// A key the node's own headers set wins.
 	if name := ex.Host().IdempotencyHeader; name != "" && !req.headers.hasFold(name) {
 		if key := ex.IdempotencyKey(i); key != "" {
+			if req.page > 0 {
+				// Each page is a request of its own.
+				sum := sha256.Sum256(fmt.Appendf(nil, "%s\x00page\x00%d", key, req.page))
+				key = hex.EncodeToString(sum[:])
+			}
 			req.headers.set(name, key)
 		}
 	}

@@ -77,3 +77,25 @@ func TestRequestsCarryAKeyStablePerExecutionNodeRunAndItem(t *testing.T) {
 	renamed := runAs("41", 0, nodes.Host{IdempotencyHeader: "X-Request-Key"}, params)
 	require.Equal(t, first, renamed)
 }
+
+func TestPagesCarryKeysOfTheirOwn(t *testing.T) {
+	t.Parallel()
+	sink := &keySink{header: "Idempotency-Key"}
+	srv := httptest.NewServer(sink)
+	t.Cleanup(srv.Close)
+	params := m{"url": srv.URL + "/hit", "options": m{"pagination": m{"pagination": m{
+		"parameters":        m{"parameters": []any{m{"type": "qs", "name": "page", "value": "={{ $pageCount }}"}}},
+		"limitPagesFetched": true, "maxRequests": 3.0}}}}
+	runAs := func(execID string) []string {
+		t.Helper()
+		_, err := nodetest.Run(t, httprequest.TypeV3(), nodetest.Node{Version: 4.2, Parameters: params,
+			Host: nodes.Host{IdempotencyHeader: "Idempotency-Key"}, ExecutionID: execID, Mode: "webhook"}, nodetest.Items(m{}))
+		require.NoError(t, err)
+		return sink.take()
+	}
+	first := runAs("41")
+	require.Len(t, first, 3)
+	require.NotEqual(t, first[0], first[1])
+	require.NotEqual(t, first[1], first[2])
+	require.Equal(t, first, runAs("41"), "the same pages send the same keys again")
+}

@@ -89,9 +89,16 @@ func jsString(v any) string {
 	return jsv.ToString(v)
 }
 
-// stringifyQS encodes parameters as the qs package does: nested keys in brackets and lists with
-// indexes (a[0]=x), or repeated keys (a=x&a=y) when repeat is set, as Node's querystring does.
-func stringifyQS(l kvList, repeat bool) string {
+// How lists are written in a query string, as the qs package's arrayFormat.
+const (
+	arrayIndices  = ""         // a[0]=x&a[1]=y
+	arrayBrackets = "brackets" // a[]=x&a[]=y
+	arrayRepeat   = "repeat"   // a=x&a=y, as Node's querystring does
+)
+
+// stringifyQS encodes parameters as the qs package does: nested keys in brackets and lists as
+// format says.
+func stringifyQS(l kvList, format string) string {
 	var parts []string
 	var walk func(prefix string, v any)
 	walk = func(prefix string, v any) {
@@ -102,9 +109,12 @@ func stringifyQS(l kvList, repeat bool) string {
 			}
 		case []any:
 			for i, e := range x {
-				if repeat {
+				switch format {
+				case arrayRepeat:
 					walk(prefix, e)
-				} else {
+				case arrayBrackets:
+					walk(prefix+"[]", e)
+				default:
 					walk(prefix+"["+strconv.Itoa(i)+"]", e)
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/workflow"
 
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -27,12 +28,16 @@ type response struct {
 	header     http.Header
 	body       []byte
 	url        string
+	finalURL   string // after redirects
 }
 
 // statusError is a response outside 2xx (n8n's StatusCodeError).
 type statusError struct {
 	status int
 	body   any // parsed JSON, or the text
+	res    *response
+	// paginated marks the error pagination raises for an answer outside 2xx.
+	paginated bool
 }
 
 func (e *statusError) Error() string {
@@ -40,8 +45,8 @@ func (e *statusError) Error() string {
 	return fmt.Sprintf("%d - %s", e.status, b)
 }
 
-// maxRedirects is the redirect limit of n8n's request helper (follow-redirects' default).
-const maxRedirects = 21
+// defaultMaxRedirects is the redirect limit of n8n's request helper (follow-redirects' default).
+const defaultMaxRedirects = 21
 
 // encodeBody serializes the request body and returns it with its content type.
 func (r *request) encodeBody() ([]byte, string, error) {
@@ -50,7 +55,7 @@ func (r *request) encodeBody() ([]byte, string, error) {
 		if len(r.form) == 0 {
 			return nil, "", nil
 		}
-		return []byte(stringifyQS(r.form, r.useQueryString)), "application/x-www-form-urlencoded", nil
+		return []byte(stringifyQS(r.form, r.arrayFormat)), "application/x-www-form-urlencoded", nil
 	case "multipart":
 		var buf bytes.Buffer
 		w := multipart.NewWriter(&buf)
@@ -96,7 +101,8 @@ func (r *request) encodeBody() ([]byte, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	if r.json {
+	// An object body is JSON whether or not the answer is parsed as JSON.
+	if _, isString := r.body.(string); r.json || r.kind == "json" && !isString {
 		return b, "application/json", nil
 	}
 	return b, "", nil
@@ -110,7 +116,7 @@ func (r *request) target() (*url.URL, error) {
 	if err != nil || u.Scheme == "" || u.Host == "" {
 		return nil, fmt.Errorf("Invalid URL: %s", r.url)
 	}
-	if q := stringifyQS(r.qs, r.useQueryString); q != "" {
+	if q := stringifyQS(r.qs, r.arrayFormat); q != "" {
 		if u.RawQuery != "" {
 			u.RawQuery += "&"
 		}
@@ -167,9 +173,9 @@ func send(ctx context.Context, base *http.Client, r *request, auth *httpauth.Aut
 		return nil, requestError(err, r)
 	}
 	out := &response{status: res.StatusCode, statusText: strings.TrimSpace(strings.TrimPrefix(res.Status, fmt.Sprint(res.StatusCode))),
-		header: res.Header, body: data, url: u.String()}
+		header: res.Header, body: data, url: u.String(), finalURL: res.Request.URL.String()}
 	if (res.StatusCode < 200 || res.StatusCode >= 300) && !r.ignoreStatus {
-		return nil, &statusError{status: res.StatusCode, body: parseBody(data)}
+		return nil, &statusError{status: res.StatusCode, body: parseBody(data), res: out}
 	}
 	return out, nil
 }
@@ -205,7 +211,7 @@ func (r *request) client(base *http.Client) (*http.Client, error) {
 		if !follow {
 			return http.ErrUseLastResponse
 		}
-		if len(via) >= maxRedirects {
+		if len(via) > cmp.Or(r.maxRedirects, defaultMaxRedirects) {
 			return errors.New("Maximum number of redirects exceeded")
 		}
 		return nil
@@ -220,7 +226,17 @@ func requestError(err error, r *request) error {
 	}
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
-		return fmt.Errorf("timeout of %dms exceeded", r.timeout.Milliseconds())
+		return &networkError{"ECONNABORTED", fmt.Sprintf("timeout of %dms exceeded", r.timeout.Milliseconds())}
+	}
+	host := ""
+	if u, perr := url.Parse(r.url); perr == nil {
+		host = u.Host
+		if u.Port() == "" {
+			host = net.JoinHostPort(u.Hostname(), map[bool]string{true: "443", false: "80"}[u.Scheme == "https"])
+		}
+	}
+	if c := classify(err, host); c != err {
+		return c
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
