@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	_ "github.com/emersion/go-message/charset" // bodies in other charsets decode to UTF-8
 	"github.com/emersion/go-message"
+	_ "github.com/emersion/go-message/charset" // bodies in other charsets decode to UTF-8
 	"github.com/emersion/go-message/mail"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
@@ -136,7 +136,6 @@ func binaries(p *parsed, prefix string, keep func(part) bool) map[string]workflo
 	}
 	return out
 }
-
 
 // resolvedHeaders are the headers mailparser lifts to the top of its result, in its order.
 var resolvedHeaders = []struct{ header, key string }{
