@@ -28,6 +28,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/interval"
 	"github.com/flowmill/flowmill/pkg/nodes/itemlists"
 	"github.com/flowmill/flowmill/pkg/nodes/limit"
+	"github.com/flowmill/flowmill/pkg/nodes/localfiletrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/manualtrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/markdown"
 	"github.com/flowmill/flowmill/pkg/nodes/merge"
@@ -126,6 +127,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(readpdf.Type())
 	r.MustRegister(emailreadimap.TypeV1())
 	r.MustRegister(emailreadimap.TypeV2())
+	r.MustRegister(localfiletrigger.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
