@@ -1,5 +1,12 @@
 package credential
 
+import (
+	"context"
+
+	"github.com/flowmill/flowmill/pkg/egress"
+	"github.com/flowmill/flowmill/pkg/imapconn"
+)
+
 // imapTypes are the mail-reading credential types: imap, as n8n 1.x defines it (the Email
 // Trigger (IMAP) node reads it).
 var imapTypes = []*Type{
@@ -15,5 +22,20 @@ var imapTypes = []*Type{
 			{DisplayName: "Allow Self-Signed Certificates", Name: "allowUnauthorizedCerts", Type: "boolean", Default: false,
 				Description: "Whether to connect even if SSL certificate validation is not possible"},
 		},
+		Connect: testIMAP,
 	},
+}
+
+// testIMAP logs in and lists the mailboxes, as n8n's imapConnectionTest does.
+func testIMAP(ctx context.Context, data map[string]any, policy *egress.Policy) error {
+	c, err := imapconn.Login(ctx, policy, imapconn.FromCredential(data))
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if _, err := c.List("", "*", nil).Collect(); err != nil {
+		return imapconn.Message(err)
+	}
+	_ = c.Logout().Wait()
+	return nil
 }

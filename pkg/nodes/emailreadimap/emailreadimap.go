@@ -8,20 +8,13 @@ package emailreadimap
 
 import (
 	"context"
-	"crypto/tls"
 	_ "embed"
-	"errors"
 	"fmt"
-	"net"
-	"strconv"
-	"strings"
-	"syscall"
-	"time"
 
 	"github.com/emersion/go-imap/v2"
-	"github.com/emersion/go-imap/v2/imapclient"
 
 	"github.com/flowmill/flowmill/pkg/egress"
+	"github.com/flowmill/flowmill/pkg/imapconn"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -41,9 +34,6 @@ func TypeV2() nodes.Type { return nodes.Define(descriptionV2, nodes.KindPoll, ex
 // batchLimit bounds the mails one poll passes on; the rest come with the next polls, so a
 // mailbox full of old unread mail cannot make one huge execution.
 const batchLimit = 100
-
-// connectTimeout bounds connecting and logging in, as n8n's authTimeout (20s).
-const connectTimeout = 20 * time.Second
 
 // settings are the node's parameters for one poll.
 type settings struct {
@@ -101,41 +91,18 @@ func readSettings(ex *nodes.Execution) (*settings, bool, error) {
 	return s, insecure, nil
 }
 
-// account is the imap credential.
-type account struct {
-	user, password, host string
-	port                 int
-	secure, insecure     bool
-}
-
-func readAccount(ctx context.Context, ex *nodes.Execution, nodeInsecure bool) (*account, error) {
+func readAccount(ctx context.Context, ex *nodes.Execution, nodeInsecure bool) (imapconn.Account, error) {
 	c, err := ex.Credentials(ctx, "imap")
 	if err != nil {
-		return nil, err
+		return imapconn.Account{}, err
 	}
-	a := &account{port: 993, secure: true}
-	a.user, _ = c["user"].(string)
-	a.password, _ = c["password"].(string)
-	host, _ := c["host"].(string)
-	a.host = strings.TrimSpace(host)
-	switch p := c["port"].(type) {
-	case float64:
-		a.port = int(p)
-	case string:
-		if n, err := strconv.Atoi(strings.TrimSpace(p)); err == nil {
-			a.port = n
-		}
-	}
-	if v, ok := c["secure"].(bool); ok {
-		a.secure = v
-	}
-	a.insecure, _ = c["allowUnauthorizedCerts"].(bool)
+	a := imapconn.FromCredential(c)
 	if ex.TypeVersion() < 2 {
 		// Version 1 decides certificate checks by its own option.
-		a.insecure = nodeInsecure
+		a.Insecure = nodeInsecure
 	}
-	if a.host == "" {
-		return nil, nodes.Errorf(-1, "Credentials are not valid for imap node.")
+	if a.Host == "" {
+		return a, nodes.Errorf(-1, "Credentials are not valid for imap node.")
 	}
 	return a, nil
 }
@@ -149,9 +116,12 @@ func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 	if err != nil {
 		return nil, err
 	}
-	c, err := connect(ctx, ex, a)
+	c, err := imapconn.Login(ctx, egress.PolicyOf(ex.HTTPClient()), a)
 	if err != nil {
-		return nil, err
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &nodes.Error{Message: err.Error(), ItemIndex: -1, Cause: err}
 	}
 	defer c.Close()
 	items, err := poll(ctx, ex, c, s)
@@ -165,76 +135,3 @@ func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 	return [][]workflow.Item{items}, nil
 }
 
-// connect dials the server through the egress policy, logs in and closes the connection when
-// ctx ends.
-func connect(ctx context.Context, ex *nodes.Execution, a *account) (*imapclient.Client, error) {
-	addr := net.JoinHostPort(a.host, strconv.Itoa(a.port))
-	dctx, cancel := context.WithTimeout(ctx, connectTimeout)
-	defer cancel()
-	conn, err := egress.PolicyOf(ex.HTTPClient()).DialContext(dctx, "tcp", addr)
-	if err != nil {
-		return nil, dialError(err, addr)
-	}
-	if a.secure {
-		tc := tls.Client(conn, &tls.Config{ServerName: a.host, InsecureSkipVerify: a.insecure}) //nolint:gosec // only when the credential asks
-		if err := tc.HandshakeContext(dctx); err != nil {
-			_ = conn.Close()
-			return nil, nodes.Errorf(-1, "%v", err)
-		}
-		conn = tc
-	}
-	c := imapclient.New(conn, nil)
-	stop := context.AfterFunc(ctx, func() { _ = c.Close() })
-	go func() {
-		<-c.Closed()
-		stop()
-	}()
-	// Logging in is bounded like the dial: a server that never answers cannot hold the poll.
-	done := context.AfterFunc(dctx, func() {
-		if dctx.Err() == context.DeadlineExceeded && ctx.Err() == nil {
-			_ = c.Close()
-		}
-	})
-	defer done()
-	if err := c.WaitGreeting(); err != nil {
-		_ = c.Close()
-		return nil, connError(ctx, dctx, err)
-	}
-	if err := c.Login(a.user, a.password).Wait(); err != nil {
-		_ = c.Close()
-		return nil, connError(ctx, dctx, err)
-	}
-	return c, nil
-}
-
-func dialError(err error, addr string) error {
-	if _, ok := egress.Refusal(err); ok {
-		return nodes.Errorf(-1, "%v", err)
-	}
-	switch {
-	case errors.Is(err, syscall.ECONNREFUSED):
-		return nodes.Errorf(-1, "connect ECONNREFUSED %s", addr)
-	case errors.Is(err, context.DeadlineExceeded):
-		return nodes.Errorf(-1, "Timed out while connecting to server")
-	}
-	var dns *net.DNSError
-	if errors.As(err, &dns) {
-		return nodes.Errorf(-1, "getaddrinfo ENOTFOUND %s", dns.Name)
-	}
-	return nodes.Errorf(-1, "%v", err)
-}
-
-// connError is n8n's message for a failed greeting or login: the server's own text.
-func connError(ctx, dctx context.Context, err error) error {
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	if dctx.Err() != nil {
-		return nodes.Errorf(-1, "Timed out while authenticating with server")
-	}
-	var ie *imap.Error
-	if errors.As(err, &ie) {
-		return nodes.Errorf(-1, "%s", ie.Text)
-	}
-	return nodes.Errorf(-1, "%v", err)
-}

@@ -8,6 +8,7 @@ import (
 	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-imap/v2/imapclient"
 
+	"github.com/flowmill/flowmill/pkg/imapconn"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -155,9 +156,5 @@ func commandError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	var ie *imap.Error
-	if errors.As(err, &ie) {
-		return nodes.Errorf(-1, "%s", ie.Text)
-	}
-	return nodes.Errorf(-1, "%v", err)
+	return nodes.Errorf(-1, "%v", imapconn.Message(err))
 }
