@@ -134,4 +134,3 @@ func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 	}
 	return [][]workflow.Item{items}, nil
 }
-
