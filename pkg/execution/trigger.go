@@ -51,8 +51,10 @@ func (r *Runner) HandleTrigger(ctx context.Context, payload []byte) error {
 			// Still polling from an earlier tick: that poll's static data is not saved yet.
 			return err
 		}
-		input, err = r.poll(ctx, wf, node, t)
-		release()
+		input, err = func() ([]workflow.Item, error) {
+			defer release()
+			return r.poll(ctx, wf, node, t)
+		}()
 		if err != nil {
 			r.log.Warn("poll failed", "workflow", wf.ID, "node", node.Name, "err", err)
 			return trigger.SetError(ctx, r.cfg.Redis, wf.ID, fmt.Sprintf("Node %q: %v", node.Name, err))
