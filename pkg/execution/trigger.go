@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/flowmill/flowmill/pkg/bus"
 	"github.com/flowmill/flowmill/pkg/expr"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/scheduletrigger"
@@ -98,8 +99,8 @@ const pollLeaseTTL = 15 * time.Minute
 // interval would otherwise overlap the next tick's, both starting from the same static data
 // and passing the same new entries on twice. ok is false while another poll holds it.
 func (r *Runner) pollLease(ctx context.Context, workflowID, node string) (release func(), ok bool, err error) {
-	key := "flowmill:poll:" + workflowID + ":" + node
-	token := fmt.Sprintf("%d", time.Now().UnixNano())
+	key := bus.KeyPollLeasePrefix + workflowID + ":" + node
+	token := store.NewUUID()
 	ok, err = r.cfg.Redis.SetNX(ctx, key, token, pollLeaseTTL).Result()
 	if err != nil || !ok {
 		return nil, false, err
