@@ -253,7 +253,8 @@ func (s *scanner) record(rel string, info fs.FileInfo) {
 		return
 	}
 	s.listing[rel] = "f:" + strconv.FormatInt(info.Size(), 10) + ":" + strconv.FormatInt(info.ModTime().UnixNano(), 10)
-	if s.opts.awaitWrite && s.ex.Now().Sub(info.ModTime()) < writeSettle {
+	// A modification time far in the future (a skewed clock) must not hold a file back forever.
+	if age := s.ex.Now().Sub(info.ModTime()); s.opts.awaitWrite && age < writeSettle && age > -writeSettle {
 		if s.fresh == nil {
 			s.fresh = map[string]bool{}
 		}
