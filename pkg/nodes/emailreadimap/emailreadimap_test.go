@@ -348,3 +348,27 @@ func TestConnectionErrors(t *testing.T) {
 	_, err = p.poll(t)
 	require.ErrorContains(t, err, "is not allowed")
 }
+
+func TestBatchLimitAndNewUIDValidity(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, false)
+	for range 105 {
+		s.deliver(t, plainMail)
+	}
+	p := &poller{typ: emailreadimap.TypeV2(), version: 2.1, params: m{"format": "raw"}, cred: s.cred(nil)}
+	items, err := p.poll(t)
+	require.NoError(t, err)
+	require.Len(t, items, 100, "one poll passes on at most 100 mails")
+	items, err = p.poll(t)
+	require.NoError(t, err)
+	require.Len(t, items, 5, "the rest come with the next poll")
+
+	// A mailbox created anew numbers its mails from 1 again under a new UIDVALIDITY.
+	require.NoError(t, s.user.Delete("INBOX"))
+	require.NoError(t, s.user.Create("INBOX", nil))
+	s.deliver(t, plainMail)
+	items, err = p.poll(t)
+	require.NoError(t, err)
+	require.Len(t, items, 1)
+	require.Equal(t, 1.0, p.static["lastMessageUid"])
+}
