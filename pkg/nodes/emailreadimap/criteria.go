@@ -106,13 +106,11 @@ func criterion(entry any) (*imap.SearchCriteria, error) {
 	case "UNSEEN":
 		return flag(imap.FlagSeen, false)
 	case "NEW":
-		c.Flag = []imap.Flag{"\\Recent"}
-		c.NotFlag = []imap.Flag{imap.FlagSeen}
-		return c, nil
-	case "OLD":
-		return flag("\\Recent", false)
-	case "RECENT":
-		return flag("\\Recent", true)
+		// \Recent cannot be searched for by this client (IMAP4rev2 dropped it): unread is
+		// the nearest.
+		return flag(imap.FlagSeen, false)
+	case "OLD", "RECENT":
+		return nil, nodes.Errorf(-1, "The search option %s is not supported", up)
 	case "KEYWORD", "UNKEYWORD":
 		k, err := str(0)
 		if err != nil {
@@ -124,7 +122,7 @@ func criterion(entry any) (*imap.SearchCriteria, error) {
 		if err != nil {
 			return nil, err
 		}
-		c.Header = []imap.SearchCriteriaHeaderField{{Key: strings.Title(strings.ToLower(up)), Value: v}} //nolint:staticcheck // ASCII keywords
+		c.Header = []imap.SearchCriteriaHeaderField{{Key: addressHeaders[up], Value: v}}
 		return c, nil
 	case "HEADER":
 		k, err := str(0)
@@ -218,6 +216,8 @@ func criterion(entry any) (*imap.SearchCriteria, error) {
 	}
 	return nil, nodes.Errorf(-1, "Unexpected search option: %s", up)
 }
+
+var addressHeaders = map[string]string{"FROM": "From", "TO": "To", "CC": "Cc", "BCC": "Bcc", "SUBJECT": "Subject"}
 
 var dateLayouts = []string{"2006-01-02", time.RFC3339, "2006-01-02T15:04:05", "02-Jan-2006", "January 2, 2006", "Jan 2, 2006", "2 January 2006", time.RFC1123Z, time.RFC1123}
 

@@ -294,6 +294,16 @@ func TestCustomSearchCriteria(t *testing.T) {
 	require.Len(t, items, 1)
 	require.Equal(t, "Report", items[0].JSON.Get("subject"))
 
+	p = &poller{typ: emailreadimap.TypeV2(), version: 2.1, params: m{"options": m{"customEmailConfig": `[["OR", ["FROM", "bob@example.com"], ["SUBJECT", "Report"]], "!UNSEEN", ["SINCE", "2000-01-01"], ["LARGER", 10]]`}}, cred: s.cred(nil)}
+	items, err = p.poll(t)
+	require.NoError(t, err)
+	require.Len(t, items, 2)
+	p = &poller{typ: emailreadimap.TypeV2(), version: 2.1, params: m{"options": m{"customEmailConfig": `[["HEADER", "Message-ID", "<two@example.com>"], ["UID", "1:*"]]`}}, cred: s.cred(nil)}
+	items, err = p.poll(t)
+	require.NoError(t, err)
+	require.Len(t, items, 1)
+	require.Equal(t, "Report", items[0].JSON.Get("subject"))
+
 	p = &poller{typ: emailreadimap.TypeV2(), version: 2.1, params: m{"options": m{"customEmailConfig": `["UNSEEN"`}}, cred: s.cred(nil)}
 	_, err = p.poll(t)
 	require.EqualError(t, err, "Custom email config is not valid JSON.")
