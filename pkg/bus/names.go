@@ -47,4 +47,7 @@ const (
 	KeyWebhookResponsePrefix = "flowmill:webhook:response:"
 	// KeyTestWebhookPrefix starts every key of the test-webhook registry.
 	KeyTestWebhookPrefix = "flowmill:test-webhook:"
+	// KeyPollLeasePrefix + workflow id + ":" + node name is held while a poll node polls, so
+	// the next tick's poll does not start from the same static data.
+	KeyPollLeasePrefix = "flowmill:poll:"
 )

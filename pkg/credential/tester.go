@@ -69,6 +69,11 @@ func (t *Type) TestCredential(ctx context.Context, data map[string]any, in TestI
 	client.Timeout = TestTimeout
 	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	switch {
+	case t.Connect != nil:
+		if err := t.Connect(ctx, data, egress.PolicyOf(in.Client)); err != nil {
+			return failed(err.Error())
+		}
+		return ok()
 	case t.Test != nil:
 		return t.runDeclarative(ctx, &client, data)
 	case t.Is("oAuth2Api"):

@@ -3,7 +3,12 @@
 // saves, the credential test, and the lookup that hands decrypted data to nodes during a run.
 package credential
 
-import "slices"
+import (
+	"context"
+	"slices"
+
+	"github.com/flowmill/flowmill/pkg/egress"
+)
 
 // Type describes one kind of credential: its name as nodes reference it, and the properties its
 // data holds. The JSON field names are n8n's (ICredentialType), so the editor shows the same forms.
@@ -31,6 +36,10 @@ type Type struct {
 	// parameters, whose names and values may be expressions on $credentials, added to the
 	// request of a declarative test. Nil when the type authenticates otherwise.
 	Authenticate *Authenticate `json:"authenticate,omitempty"`
+	// Connect tests the credential by connecting with it, for types that speak no HTTP (n8n's
+	// node credential tests such as imapConnectionTest); policy applies to every address it
+	// dials. Nil when the type is tested otherwise.
+	Connect func(ctx context.Context, data map[string]any, policy *egress.Policy) error `json:"-"`
 }
 
 // Property is one field of a credential's data.
@@ -134,6 +143,7 @@ var authCodeGrants = []any{"authorizationCode", "pkce"}
 // per family, types_<family>.go), in a fixed order.
 var types = slices.Concat(
 	genericTypes,
+	imapTypes,
 )
 
 // genericTypes are the credential types the core nodes use, with n8n's definitions (oAuth2Api

@@ -111,3 +111,17 @@ func (p *Policy) checkHost(ctx context.Context, host string) error {
 	}
 	return nil
 }
+
+// DialContext connects as net.Dialer.DialContext does, checking each address the name resolves
+// to before connecting (see Dialer; 30s per dial when ctx has no earlier deadline). For nodes
+// that speak their own protocol over TCP (mail, file transfer). A nil policy applies only the
+// built-in refusals.
+func (p *Policy) DialContext(ctx context.Context, network, address string) (net.Conn, error) {
+	if p == nil {
+		p = builtInOnly
+	}
+	return p.Dialer(30*time.Second).DialContext(ctx, network, address)
+}
+
+// builtInOnly is the policy of no settings: the built-in refusals.
+var builtInOnly = New(nil, nil)

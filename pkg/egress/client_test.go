@@ -159,3 +159,33 @@ func TestEnvironmentProxyIgnored(t *testing.T) {
 	require.True(t, ok, "%v", err)
 	require.Zero(t, proxied.Load())
 }
+
+// DialContext checks the dialed address like the HTTP clients do; a nil policy keeps the
+// built-in refusals.
+func TestDialContext(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	ctx := context.Background()
+	c, err := egress.New(nil, nil).DialContext(ctx, "tcp", ln.Addr().String())
+	require.NoError(t, err)
+	c.Close()
+	_, err = egress.New(nil, nil).Strict().DialContext(ctx, "tcp", ln.Addr().String())
+	re, ok := egress.Refusal(err)
+	require.True(t, ok, "%v", err)
+	require.Equal(t, egress.Internal, re.Reason)
+	var none *egress.Policy
+	_, err = none.DialContext(ctx, "tcp", "169.254.169.254:80")
+	re, ok = egress.Refusal(err)
+	require.True(t, ok, "%v", err)
+	require.Equal(t, egress.BuiltIn, re.Reason)
+}

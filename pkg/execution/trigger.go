@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/flowmill/flowmill/pkg/bus"
 	"github.com/flowmill/flowmill/pkg/expr"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/scheduletrigger"
@@ -46,7 +47,16 @@ func (r *Runner) HandleTrigger(ctx context.Context, payload []byte) error {
 	}
 	var input []workflow.Item
 	if t.Kind == nodes.KindPoll {
-		if input, err = r.poll(ctx, wf, node, t); err != nil {
+		release, ok, err := r.pollLease(ctx, wf.ID, node.Name)
+		if err != nil || !ok {
+			// Still polling from an earlier tick: that poll's static data is not saved yet.
+			return err
+		}
+		input, err = func() ([]workflow.Item, error) {
+			defer release()
+			return r.poll(ctx, wf, node, t)
+		}()
+		if err != nil {
 			r.log.Warn("poll failed", "workflow", wf.ID, "node", node.Name, "err", err)
 			return trigger.SetError(ctx, r.cfg.Redis, wf.ID, fmt.Sprintf("Node %q: %v", node.Name, err))
 		}
@@ -60,14 +70,47 @@ func (r *Runner) HandleTrigger(ctx context.Context, payload []byte) error {
 		}
 		input = []workflow.Item{{JSON: scheduletrigger.Output(time.Unix(p.FireTime, 0), loc)}}
 	}
-	_, err = r.svc.Create(ctx, New{Workflow: wf, Mode: workflow.ModeTrigger,
-		Start: StartData{StartNode: node.Name, Input: input}})
-	if errors.Is(err, ErrNotQueued) {
-		// Stored: the reconciler queues it. Failing the task would fire the trigger again.
-		r.log.Warn("trigger execution stored but not queued", "workflow", wf.ID, "err", err)
-		return nil
+	runs := [][]workflow.Item{input}
+	if t.PollEach && len(input) > 1 {
+		runs = make([][]workflow.Item, len(input))
+		for i := range input {
+			runs[i] = input[i : i+1]
+		}
 	}
-	return err
+	for _, in := range runs {
+		_, err = r.svc.Create(ctx, New{Workflow: wf, Mode: workflow.ModeTrigger,
+			Start: StartData{StartNode: node.Name, Input: in}})
+		if errors.Is(err, ErrNotQueued) {
+			// Stored: the reconciler queues it. Failing the task would fire the trigger again.
+			r.log.Warn("trigger execution stored but not queued", "workflow", wf.ID, "err", err)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pollLeaseTTL bounds how long a poll holds its lease should its worker die mid-poll.
+const pollLeaseTTL = 15 * time.Minute
+
+// pollLease lets one poll of a node run at a time across workers: a poll that outlasts its
+// interval would otherwise overlap the next tick's, both starting from the same static data
+// and passing the same new entries on twice. ok is false while another poll holds it.
+func (r *Runner) pollLease(ctx context.Context, workflowID, node string) (release func(), ok bool, err error) {
+	key := bus.KeyPollLeasePrefix + workflowID + ":" + node
+	token := store.NewUUID()
+	ok, err = r.cfg.Redis.SetNX(ctx, key, token, pollLeaseTTL).Result()
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	return func() {
+		c := context.WithoutCancel(ctx)
+		if v, err := r.cfg.Redis.Get(c, key).Result(); err == nil && v == token {
+			r.cfg.Redis.Del(c, key)
+		}
+	}, true, nil
 }
 
 // poll runs a poll node's poll with its static data (n8n's getWorkflowStaticData('node')) and

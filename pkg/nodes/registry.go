@@ -63,6 +63,10 @@ type Type struct {
 	// got data, when these meet the requirement its parameters give. Nil: any input with data
 	// will do.
 	RequiredInputs func(params map[string]any) InputRequirement
+	// PollEach makes each item a poll node returns start an execution of its own, as n8n's
+	// trigger nodes that emit once per event do (Local File Trigger). Default false: one
+	// execution with every item of the poll.
+	PollEach bool
 }
 
 // InputRequirement is what a waiting multi-input node needs before it may run with inputs

@@ -188,3 +188,53 @@ func polledRuns(t *testing.T, in *infra.Infra, id string) [][]string {
 	}
 	return out
 }
+
+const slowPollDescription = `{"displayName":"Slow Poll","name":"flowmill-test.slowPoll","group":["trigger"],"version":1,
+ "polling":true,"defaults":{"name":"Slow Poll"},"inputs":[],"outputs":["main"],"properties":[]}`
+
+// TestPollOutlastingItsIntervalSkipsTheNextTick runs a poll node whose first poll does not
+// finish before the next poll time: that tick's task finds the first poll still running and
+// polls nothing, so the two cannot pass the same entries on from the same static data.
+func TestPollOutlastingItsIntervalSkipsTheNextTick(t *testing.T) {
+	polls := make(chan struct{}, 4)
+	unblock := make(chan struct{})
+	reg := core.Registry()
+	reg.MustRegister(nodes.Define([]byte(slowPollDescription), nodes.KindPoll,
+		func(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
+			polls <- struct{}{}
+			select {
+			case <-unblock:
+			case <-ctx.Done():
+			}
+			return nil, nil
+		}))
+	in := openInfra(t)
+	w, err := worker.NewWithOptions(in, worker.Options{Nodes: reg})
+	require.NoError(t, err)
+	require.NoError(t, w.Start(context.Background()))
+	t.Cleanup(w.Stop)
+	s, clock := startFirer(t, in, reg, time.Date(2024, 1, 10, 9, 0, 0, 0, time.UTC))
+	wf := saveActive(t, in, s, `{"name":"slow","nodes":[{"name":"Poll","type":"flowmill-test.slowPoll","typeVersion":1,"position":[0,0],
+	  "parameters":{}}],"connections":{},"settings":{"timezone":"UTC"}}`)
+
+	first := advance(t, s, clock)
+	select {
+	case <-polls:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no poll")
+	}
+	second := advance(t, s, clock)
+	tick := queue.TriggerFire{WorkflowID: wf.ID, Node: "Poll", FireTime: second.Unix()}
+	require.Eventually(t, func() bool { return taskState(t, in, tick) == "completed" }, 10*time.Second, 5*time.Millisecond)
+	require.Empty(t, polls, "the second tick did not poll while the first was running")
+	close(unblock)
+	tick.FireTime = first.Unix()
+	require.Eventually(t, func() bool { return taskState(t, in, tick) == "completed" }, 10*time.Second, 5*time.Millisecond)
+
+	third := advance(t, s, clock)
+	select {
+	case <-polls:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no poll at %v once the first finished", third)
+	}
+}

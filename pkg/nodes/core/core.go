@@ -14,6 +14,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/datetime"
 	"github.com/flowmill/flowmill/pkg/nodes/debughelper"
 	"github.com/flowmill/flowmill/pkg/nodes/editimage"
+	"github.com/flowmill/flowmill/pkg/nodes/emailreadimap"
 	"github.com/flowmill/flowmill/pkg/nodes/errortrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/executecommand"
 	"github.com/flowmill/flowmill/pkg/nodes/executeworkflow"
@@ -29,6 +30,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/interval"
 	"github.com/flowmill/flowmill/pkg/nodes/itemlists"
 	"github.com/flowmill/flowmill/pkg/nodes/limit"
+	"github.com/flowmill/flowmill/pkg/nodes/localfiletrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/manualtrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/markdown"
 	"github.com/flowmill/flowmill/pkg/nodes/merge"
@@ -130,6 +132,9 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(editimage.Type())
 	r.MustRegister(graphql.Type())
 	r.MustRegister(httprequest.TypeV3())
+	r.MustRegister(emailreadimap.TypeV1())
+	r.MustRegister(emailreadimap.TypeV2())
+	r.MustRegister(localfiletrigger.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
