@@ -13,6 +13,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/crypto"
 	"github.com/flowmill/flowmill/pkg/nodes/datetime"
 	"github.com/flowmill/flowmill/pkg/nodes/debughelper"
+	"github.com/flowmill/flowmill/pkg/nodes/emailsend"
 	"github.com/flowmill/flowmill/pkg/nodes/errortrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/executecommand"
 	"github.com/flowmill/flowmill/pkg/nodes/executeworkflow"
@@ -123,6 +124,8 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(totp.Type())
 	r.MustRegister(spreadsheetfile.Type())
 	r.MustRegister(readpdf.Type())
+	r.MustRegister(emailsend.TypeV1())
+	r.MustRegister(emailsend.TypeV2())
 }
 
 // Registry returns a new registry holding the built-in node types.
