@@ -39,6 +39,8 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/removeduplicates"
 	"github.com/flowmill/flowmill/pkg/nodes/renamekeys"
 	"github.com/flowmill/flowmill/pkg/nodes/respondtowebhook"
+	"github.com/flowmill/flowmill/pkg/nodes/rssfeedread"
+	"github.com/flowmill/flowmill/pkg/nodes/rssfeedreadtrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/scheduletrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/set"
 	"github.com/flowmill/flowmill/pkg/nodes/sort"
@@ -126,6 +128,8 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(readpdf.Type())
 	r.MustRegister(emailsend.TypeV1())
 	r.MustRegister(emailsend.TypeV2())
+	r.MustRegister(rssfeedread.Type())
+	r.MustRegister(rssfeedreadtrigger.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
