@@ -71,7 +71,7 @@ func Fetch(ctx context.Context, base *http.Client, rawURL string, insecure bool,
 		return nil, fetchError(ctx, err, req.URL)
 	}
 	if int64(len(body)) > maxBytes {
-		return nil, &FetchError{Msg: fmt.Sprintf("The feed is larger than %d bytes", maxBytes)}
+		return nil, &FetchError{Msg: fmt.Sprintf("The feed is larger than %d bytes, the limit for reading a feed (FLOWMILL_UNPACK_MAX_SIZE)", maxBytes)}
 	}
 	doc := string(body)
 	if latin1.MatchString(res.Header.Get("Content-Type")) {

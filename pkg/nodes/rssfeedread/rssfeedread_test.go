@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/nodetest"
 	"github.com/flowmill/flowmill/pkg/nodes/rssfeedread"
 	"github.com/flowmill/flowmill/pkg/workflow"
@@ -128,6 +129,9 @@ func TestReadFailures(t *testing.T) {
 		e := nodetest.NodeError(t, err)
 		require.True(t, strings.HasPrefix(e.Message, c.want), "%s: %q", c.url, e.Message)
 	}
+	_, err = nodetest.Run(t, rssfeedread.Type(), nodetest.Node{Version: 1.1, Host: nodes.Host{UnpackMaxBytes: 100},
+		Parameters: m{"url": srv.URL + "/feeds/rss2.xml"}}, nodetest.Items(m{}))
+	require.Equal(t, "The feed is larger than 100 bytes, the limit for reading a feed (FLOWMILL_UNPACK_MAX_SIZE)", nodetest.NodeError(t, err).Message)
 	out, err := nodetest.Run(t, rssfeedread.Type(), nodetest.Node{Version: 1.1, ContinueOnFail: true,
 		Parameters: m{"url": srv.URL + "/feeds/missing.xml"}}, nodetest.Items(m{}))
 	require.NoError(t, err)
