@@ -3,7 +3,10 @@
 // saves, the credential test, and the lookup that hands decrypted data to nodes during a run.
 package credential
 
-import "slices"
+import (
+	"context"
+	"slices"
+)
 
 // Type describes one kind of credential: its name as nodes reference it, and the properties its
 // data holds. The JSON field names are n8n's (ICredentialType), so the editor shows the same forms.
@@ -27,6 +30,10 @@ type Type struct {
 	// TestedBy names the node types that can test the type's credentials with a request of their
 	// own (Flowmill's HTTP Request node for the generic types, given a URL).
 	TestedBy []string `json:"testedBy,omitempty"`
+	// Verify tests the type's credentials by other means than an HTTP request (n8n's test
+	// functions of non-HTTP nodes, such as SMTP's connection test), connecting through the
+	// policy of the test's client; nil when the type has none.
+	Verify func(ctx context.Context, data map[string]any, in TestInput) TestResult `json:"-"`
 	// Authenticate is n8n's generic authentication (IAuthenticateGeneric): headers and query
 	// parameters, whose names and values may be expressions on $credentials, added to the
 	// request of a declarative test. Nil when the type authenticates otherwise.

@@ -1,9 +1,18 @@
 package credential
 
+import (
+	"context"
+	"errors"
+
+	"github.com/flowmill/flowmill/pkg/egress"
+	"github.com/flowmill/flowmill/pkg/mailer"
+)
+
 // mailTypes are the credential types of the mail nodes (Send Email), as n8n 1.x defines them.
 var mailTypes = []*Type{
 	{
 		Name: "smtp", DisplayName: "SMTP", DocumentationURL: "smtp", Icon: "node:n8n-nodes-base.emailSend",
+		TestedBy: []string{"n8n-nodes-base.emailSend"}, Verify: verifySMTP,
 		Properties: []Property{
 			{DisplayName: "User", Name: "user", Type: "string", Default: ""},
 			{DisplayName: "Password", Name: "password", Type: "string", TypeOptions: password, Default: ""},
@@ -16,4 +25,21 @@ var mailTypes = []*Type{
 				Description: "The hostname of the client, used for identifying to the server"},
 		},
 	},
+}
+
+// verifySMTP connects and logs in as Send Email does, then quits (n8n's smtpConnectionTest);
+// a failure answers the mail library's message.
+func verifySMTP(ctx context.Context, data map[string]any, in TestInput) TestResult {
+	policy := egress.PolicyOf(in.Client)
+	if policy == nil {
+		return failed("the test's HTTP client does not apply the egress policy")
+	}
+	if err := mailer.Verify(ctx, policy, mailer.ServerOf(data)); err != nil {
+		var me *mailer.Error
+		if errors.As(err, &me) {
+			return failed(me.Msg)
+		}
+		return failed(err.Error())
+	}
+	return ok()
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/flowmill/flowmill/pkg/egress"
+	"github.com/flowmill/flowmill/pkg/mailer"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/internal/jsv"
 	"github.com/flowmill/flowmill/pkg/workflow"
@@ -172,25 +173,25 @@ func sendItem(ctx context.Context, ex *nodes.Execution, item workflow.Item, i in
 	if err != nil {
 		return nil, err
 	}
-	s := serverOf(creds)
-	s.insecure, _ = options["allowUnauthorizedCerts"].(bool)
+	s := mailer.ServerOf(creds)
+	s.Insecure, _ = options["allowUnauthorizedCerts"].(bool)
 	policy := egress.PolicyOf(ex.HTTPClient())
 	if policy == nil {
 		return nil, errors.New("the instance's HTTP client does not apply the egress policy")
 	}
 	m.prepare(ex.Now())
-	info, err := deliver(ctx, policy, s, m.envelopeFrom, m.envelopeTo, m.build())
+	info, err := mailer.Deliver(ctx, policy, s, m.envelopeFrom, m.envelopeTo, m.build())
 	if err != nil {
 		return nil, err
 	}
 	return workflow.ObjectOf(
-		"accepted", strings2any(info.accepted),
-		"rejected", strings2any(info.rejected),
-		"ehlo", strings2any(info.ehlo),
-		"envelopeTime", float64(info.envelopeTime),
-		"messageTime", float64(info.messageTime),
-		"messageSize", float64(info.messageSize),
-		"response", info.response,
+		"accepted", strings2any(info.Accepted),
+		"rejected", strings2any(info.Rejected),
+		"ehlo", strings2any(info.EHLO),
+		"envelopeTime", float64(info.EnvelopeTime),
+		"messageTime", float64(info.MessageTime),
+		"messageSize", float64(info.MessageSize),
+		"response", info.Response,
 		"envelope", workflow.ObjectOf("from", m.envelopeFrom, "to", strings2any(m.envelopeTo)),
 		"messageId", m.messageID,
 	), nil
@@ -229,27 +230,6 @@ func strings2any(list []string) []any {
 	return out
 }
 
-// serverOf reads the smtp credential.
-func serverOf(c map[string]any) server {
-	port := 465
-	if n, ok := workflow.Number(c["port"]); ok && n > 0 {
-		port = int(n)
-	}
-	secure := true
-	if v, ok := c["secure"].(bool); ok {
-		secure = v
-	}
-	s := server{
-		host: jsv.ToString(jsv.Or(c["host"], "")), port: port, secure: secure,
-		hostName: jsv.ToString(jsv.Or(c["hostName"], "")),
-		user:     jsv.ToString(jsv.Or(c["user"], "")), password: jsv.ToString(jsv.Or(c["password"], "")),
-	}
-	if !secure {
-		s.disableStartTLS, _ = c["disableStartTls"].(bool)
-	}
-	return s
-}
-
 // commonErrors are the messages n8n's NodeApiError gives network failures by their code.
 var commonErrors = map[string]string{
 	"ECONNREFUSED": "The service refused the connection - perhaps it is offline",
@@ -271,12 +251,12 @@ func nodeError(err error, i int, version float64) error {
 		return &nodes.Error{Message: re.Error(), ItemIndex: i, Cause: err}
 	}
 	e := &nodes.Error{Message: err.Error(), ItemIndex: i, Cause: err}
-	var se *smtpError
+	var se *mailer.Error
 	if version >= 2 {
 		e.Name = "NodeApiError"
 		if errors.As(err, &se) {
-			if msg, ok := commonErrors[se.code]; ok {
-				e.Message, e.Description = msg, se.msg
+			if msg, ok := commonErrors[se.Code]; ok {
+				e.Message, e.Description = msg, se.Msg
 			}
 		}
 	}

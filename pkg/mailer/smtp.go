@@ -1,4 +1,7 @@
-package emailsend
+// Package mailer speaks SMTP as the mail library n8n uses (nodemailer) does, for the Send Email
+// node and the smtp credential's test: implicit TLS or STARTTLS, AUTH PLAIN or LOGIN, and its
+// wording of failures. Every connection goes through the egress policy.
+package mailer
 
 import (
 	"bufio"
@@ -15,17 +18,18 @@ import (
 	"time"
 
 	"github.com/flowmill/flowmill/pkg/egress"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
-// server is where and how a message is sent: the smtp credential and the node's options.
-type server struct {
-	host            string
-	port            int
-	secure          bool // TLS from the first byte (port 465)
-	disableStartTLS bool
-	hostName        string // the EHLO name; empty: this machine's, as nodemailer picks it
-	user, password  string
-	insecure        bool // accept any certificate
+// Server is where and how a message is sent: the smtp credential and the node's options.
+type Server struct {
+	Host            string
+	Port            int
+	Secure          bool // TLS from the first byte (port 465)
+	DisableStartTLS bool
+	HostName        string // the EHLO name; empty: this machine's, as nodemailer picks it
+	User, Password  string
+	Insecure        bool // accept any certificate
 }
 
 // Timeouts of one delivery, nodemailer's defaults: connecting, the greeting, and each later
@@ -36,24 +40,24 @@ const (
 	commandTimeout  = 10 * time.Minute
 )
 
-// sendInfo is what the server said about one delivery, as nodemailer reports it.
-type sendInfo struct {
-	accepted, rejected []string
-	ehlo               []string
-	envelopeTime       int64
-	messageTime        int64
-	messageSize        int64
-	response           string
+// Info is what the server said about one delivery, as nodemailer reports it.
+type Info struct {
+	Accepted, Rejected []string
+	EHLO               []string
+	EnvelopeTime       int64 // milliseconds
+	MessageTime        int64 // milliseconds
+	MessageSize        int64
+	Response           string
 }
 
-// smtpError is a failed delivery step, worded as nodemailer words it; code is its error code
+// Error is a failed delivery step, worded as nodemailer words it; code is its error code
 // (ECONNREFUSED, EAUTH, EENVELOPE, ...).
-type smtpError struct {
-	code string
-	msg  string
+type Error struct {
+	Code string
+	Msg  string
 }
 
-func (e *smtpError) Error() string { return e.msg }
+func (e *Error) Error() string { return e.Msg }
 
 // conn is one SMTP session.
 type conn struct {
@@ -63,27 +67,101 @@ type conn struct {
 	ctx  context.Context
 	ehlo []string
 	ext  map[string]string
+	stop func() bool
 }
 
-// deliver sends data to the recipients over one session: connect (TLS when secure), EHLO,
+// Deliver sends data to the recipients over one session: connect (TLS when secure), EHLO,
 // STARTTLS when offered and not disabled, AUTH when a user or password is set, then MAIL,
 // RCPT and DATA. Every address dialed goes through the egress policy.
-func deliver(ctx context.Context, policy *egress.Policy, s server, from string, to []string, data []byte) (*sendInfo, error) {
-	start := time.Now()
-	addr := net.JoinHostPort(s.host, strconv.Itoa(s.port))
+func Deliver(ctx context.Context, policy *egress.Policy, s Server, from string, to []string, data []byte) (*Info, error) {
+	c, err := open(ctx, policy, s)
+	if err != nil {
+		return nil, err
+	}
+	defer c.close()
+	info := &Info{EHLO: c.ehlo, Accepted: []string{}, Rejected: []string{}}
+	envelopeStart := time.Now()
+	if code, text, err := c.cmd("MAIL FROM:<" + from + ">"); err != nil {
+		return nil, c.fail(err)
+	} else if code/100 != 2 {
+		return nil, &Error{Code: "EENVELOPE", Msg: "Mail command failed: " + text}
+	}
+	if len(to) == 0 {
+		return nil, &Error{Code: "EENVELOPE", Msg: "No recipients defined"}
+	}
+	var lastRejection string
+	for _, rcpt := range to {
+		code, text, err := c.cmd("RCPT TO:<" + rcpt + ">")
+		if err != nil {
+			return nil, c.fail(err)
+		}
+		if code/100 == 2 {
+			info.Accepted = append(info.Accepted, rcpt)
+		} else {
+			info.Rejected = append(info.Rejected, rcpt)
+			lastRejection = text
+		}
+	}
+	if len(info.Accepted) == 0 {
+		return nil, &Error{Code: "EENVELOPE", Msg: "Can't send mail - all recipients were rejected: " + lastRejection}
+	}
+	if code, text, err := c.cmd("DATA"); err != nil {
+		return nil, c.fail(err)
+	} else if code != 354 {
+		return nil, &Error{Code: "EENVELOPE", Msg: "Data command failed: " + text}
+	}
+	messageStart := time.Now()
+	info.EnvelopeTime = messageStart.Sub(envelopeStart).Milliseconds()
+	n, err := c.writeData(data)
+	if err != nil {
+		return nil, c.fail(err)
+	}
+	code, text, err := c.read()
+	if err != nil {
+		return nil, c.fail(err)
+	}
+	if code/100 != 2 {
+		return nil, &Error{Code: "EMESSAGE", Msg: "Message failed: " + text}
+	}
+	info.MessageTime = time.Since(messageStart).Milliseconds()
+	info.MessageSize = n
+	info.Response = text
+	_, _, _ = c.cmd("QUIT")
+	return info, nil
+}
+
+// Verify connects and logs in as a delivery would, then quits: the smtp credential's test.
+func Verify(ctx context.Context, policy *egress.Policy, s Server) error {
+	c, err := open(ctx, policy, s)
+	if err != nil {
+		return err
+	}
+	defer c.close()
+	_, _, _ = c.cmd("QUIT")
+	return nil
+}
+
+// open starts a session up to the login: connect (TLS when secure), EHLO, STARTTLS when offered
+// and not disabled, AUTH when a user or password is set.
+func open(ctx context.Context, policy *egress.Policy, s Server) (*conn, error) {
+	addr := net.JoinHostPort(s.Host, strconv.Itoa(s.Port))
 	raw, err := policy.Dialer(connectTimeout).DialContext(ctx, "tcp", addr)
 	if err != nil {
 		return nil, dialError(err, s)
 	}
-	defer raw.Close()
-	stop := context.AfterFunc(ctx, func() { _ = raw.SetDeadline(time.Now()) })
-	defer stop()
 	c := &conn{c: raw, ctx: ctx}
-	if s.secure {
+	c.stop = context.AfterFunc(ctx, func() { _ = raw.SetDeadline(time.Now()) })
+	ok := false
+	defer func() {
+		if !ok {
+			c.close()
+		}
+	}()
+	if s.Secure {
 		tc := tls.Client(raw, tlsConfig(s))
 		_ = tc.SetDeadline(time.Now().Add(greetingTimeout))
 		if err := tc.HandshakeContext(ctx); err != nil {
-			return nil, &smtpError{code: "ESOCKET", msg: err.Error()}
+			return nil, &Error{Code: "ESOCKET", Msg: err.Error()}
 		}
 		c.c = tc
 	}
@@ -94,21 +172,21 @@ func deliver(ctx context.Context, policy *egress.Policy, s server, from string, 
 		return nil, c.fail(err)
 	}
 	if code != 220 {
-		return nil, &smtpError{code: "EPROTOCOL", msg: "Invalid greeting. response=" + text + ": " + text}
+		return nil, &Error{Code: "EPROTOCOL", Msg: "Invalid greeting. response=" + text + ": " + text}
 	}
 	if err := c.hello(s); err != nil {
 		return nil, err
 	}
-	if !s.secure && !s.disableStartTLS {
+	if !s.Secure && !s.DisableStartTLS {
 		if _, ok := c.ext["STARTTLS"]; ok {
 			if code, text, err := c.cmd("STARTTLS"); err != nil {
 				return nil, c.fail(err)
 			} else if code != 220 {
-				return nil, &smtpError{code: "ETLS", msg: "Error upgrading connection with STARTTLS: " + text}
+				return nil, &Error{Code: "ETLS", Msg: "Error upgrading connection with STARTTLS: " + text}
 			}
 			tc := tls.Client(c.c, tlsConfig(s))
 			if err := tc.HandshakeContext(ctx); err != nil {
-				return nil, &smtpError{code: "ETLS", msg: err.Error()}
+				return nil, &Error{Code: "ETLS", Msg: err.Error()}
 			}
 			c.c = tc
 			c.reset()
@@ -117,65 +195,22 @@ func deliver(ctx context.Context, policy *egress.Policy, s server, from string, 
 			}
 		}
 	}
-	if s.user != "" || s.password != "" {
+	if s.User != "" || s.Password != "" {
 		if err := c.auth(s); err != nil {
 			return nil, err
 		}
 	}
-	info := &sendInfo{ehlo: c.ehlo, accepted: []string{}, rejected: []string{}}
-	envelopeStart := time.Now()
-	if code, text, err := c.cmd("MAIL FROM:<" + from + ">"); err != nil {
-		return nil, c.fail(err)
-	} else if code/100 != 2 {
-		return nil, &smtpError{code: "EENVELOPE", msg: "Mail command failed: " + text}
-	}
-	if len(to) == 0 {
-		return nil, &smtpError{code: "EENVELOPE", msg: "No recipients defined"}
-	}
-	var lastRejection string
-	for _, rcpt := range to {
-		code, text, err := c.cmd("RCPT TO:<" + rcpt + ">")
-		if err != nil {
-			return nil, c.fail(err)
-		}
-		if code/100 == 2 {
-			info.accepted = append(info.accepted, rcpt)
-		} else {
-			info.rejected = append(info.rejected, rcpt)
-			lastRejection = text
-		}
-	}
-	if len(info.accepted) == 0 {
-		return nil, &smtpError{code: "EENVELOPE", msg: "Can't send mail - all recipients were rejected: " + lastRejection}
-	}
-	if code, text, err := c.cmd("DATA"); err != nil {
-		return nil, c.fail(err)
-	} else if code != 354 {
-		return nil, &smtpError{code: "EENVELOPE", msg: "Data command failed: " + text}
-	}
-	messageStart := time.Now()
-	info.envelopeTime = messageStart.Sub(envelopeStart).Milliseconds()
-	n, err := c.writeData(data)
-	if err != nil {
-		return nil, c.fail(err)
-	}
-	code, text, err = c.read()
-	if err != nil {
-		return nil, c.fail(err)
-	}
-	if code/100 != 2 {
-		return nil, &smtpError{code: "EMESSAGE", msg: "Message failed: " + text}
-	}
-	info.messageTime = time.Since(messageStart).Milliseconds()
-	info.messageSize = n
-	info.response = text
-	_, _, _ = c.cmd("QUIT")
-	_ = start
-	return info, nil
+	ok = true
+	return c, nil
 }
 
-func tlsConfig(s server) *tls.Config {
-	return &tls.Config{ServerName: s.host, InsecureSkipVerify: s.insecure} //nolint:gosec // only when the node asks
+func (c *conn) close() {
+	c.stop()
+	_ = c.c.Close()
+}
+
+func tlsConfig(s Server) *tls.Config {
+	return &tls.Config{ServerName: s.Host, InsecureSkipVerify: s.Insecure} //nolint:gosec // only when the node asks
 }
 
 func (c *conn) reset() {
@@ -184,8 +219,8 @@ func (c *conn) reset() {
 }
 
 // hello greets with EHLO (HELO when the server does not know EHLO) and records the extensions.
-func (c *conn) hello(s server) error {
-	name := s.hostName
+func (c *conn) hello(s Server) error {
+	name := s.HostName
 	if name == "" {
 		name = clientName()
 	}
@@ -199,7 +234,7 @@ func (c *conn) hello(s server) error {
 			return c.fail(err)
 		}
 		if code/100 != 2 {
-			return &smtpError{code: "EPROTOCOL", msg: "Invalid response for EHLO/HELO: " + text}
+			return &Error{Code: "EPROTOCOL", Msg: "Invalid response for EHLO/HELO: " + text}
 		}
 		c.ehlo, c.ext = []string{}, map[string]string{}
 		return nil
@@ -236,15 +271,15 @@ func clientName() string {
 }
 
 // auth logs in with PLAIN, or LOGIN when the server offers only that.
-func (c *conn) auth(s server) error {
+func (c *conn) auth(s Server) error {
 	methods := strings.Fields(strings.ToUpper(c.ext["AUTH"]))
 	method := "PLAIN"
 	if !contains(methods, "PLAIN") && contains(methods, "LOGIN") {
 		method = "LOGIN"
 	}
-	invalid := func(text string) error { return &smtpError{code: "EAUTH", msg: "Invalid login: " + text} }
+	invalid := func(text string) error { return &Error{Code: "EAUTH", Msg: "Invalid login: " + text} }
 	if method == "PLAIN" {
-		token := base64.StdEncoding.EncodeToString([]byte("\x00" + s.user + "\x00" + s.password))
+		token := base64.StdEncoding.EncodeToString([]byte("\x00" + s.User + "\x00" + s.Password))
 		code, text, err := c.cmd("AUTH PLAIN " + token)
 		if err != nil {
 			return c.fail(err)
@@ -258,7 +293,7 @@ func (c *conn) auth(s server) error {
 	if err != nil {
 		return c.fail(err)
 	}
-	for _, v := range []string{s.user, s.password} {
+	for _, v := range []string{s.User, s.Password} {
 		if code != 334 {
 			return invalid(text)
 		}
@@ -355,35 +390,69 @@ func (c *conn) fail(err error) error {
 	}
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
-		return &smtpError{code: "ETIMEDOUT", msg: "Timeout"}
+		return &Error{Code: "ETIMEDOUT", Msg: "Timeout"}
 	}
-	return &smtpError{code: "ECONNECTION", msg: "Connection closed unexpectedly"}
+	return &Error{Code: "ECONNECTION", Msg: "Connection closed unexpectedly"}
 }
 
 // dialError words a failed connection as Node.js does (connect ECONNREFUSED 127.0.0.1:25);
 // an address the egress policy refuses keeps its own message.
-func dialError(err error, s server) error {
+func dialError(err error, s Server) error {
 	if re, ok := egress.Refusal(err); ok {
 		return re
 	}
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) {
-		return &smtpError{code: "EDNS", msg: fmt.Sprintf("getaddrinfo ENOTFOUND %s", s.host)}
+		return &Error{Code: "EDNS", Msg: fmt.Sprintf("getaddrinfo ENOTFOUND %s", s.Host)}
 	}
 	var opErr *net.OpError
-	addr := net.JoinHostPort(s.host, strconv.Itoa(s.port))
+	addr := net.JoinHostPort(s.Host, strconv.Itoa(s.Port))
 	if errors.As(err, &opErr) && opErr.Addr != nil {
 		addr = opErr.Addr.String()
 	}
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
-		return &smtpError{code: "ETIMEDOUT", msg: "Connection timeout"}
+		return &Error{Code: "ETIMEDOUT", Msg: "Connection timeout"}
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
 	if strings.Contains(err.Error(), "connection refused") {
-		return &smtpError{code: "ECONNREFUSED", msg: "connect ECONNREFUSED " + addr}
+		return &Error{Code: "ECONNREFUSED", Msg: "connect ECONNREFUSED " + addr}
 	}
-	return &smtpError{code: "ESOCKET", msg: err.Error()}
+	return &Error{Code: "ESOCKET", Msg: err.Error()}
+}
+
+// ServerOf reads the data of an smtp credential; a port of 0 or none is 465, SSL/TLS is on
+// unless set off, and Disable STARTTLS counts only with SSL/TLS off.
+func ServerOf(c map[string]any) Server {
+	port := 465
+	if n, ok := workflow.Number(c["port"]); ok && n > 0 {
+		port = int(n)
+	}
+	secure := true
+	if v, ok := c["secure"].(bool); ok {
+		secure = v
+	}
+	s := Server{
+		Host: str(c["host"]), Port: port, Secure: secure, HostName: str(c["hostName"]),
+		User: str(c["user"]), Password: str(c["password"]),
+	}
+	if !secure {
+		s.DisableStartTLS, _ = c["disableStartTls"].(bool)
+	}
+	return s
+}
+
+// str is a credential value as text; empty when missing or null.
+func str(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return fmt.Sprint(v)
 }
