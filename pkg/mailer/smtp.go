@@ -403,7 +403,7 @@ func dialError(err error, s Server) error {
 	}
 	var dnsErr *net.DNSError
 	if errors.As(err, &dnsErr) {
-		return &Error{Code: "EDNS", Msg: fmt.Sprintf("getaddrinfo ENOTFOUND %s", s.Host)}
+		return &Error{Code: "EDNS", Msg: "getaddrinfo ENOTFOUND " + s.Host}
 	}
 	var opErr *net.OpError
 	addr := net.JoinHostPort(s.Host, strconv.Itoa(s.Port))
@@ -418,7 +418,7 @@ func dialError(err error, s Server) error {
 		return err
 	}
 	if strings.Contains(err.Error(), "connection refused") {
-		return &Error{Code: "ECONNREFUSED", Msg: "connect ECONNREFUSED " + addr}
+		return &Error{Code: "ESOCKET", Msg: "connect ECONNREFUSED " + addr}
 	}
 	return &Error{Code: "ESOCKET", Msg: err.Error()}
 }

@@ -230,13 +230,32 @@ func strings2any(list []string) []any {
 	return out
 }
 
-// commonErrors are the messages n8n's NodeApiError gives network failures by their code.
-var commonErrors = map[string]string{
-	"ECONNREFUSED": "The service refused the connection - perhaps it is offline",
-	"ECONNRESET":   "The connection to the server was closed unexpectedly, perhaps it is offline. You can retry the request immediately or wait and retry later.",
-	"ENOTFOUND":    "The connection cannot be established, this usually occurs due to an incorrect host (domain) value",
-	"EDNS":         "The connection cannot be established, this usually occurs due to an incorrect host (domain) value",
-	"ETIMEDOUT":    "The connection timed out, consider setting the 'Retry on Fail' option in the node settings",
+// commonErrors are the messages n8n's NodeApiError gives failures whose code, or message,
+// names one of these, in the order n8n looks.
+var commonErrors = [][2]string{
+	{"ECONNREFUSED", "The service refused the connection - perhaps it is offline"},
+	{"ECONNRESET", "The connection to the server was closed unexpectedly, perhaps it is offline. You can retry the request immediately or wait and retry later."},
+	{"ENOTFOUND", "The connection cannot be established, this usually occurs due to an incorrect host (domain) value"},
+	{"ETIMEDOUT", "The connection timed out, consider setting the 'Retry on Fail' option in the node settings"},
+	{"EADDRNOTAVAIL", "The address is not available, ensure that you have the right IP address"},
+	{"ECONNABORTED", "The connection was aborted, perhaps the server is offline"},
+	{"EHOSTUNREACH", "The host is unreachable, perhaps the server is offline"},
+	{"EAI_AGAIN", "The DNS server returned an error, perhaps the server is offline"},
+}
+
+// descriptive is n8n's wording of a failure with this code and message; false when it has none.
+func descriptive(code, msg string) (string, bool) {
+	for _, e := range commonErrors {
+		if e[0] == code {
+			return e[1], true
+		}
+	}
+	for _, e := range commonErrors {
+		if strings.Contains(strings.ToUpper(msg), e[0]) {
+			return e[1], true
+		}
+	}
+	return "", false
 }
 
 // nodeError is the run's error: version 1 fails with nodemailer's message; version 2 wraps it
@@ -255,7 +274,7 @@ func nodeError(err error, i int, version float64) error {
 	if version >= 2 {
 		e.Name = "NodeApiError"
 		if errors.As(err, &se) {
-			if msg, ok := commonErrors[se.Code]; ok {
+			if msg, ok := descriptive(se.Code, se.Msg); ok {
 				e.Message, e.Description = msg, se.Msg
 			}
 		}

@@ -259,12 +259,12 @@ func TestSendV21HTMLWithAttachmentOverSTARTTLS(t *testing.T) {
 	require.Empty(t, msg.Header.Get("Bcc"))
 	require.Equal(t, "reply@example.com", msg.Header.Get("Reply-To"))
 	require.Equal(t, msgID, msg.Header.Get("Message-Id"))
-	// n8n 2.x gives every attachment a content ID, so with HTML they go inline next to it.
+	// Version 2 gives every attachment a content ID, so next to HTML they are related parts.
 	require.Equal(t, "multipart/related[text/html,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet]", shape)
 	require.Contains(t, string(leaves[0].body), "<p>See the sheet</p>")
 	require.Contains(t, string(leaves[0].body), "This email was sent automatically with <a href=\"https://n8n.io/?utm_source=n8n-internal&utm_medium=powered_by&utm_campaign=n8n-nodes-base.emailSend\"")
 	require.Equal(t, "report.xlsx", leaves[1].fileName)
-	require.Equal(t, "inline", leaves[1].disposition)
+	require.Equal(t, "attachment", leaves[1].disposition)
 	require.Equal(t, "<data>", leaves[1].cid)
 	require.Equal(t, sheet, leaves[1].body)
 }

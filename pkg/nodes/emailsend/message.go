@@ -139,11 +139,14 @@ type part struct {
 	body   []byte
 	parts  []*part
 	sub    string // multipart subtype when parts are set
+	params string // more parameters of the multipart type
+	// contentTypeLast puts the multipart type after the other fields (the message's own).
+	contentTypeLast bool
 }
 
 // build renders the message as nodemailer's composer structures it: a single part for one body;
 // multipart/alternative for text and HTML; HTML with attachments that have a content ID in
-// multipart/related (inline); any other attachments in multipart/mixed.
+// multipart/related; any other attachments in multipart/mixed.
 func (m *email) build() []byte {
 	var related, attached []attachment
 	for _, a := range m.attachments {
@@ -160,9 +163,9 @@ func (m *email) build() []byte {
 	if m.html != nil {
 		html := textPart("text/html", *m.html)
 		if len(related) > 0 {
-			rel := &part{sub: "related", parts: []*part{html}}
+			rel := &part{sub: "related", params: `; type="text/html"`, parts: []*part{html}}
 			for _, a := range related {
-				rel.parts = append(rel.parts, attachmentPart(a, "inline"))
+				rel.parts = append(rel.parts, attachmentPart(a))
 			}
 			html = rel
 		}
@@ -181,7 +184,7 @@ func (m *email) build() []byte {
 	if len(attached) > 0 {
 		root = &part{sub: "mixed", parts: []*part{body}}
 		for _, a := range attached {
-			root.parts = append(root.parts, attachmentPart(a, "attachment"))
+			root.parts = append(root.parts, attachmentPart(a))
 		}
 	}
 	var head [][2]string
@@ -191,14 +194,15 @@ func (m *email) build() []byte {
 		}
 	}
 	add("From", m.fromHeader)
-	add("Reply-To", m.replyToHeader)
 	add("To", m.toHeader)
 	add("Cc", m.ccHeader)
+	add("Reply-To", m.replyToHeader)
 	add("Subject", encodeWord(m.subject))
 	add("Message-ID", m.messageID)
 	add("Date", m.date.UTC().Format("Mon, 02 Jan 2006 15:04:05 -0700"))
 	add("MIME-Version", "1.0")
 	root.header = append(head, root.header...)
+	root.contentTypeLast = true
 	var buf bytes.Buffer
 	n := 0
 	root.write(&buf, &n)
@@ -237,18 +241,20 @@ func needsQP(s string) bool {
 	return false
 }
 
-func attachmentPart(a attachment, disposition string) *part {
+// attachmentPart is one attachment as nodemailer writes it: its type from the file name, its
+// content ID when it has one, base64, and an attachment disposition even next to HTML.
+func attachmentPart(a attachment) *part {
 	name := a.fileName
 	enc := encodeParam(name)
 	h := [][2]string{
 		{"Content-Type", contentTypeOf(name) + "; name=" + enc},
 	}
-	if a.cid != "" && disposition == "inline" {
+	if a.cid != "" {
 		h = append(h, [2]string{"Content-ID", "<" + a.cid + ">"})
 	}
 	h = append(h,
 		[2]string{"Content-Transfer-Encoding", "base64"},
-		[2]string{"Content-Disposition", disposition + "; filename=" + enc},
+		[2]string{"Content-Disposition", "attachment; filename=" + enc},
 	)
 	encoded := base64.StdEncoding.EncodeToString(a.content)
 	var body strings.Builder
@@ -302,7 +308,12 @@ func (p *part) write(buf *bytes.Buffer, n *int) {
 	if p.parts != nil {
 		*n++
 		boundary = fmt.Sprintf("--_flowmill_%d_%s", *n, randomID()[:8])
-		p.header = append([][2]string{{"Content-Type", "multipart/" + p.sub + "; boundary=\"" + boundary + "\""}}, p.header...)
+		ct := [2]string{"Content-Type", "multipart/" + p.sub + p.params + "; boundary=\"" + boundary + "\""}
+		if p.contentTypeLast {
+			p.header = append(p.header, ct)
+		} else {
+			p.header = append([][2]string{ct}, p.header...)
+		}
 	}
 	for _, h := range p.header {
 		buf.WriteString(h[0] + ": " + h[1] + "\r\n")
