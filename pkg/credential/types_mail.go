@@ -5,7 +5,7 @@ import (
 	"errors"
 
 	"github.com/flowmill/flowmill/pkg/egress"
-	"github.com/flowmill/flowmill/pkg/mailer"
+	"github.com/flowmill/flowmill/pkg/smtpsend"
 )
 
 // mailTypes are the credential types of the mail nodes (Send Email), as n8n 1.x defines them.
@@ -34,8 +34,8 @@ func verifySMTP(ctx context.Context, data map[string]any, in TestInput) TestResu
 	if policy == nil {
 		return failed("the test's HTTP client does not apply the egress policy")
 	}
-	if err := mailer.Verify(ctx, policy, mailer.ServerOf(data)); err != nil {
-		var me *mailer.Error
+	if err := smtpsend.Verify(ctx, policy, smtpsend.ServerOf(data)); err != nil {
+		var me *smtpsend.Error
 		if errors.As(err, &me) {
 			return failed(me.Msg)
 		}

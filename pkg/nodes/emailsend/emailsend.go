@@ -12,9 +12,9 @@ import (
 	"strings"
 
 	"github.com/flowmill/flowmill/pkg/egress"
-	"github.com/flowmill/flowmill/pkg/mailer"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/internal/jsv"
+	"github.com/flowmill/flowmill/pkg/smtpsend"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
@@ -173,14 +173,14 @@ func sendItem(ctx context.Context, ex *nodes.Execution, item workflow.Item, i in
 	if err != nil {
 		return nil, err
 	}
-	s := mailer.ServerOf(creds)
+	s := smtpsend.ServerOf(creds)
 	s.Insecure, _ = options["allowUnauthorizedCerts"].(bool)
 	policy := egress.PolicyOf(ex.HTTPClient())
 	if policy == nil {
 		return nil, errors.New("the instance's HTTP client does not apply the egress policy")
 	}
 	m.prepare(ex.Now())
-	info, err := mailer.Deliver(ctx, policy, s, m.envelopeFrom, m.envelopeTo, m.build())
+	info, err := smtpsend.Deliver(ctx, policy, s, m.envelopeFrom, m.envelopeTo, m.build())
 	if err != nil {
 		return nil, err
 	}
@@ -270,7 +270,7 @@ func nodeError(err error, i int, version float64) error {
 		return &nodes.Error{Message: re.Error(), ItemIndex: i, Cause: err}
 	}
 	e := &nodes.Error{Message: err.Error(), ItemIndex: i, Cause: err}
-	var se *mailer.Error
+	var se *smtpsend.Error
 	if version >= 2 {
 		e.Name = "NodeApiError"
 		if errors.As(err, &se) {

@@ -290,6 +290,10 @@ func TestSendFormats(t *testing.T) {
 			nodetest.Items(m{})[0], "text/plain", []string{"hello\n\n---\nThis email was sent automatically with n8n\nhttps://n8n.io"}},
 		{"v2.1 both without attribution", 2.1, m{"emailFormat": "both", "text": "t", "html": "<i>h</i>", "options": m{"appendAttribution": false}},
 			nodetest.Items(m{})[0], "multipart/alternative[text/plain,text/html]", []string{"t", "<i>h</i>"}},
+		{"v2 defaults to text", 2, m{"text": "plain", "html": "<b>unused</b>"},
+			nodetest.Items(m{})[0], "text/plain", []string{"plain"}},
+		{"v2.1 defaults to html", 2.1, m{"text": "unused", "html": "<b>h</b>", "options": m{"appendAttribution": false}},
+			nodetest.Items(m{})[0], "text/html", []string{"<b>h</b>"}},
 		{"v2 text attachment goes mixed", 2, m{"emailFormat": "text", "text": "x", "options": m{"attachments": "data"}},
 			fileItem("data", "pic.png", []byte("\x89PNG")), "multipart/mixed[text/plain,image/png]", []string{"x", "\x89PNG"}},
 	}

@@ -1,7 +1,7 @@
-// Package mailer speaks SMTP as the mail library n8n uses (nodemailer) does, for the Send Email
+// Package smtpsend speaks SMTP as the mail library n8n uses (nodemailer) does, for the Send Email
 // node and the smtp credential's test: implicit TLS or STARTTLS, AUTH PLAIN or LOGIN, and its
 // wording of failures. Every connection goes through the egress policy.
-package mailer
+package smtpsend
 
 import (
 	"bufio"
