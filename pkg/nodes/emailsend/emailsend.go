@@ -208,19 +208,17 @@ func attribute(m *email, format string) {
 		m.html = &html
 		return
 	}
-	text := textOrUndefined(m.text) + "\n\n---\n" + phrase + "n8n\nhttps://n8n.io"
+	text := deref(m.text) + "\n\n---\n" + phrase + "n8n\nhttps://n8n.io"
 	m.text = &text
 }
 
+// deref is a body's text; none reads "undefined", as in JavaScript's template strings.
 func deref(s *string) string {
 	if s == nil {
 		return "undefined"
 	}
 	return *s
 }
-
-// textOrUndefined is the text as JavaScript's template string shows it.
-func textOrUndefined(s *string) string { return deref(s) }
 
 func strings2any(list []string) []any {
 	out := make([]any, len(list))
