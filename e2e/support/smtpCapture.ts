@@ -7,6 +7,70 @@ export interface CapturedMail {
   subject: string;
   /** The message with quoted-printable soft breaks and escapes decoded. */
   text: string;
+  /** The message as received (bytes as latin1 characters), for parsing its MIME parts. */
+  raw: string;
+}
+
+/** One non-multipart part of a mail: its content type, disposition, file name and decoded body. */
+export interface MailPart {
+  contentType: string;
+  disposition: string;
+  fileName: string;
+  contentId: string;
+  body: Buffer;
+}
+
+/** The header fields of a MIME entity (names lower-cased, folded lines joined) and its body. */
+function splitEntity(raw: string): { headers: Map<string, string>; body: string } {
+  const end = raw.search(/\r?\n\r?\n/);
+  const head = end < 0 ? raw : raw.slice(0, end);
+  const body = end < 0 ? '' : raw.slice(end).replace(/^\r?\n\r?\n/, '');
+  const headers = new Map<string, string>();
+  for (const line of head.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
+  }
+  return { headers, body };
+}
+
+/** A parameter of a structured header such as Content-Type (quoted or not). */
+function headerParam(value: string, name: string): string {
+  const match = new RegExp(`;\\s*${name}="?([^";]*)"?`, 'i').exec(value);
+  return match?.[1] ?? '';
+}
+
+/** The leaf parts of a mail, depth first, with their bodies decoded (base64, quoted-printable). */
+export function mailParts(mail: CapturedMail): MailPart[] {
+  const out: MailPart[] = [];
+  const walk = (raw: string) => {
+    const { headers, body } = splitEntity(raw);
+    const type = headers.get('content-type') ?? 'text/plain';
+    const boundary = headerParam(type, 'boundary');
+    if (/^multipart\//i.test(type) && boundary) {
+      const sections = body.split(`--${boundary}`);
+      // The text before the first boundary is the preamble; after the closing one, the epilogue.
+      for (const section of sections.slice(1)) {
+        if (section.startsWith('--')) break;
+        walk(section.replace(/^\r?\n/, ''));
+      }
+      return;
+    }
+    const encoding = (headers.get('content-transfer-encoding') ?? '').toLowerCase();
+    let content: Buffer;
+    if (encoding === 'base64') content = Buffer.from(body.replace(/\s+/g, ''), 'base64');
+    else if (encoding === 'quoted-printable') content = Buffer.from(decodeQuotedPrintable(body), 'utf8');
+    else content = Buffer.from(body, 'latin1');
+    const disposition = headers.get('content-disposition') ?? '';
+    out.push({
+      contentType: type.split(';')[0]!.trim().toLowerCase(),
+      disposition: disposition.split(';')[0]!.trim().toLowerCase(),
+      fileName: headerParam(disposition, 'filename') || headerParam(type, 'name'),
+      contentId: (headers.get('content-id') ?? '').replace(/^<|>$/g, ''),
+      body: content,
+    });
+  };
+  walk(mail.raw);
+  return out;
 }
 
 function decodeQuotedPrintable(raw: string): string {
@@ -121,7 +185,7 @@ export class SmtpCapture {
 
   private accept(from: string, to: string[], raw: string): void {
     const subject = /^Subject: (.*)$/im.exec(raw)?.[1]?.trim() ?? '';
-    this.mails.push({ from, to, subject, text: decodeQuotedPrintable(raw) });
+    this.mails.push({ from, to, subject, text: decodeQuotedPrintable(raw), raw });
     for (const wake of this.waiters.splice(0)) wake();
   }
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -54,8 +55,12 @@ func TestTypes(t *testing.T) {
 		require.NotEmpty(t, typ.DisplayName)
 		require.NotEmpty(t, typ.DocumentationURL)
 	}
+	// The generic types come first; each node family's follow.
 	require.Equal(t, []string{"httpBasicAuth", "httpDigestAuth", "httpHeaderAuth", "httpQueryAuth", "httpCustomAuth", "oAuth1Api", "oAuth2Api",
 		"totpApi", "imap"}, names)
+		"totpApi"}, names[:8])
+	require.Len(t, slices.Compact(slices.Sorted(slices.Values(names))), len(names), "type names are unique")
+	require.Contains(t, names, "smtp")
 	_, ok := credential.Lookup("githubApi")
 	require.False(t, ok)
 	basic, ok := credential.Lookup("httpBasicAuth")

@@ -32,6 +32,10 @@ type Type struct {
 	// TestedBy names the node types that can test the type's credentials with a request of their
 	// own (Flowmill's HTTP Request node for the generic types, given a URL).
 	TestedBy []string `json:"testedBy,omitempty"`
+	// Verify tests the type's credentials by other means than an HTTP request (n8n's test
+	// functions of non-HTTP nodes, such as SMTP's connection test), connecting through the
+	// policy of the test's client; nil when the type has none.
+	Verify func(ctx context.Context, data map[string]any, in TestInput) TestResult `json:"-"`
 	// Authenticate is n8n's generic authentication (IAuthenticateGeneric): headers and query
 	// parameters, whose names and values may be expressions on $credentials, added to the
 	// request of a declarative test. Nil when the type authenticates otherwise.
@@ -144,6 +148,7 @@ var authCodeGrants = []any{"authorizationCode", "pkce"}
 var types = slices.Concat(
 	genericTypes,
 	imapTypes,
+	mailTypes,
 )
 
 // genericTypes are the credential types the core nodes use, with n8n's definitions (oAuth2Api

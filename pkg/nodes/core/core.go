@@ -15,6 +15,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/debughelper"
 	"github.com/flowmill/flowmill/pkg/nodes/editimage"
 	"github.com/flowmill/flowmill/pkg/nodes/emailreadimap"
+	"github.com/flowmill/flowmill/pkg/nodes/emailsend"
 	"github.com/flowmill/flowmill/pkg/nodes/errortrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/executecommand"
 	"github.com/flowmill/flowmill/pkg/nodes/executeworkflow"
@@ -42,6 +43,8 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/removeduplicates"
 	"github.com/flowmill/flowmill/pkg/nodes/renamekeys"
 	"github.com/flowmill/flowmill/pkg/nodes/respondtowebhook"
+	"github.com/flowmill/flowmill/pkg/nodes/rssfeedread"
+	"github.com/flowmill/flowmill/pkg/nodes/rssfeedreadtrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/scheduletrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/set"
 	"github.com/flowmill/flowmill/pkg/nodes/sort"
@@ -135,6 +138,10 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(emailreadimap.TypeV1())
 	r.MustRegister(emailreadimap.TypeV2())
 	r.MustRegister(localfiletrigger.Type())
+	r.MustRegister(emailsend.TypeV1())
+	r.MustRegister(emailsend.TypeV2())
+	r.MustRegister(rssfeedread.Type())
+	r.MustRegister(rssfeedreadtrigger.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
