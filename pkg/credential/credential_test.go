@@ -57,10 +57,9 @@ func TestTypes(t *testing.T) {
 	}
 	// The generic types come first; each node family's follow.
 	require.Equal(t, []string{"httpBasicAuth", "httpDigestAuth", "httpHeaderAuth", "httpQueryAuth", "httpCustomAuth", "oAuth1Api", "oAuth2Api",
-		"totpApi", "imap"}, names)
 		"totpApi"}, names[:8])
 	require.Len(t, slices.Compact(slices.Sorted(slices.Values(names))), len(names), "type names are unique")
-	require.Contains(t, names, "smtp")
+	require.Subset(t, names, []string{"smtp", "imap"})
 	_, ok := credential.Lookup("githubApi")
 	require.False(t, ok)
 	basic, ok := credential.Lookup("httpBasicAuth")

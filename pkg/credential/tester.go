@@ -57,7 +57,7 @@ func ok() TestResult                 { return TestResult{Status: TestOK, Message
 func failed(msg string) TestResult   { return TestResult{Status: TestError, Message: msg} }
 func failedErr(err error) TestResult { return failed(requestFailure(err)) }
 
-// TestCredential tests data of type t: its Verify function when it has one; its declarative
+// TestCredential tests data of type t: its Connect function when it has one; its declarative
 // Test request when it has one; the client
 // credentials grant's token fetch for OAuth2 (authorization code and PKCE credentials are tested
 // by connecting the account); a request to in.URL authenticated as HTTP Request does for the
@@ -75,8 +75,6 @@ func (t *Type) TestCredential(ctx context.Context, data map[string]any, in TestI
 			return failed(err.Error())
 		}
 		return ok()
-	case t.Verify != nil:
-		return t.Verify(ctx, data, in)
 	case t.Test != nil:
 		return t.runDeclarative(ctx, &client, data)
 	case t.Is("oAuth2Api"):

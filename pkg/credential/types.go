@@ -32,17 +32,14 @@ type Type struct {
 	// TestedBy names the node types that can test the type's credentials with a request of their
 	// own (Flowmill's HTTP Request node for the generic types, given a URL).
 	TestedBy []string `json:"testedBy,omitempty"`
-	// Verify tests the type's credentials by other means than an HTTP request (n8n's test
-	// functions of non-HTTP nodes, such as SMTP's connection test), connecting through the
-	// policy of the test's client; nil when the type has none.
-	Verify func(ctx context.Context, data map[string]any, in TestInput) TestResult `json:"-"`
 	// Authenticate is n8n's generic authentication (IAuthenticateGeneric): headers and query
 	// parameters, whose names and values may be expressions on $credentials, added to the
 	// request of a declarative test. Nil when the type authenticates otherwise.
 	Authenticate *Authenticate `json:"authenticate,omitempty"`
 	// Connect tests the credential by connecting with it, for types that speak no HTTP (n8n's
-	// node credential tests such as imapConnectionTest); policy applies to every address it
-	// dials. Nil when the type is tested otherwise.
+	// node credential tests such as imapConnectionTest and smtpConnectionTest); policy applies to
+	// every address it dials, and the error's text is the test's message. Nil when the type is
+	// tested otherwise. The editor offers the test where a node of TestedBy is in the workflow.
 	Connect func(ctx context.Context, data map[string]any, policy *egress.Policy) error `json:"-"`
 }
 

@@ -22,7 +22,7 @@ var imapTypes = []*Type{
 			{DisplayName: "Allow Self-Signed Certificates", Name: "allowUnauthorizedCerts", Type: "boolean", Default: false,
 				Description: "Whether to connect even if SSL certificate validation is not possible"},
 		},
-		Connect: testIMAP,
+		Connect: testIMAP, TestedBy: []string{"n8n-nodes-base.emailReadImap"},
 	},
 }
 

@@ -12,7 +12,7 @@ import (
 var mailTypes = []*Type{
 	{
 		Name: "smtp", DisplayName: "SMTP", DocumentationURL: "smtp", Icon: "node:n8n-nodes-base.emailSend",
-		TestedBy: []string{"n8n-nodes-base.emailSend"}, Verify: verifySMTP,
+		TestedBy: []string{"n8n-nodes-base.emailSend"}, Connect: testSMTP,
 		Properties: []Property{
 			{DisplayName: "User", Name: "user", Type: "string", Default: ""},
 			{DisplayName: "Password", Name: "password", Type: "string", TypeOptions: password, Default: ""},
@@ -27,19 +27,13 @@ var mailTypes = []*Type{
 	},
 }
 
-// verifySMTP connects and logs in as Send Email does, then quits (n8n's smtpConnectionTest);
-// a failure answers the mail library's message.
-func verifySMTP(ctx context.Context, data map[string]any, in TestInput) TestResult {
-	policy := egress.PolicyOf(in.Client)
-	if policy == nil {
-		return failed("the test's HTTP client does not apply the egress policy")
+// testSMTP connects and logs in as Send Email does, then quits (n8n's smtpConnectionTest); a
+// failure answers the mail library's message.
+func testSMTP(ctx context.Context, data map[string]any, policy *egress.Policy) error {
+	err := smtpsend.Verify(ctx, policy, smtpsend.ServerOf(data))
+	var me *smtpsend.Error
+	if errors.As(err, &me) {
+		return errors.New(me.Msg)
 	}
-	if err := smtpsend.Verify(ctx, policy, smtpsend.ServerOf(data)); err != nil {
-		var me *smtpsend.Error
-		if errors.As(err, &me) {
-			return failed(me.Msg)
-		}
-		return failed(err.Error())
-	}
-	return ok()
+	return err
 }

@@ -79,8 +79,12 @@ func PolicyOf(c *http.Client) *Policy {
 
 // Dialer returns a dialer that checks each address after name resolution and before the
 // connection is attempted: a refused address gets no packet, and the error wraps a
-// *RefusedError. timeout bounds each dial; keep-alive is 30s.
+// *RefusedError. timeout bounds each dial; keep-alive is 30s. A nil policy applies only the
+// built-in refusals.
 func (p *Policy) Dialer(timeout time.Duration) *net.Dialer {
+	if p == nil {
+		p = builtInOnly
+	}
 	return &net.Dialer{Timeout: timeout, KeepAlive: 30 * time.Second, ControlContext: p.control}
 }
 
@@ -117,9 +121,6 @@ func (p *Policy) checkHost(ctx context.Context, host string) error {
 // that speak their own protocol over TCP (mail, file transfer). A nil policy applies only the
 // built-in refusals.
 func (p *Policy) DialContext(ctx context.Context, network, address string) (net.Conn, error) {
-	if p == nil {
-		p = builtInOnly
-	}
 	return p.Dialer(30*time.Second).DialContext(ctx, network, address)
 }
 
