@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -158,4 +159,36 @@ func TestEnvironmentProxyIgnored(t *testing.T) {
 	_, ok := egress.Refusal(err)
 	require.True(t, ok, "%v", err)
 	require.Zero(t, proxied.Load())
+}
+
+// Connections other than HTTP get the same checks through DialerFor and Dial.
+func TestDialAppliesThePolicy(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	allowed := egress.New(nil, nil).Client(egress.Options{})
+	c, err := egress.Dial(context.Background(), allowed, ln.Addr().String(), time.Second)
+	require.NoError(t, err)
+	c.Close()
+
+	denied := egress.New(nil, []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}).Client(egress.Options{})
+	_, err = egress.Dial(context.Background(), denied, ln.Addr().String(), time.Second)
+	re, ok := egress.Refusal(err)
+	require.True(t, ok, "%v", err)
+	require.Equal(t, egress.Denied, re.Reason)
+
+	// A client without the policy still gets the built-in refusals.
+	_, err = egress.DialerFor(http.DefaultClient, 0).DialContext(context.Background(), "tcp", "169.254.169.254:80")
+	re, ok = egress.Refusal(err)
+	require.True(t, ok, "%v", err)
+	require.Equal(t, egress.BuiltIn, re.Reason)
 }

@@ -44,6 +44,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/splitinbatches"
 	"github.com/flowmill/flowmill/pkg/nodes/splitout"
 	"github.com/flowmill/flowmill/pkg/nodes/spreadsheetfile"
+	"github.com/flowmill/flowmill/pkg/nodes/ssh"
 	"github.com/flowmill/flowmill/pkg/nodes/start"
 	"github.com/flowmill/flowmill/pkg/nodes/stickynote"
 	"github.com/flowmill/flowmill/pkg/nodes/stopanderror"
@@ -123,6 +124,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(totp.Type())
 	r.MustRegister(spreadsheetfile.Type())
 	r.MustRegister(readpdf.Type())
+	r.MustRegister(ssh.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
