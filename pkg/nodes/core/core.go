@@ -17,6 +17,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/executecommand"
 	"github.com/flowmill/flowmill/pkg/nodes/executeworkflow"
 	"github.com/flowmill/flowmill/pkg/nodes/filter"
+	"github.com/flowmill/flowmill/pkg/nodes/ftp"
 	"github.com/flowmill/flowmill/pkg/nodes/function"
 	"github.com/flowmill/flowmill/pkg/nodes/functionitem"
 	"github.com/flowmill/flowmill/pkg/nodes/html"
@@ -125,6 +126,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(spreadsheetfile.Type())
 	r.MustRegister(readpdf.Type())
 	r.MustRegister(ssh.Type())
+	r.MustRegister(ftp.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
