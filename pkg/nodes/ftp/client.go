@@ -44,6 +44,8 @@ type client struct {
 	host    string
 	timeout time.Duration
 	stop    func()
+	// loginBy is the deadline of connecting and logging in; zero after.
+	loginBy time.Time
 	// last is the latest reply, lastMsg its text.
 	last    *ftpError
 	lastMsg string
@@ -77,7 +79,8 @@ func dialFTP(ctx context.Context, ex *nodes.Execution, s remote.Server, timeout 
 }
 
 func (c *client) login(s remote.Server) error {
-	_ = c.conn.SetDeadline(time.Now().Add(c.timeout))
+	c.loginBy = time.Now().Add(c.timeout)
+	defer func() { c.loginBy = time.Time{} }()
 	if _, err := c.expect(2); err != nil {
 		return err
 	}
@@ -96,10 +99,17 @@ func (c *client) login(s remote.Server) error {
 	} else if code/100 != 2 {
 		return c.last
 	}
-	if _, err := c.cmd(2, "TYPE I"); err != nil {
-		return err
+	_, err = c.cmd(2, "TYPE I")
+	return err
+}
+
+// deadline bounds the next wait for the server.
+func (c *client) deadline() {
+	if !c.loginBy.IsZero() {
+		_ = c.conn.SetDeadline(c.loginBy)
+		return
 	}
-	return c.conn.SetDeadline(time.Time{})
+	_ = c.conn.SetDeadline(time.Now().Add(c.idle()))
 }
 
 // cmd sends a command and reads its reply; a reply whose first digit is not want (0: any) is
@@ -108,7 +118,7 @@ func (c *client) cmd(want int, line string) (int, error) {
 	if strings.ContainsAny(line, "\r\n") {
 		return 0, errors.New("Invalid path: it contains a line break")
 	}
-	_ = c.conn.SetDeadline(time.Now().Add(c.idle()))
+	c.deadline()
 	if err := c.text.PrintfLine("%s", line); err != nil {
 		return 0, c.connErr(err)
 	}
@@ -116,7 +126,7 @@ func (c *client) cmd(want int, line string) (int, error) {
 }
 
 func (c *client) expect(want int) (int, error) {
-	_ = c.conn.SetDeadline(time.Now().Add(c.idle()))
+	c.deadline()
 	code, msg, err := c.text.ReadResponse(0)
 	if err != nil {
 		return 0, c.connErr(err)

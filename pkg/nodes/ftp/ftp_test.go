@@ -291,3 +291,47 @@ func TestSFTPErrors(t *testing.T) {
 	_, err = run(t, denied)
 	require.Equal(t, "The address 127.0.0.1 is not allowed (FLOWMILL_EGRESS_DENY).", nodetest.NodeError(t, err).Message)
 }
+
+func TestTimeoutsAndCancel(t *testing.T) {
+	t.Parallel()
+	port := transfertest.Silent(t)
+	for _, tc := range []struct{ protocol, want string }{
+		{"ftp", "Timeout while connecting to server"},
+		{"sftp", "connect: getConnection: Timed out while waiting for handshake"},
+	} {
+		start := time.Now()
+		_, err := run(t, node(m{"protocol": tc.protocol, "operation": "list", "options": m{"timeout": 300}}, login(port), false))
+		require.Equal(t, tc.want, nodetest.NodeError(t, err).Message, tc.protocol)
+		require.Less(t, time.Since(start), 5*time.Second)
+
+		ctx, cancel := context.WithCancel(context.Background())
+		n := node(m{"protocol": tc.protocol, "operation": "list"}, login(port), false)
+		n.Context = ctx
+		time.AfterFunc(100*time.Millisecond, cancel)
+		start = time.Now()
+		_, err = run(t, n)
+		require.ErrorIs(t, err, context.Canceled, tc.protocol)
+		require.Less(t, time.Since(start), 5*time.Second)
+	}
+}
+
+func TestDownloadLimit(t *testing.T) {
+	t.Parallel()
+	root, _ := tree(t)
+	require.NoError(t, os.WriteFile(filepath.Join(root, "small"), []byte("ab"), 0o644))
+	ftpSrv := transfertest.StartFTP(t, root)
+	sshSrv := transfertest.StartSSH(t)
+	const msg = "The file is larger than 3 bytes, the limit for downloading a file (FLOWMILL_UNPACK_MAX_SIZE)"
+	for _, tc := range []struct {
+		protocol, dir string
+		port          int
+	}{{"ftp", "", ftpSrv.Port}, {"sftp", root, sshSrv.Port}} {
+		n := node(m{"protocol": tc.protocol, "operation": "download", "path": "={{ $json.p }}"}, login(tc.port), true)
+		n.Host = nodes.Host{UnpackMaxBytes: 3}
+		out, err := run(t, n, m{"p": tc.dir + "/a.txt"}, m{"p": tc.dir + "/small"})
+		require.NoError(t, err, tc.protocol)
+		require.Equal(t, m{"error": msg}, nodetest.JSONs(out)[0], tc.protocol)
+		require.Equal(t, base64.StdEncoding.EncodeToString([]byte("ab")), out[1].Binary["data"].Data,
+			"%s: the connection is still usable after the aborted transfer", tc.protocol)
+	}
+}

@@ -93,7 +93,7 @@ func (f *ftpSession) rename(from, to string, createDirs bool) error {
 }
 
 // dirOf is the path with its last element removed, keeping the trailing slash, as the node's
-// replace(basename, ”) leaves it.
+// replacing the base name with nothing leaves it.
 func dirOf(p string) string {
 	base := path.Base(p)
 	if i := strings.LastIndex(p, base); i >= 0 && base != "/" && base != "." {

@@ -9,6 +9,7 @@ import (
 	"context"
 	_ "embed"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -33,7 +34,7 @@ func Type() nodes.Type {
 }
 
 // connectTimeout is ssh2's default readyTimeout, which n8n keeps.
-const connectTimeout = 20 * time.Second
+var connectTimeout = 20 * time.Second
 
 type run struct {
 	ex     *nodes.Execution
@@ -184,7 +185,7 @@ func (r *run) command(ctx context.Context, cmd string) (result, error) {
 		return result{}, err
 	}
 	if stdout.over || stderr.over {
-		return result{}, errors.New("The command's output is larger than the limit for reading a file (FLOWMILL_UNPACK_MAX_SIZE)")
+		return result{}, fmt.Errorf("The command's output is larger than %d bytes, the limit for reading a command's output (FLOWMILL_UNPACK_MAX_SIZE)", r.limit)
 	}
 	res.stdout = strings.TrimSpace(stdout.buf.String())
 	res.stderr = strings.TrimSpace(stderr.buf.String())

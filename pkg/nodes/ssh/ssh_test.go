@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -188,3 +189,52 @@ func TestCanceled(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// Not parallel: it shortens the package's connection timeout while it runs.
+func TestHandshakeTimeout(t *testing.T) {
+	defer ssh.SetConnectTimeout(300 * time.Millisecond)()
+	port := transfertest.Silent(t)
+	creds := m{"host": "127.0.0.1", "port": float64(port), "username": "u", "password": "p"}
+	start := time.Now()
+	_, err := nodetest.Run(t, ssh.Type(), node(m{"command": "true"}, creds, false), nodetest.Items(m{}))
+	require.Equal(t, "Timed out while waiting for handshake", nodetest.NodeError(t, err).Message)
+	require.Less(t, time.Since(start), 5*time.Second)
+}
+
+func TestPrivateKeyForms(t *testing.T) {
+	t.Parallel()
+	srv := transfertest.StartSSH(t)
+	creds := func(key, passphrase string) m {
+		return m{"host": "127.0.0.1", "port": float64(srv.Port), "username": transfertest.User, "privateKey": key, "passphrase": passphrase}
+	}
+	params := m{"authentication": "privateKey", "command": "echo ok"}
+	for name, c := range map[string]m{
+		"pasted on one line": creds(strings.ReplaceAll(srv.PrivateKey, "\n", " "), ""),
+		"encrypted":          creds(srv.EncryptedPrivateKey(t, "pw"), "pw"),
+	} {
+		out, err := nodetest.Run(t, ssh.Type(), node(params, c, false), nodetest.Items(m{}))
+		require.NoError(t, err, name)
+		require.Equal(t, "ok", nodetest.JSONs(out[0])[0]["stdout"], name)
+	}
+	_, err := nodetest.Run(t, ssh.Type(), node(params, creds(srv.EncryptedPrivateKey(t, "pw"), ""), false), nodetest.Items(m{}))
+	require.Equal(t, "Cannot parse privateKey: Encrypted private OpenSSH key detected, but no passphrase given", nodetest.NodeError(t, err).Message)
+	_, err = nodetest.Run(t, ssh.Type(), node(params, creds(srv.EncryptedPrivateKey(t, "pw"), "wrong"), false), nodetest.Items(m{}))
+	require.Contains(t, nodetest.NodeError(t, err).Message, "Cannot parse privateKey")
+}
+
+func TestSizeLimit(t *testing.T) {
+	t.Parallel()
+	srv := transfertest.StartSSH(t)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "big"), []byte("12345"), 0o644))
+	n := node(m{"resource": "file", "operation": "download", "path": dir + "/big"}, passwordCreds(srv), false)
+	n.Host = nodes.Host{UnpackMaxBytes: 3}
+	_, err := nodetest.Run(t, ssh.Type(), n, nodetest.Items(m{}))
+	require.Equal(t, "The file is larger than 3 bytes, the limit for downloading a file (FLOWMILL_UNPACK_MAX_SIZE)", nodetest.NodeError(t, err).Message)
+
+	n = node(m{"command": "echo 12345"}, passwordCreds(srv), false)
+	n.Host = nodes.Host{UnpackMaxBytes: 3}
+	_, err = nodetest.Run(t, ssh.Type(), n, nodetest.Items(m{}))
+	require.Equal(t, "The command's output is larger than 3 bytes, the limit for reading a command's output (FLOWMILL_UNPACK_MAX_SIZE)",
+		nodetest.NodeError(t, err).Message)
+}

@@ -32,6 +32,48 @@ type SSHServer struct {
 	Port int
 	// PrivateKey is an OpenSSH private key the server accepts for User.
 	PrivateKey string
+	key        ed25519.PrivateKey
+}
+
+// EncryptedPrivateKey is PrivateKey encrypted with passphrase.
+func (s *SSHServer) EncryptedPrivateKey(t testing.TB, passphrase string) string {
+	block, err := ssh.MarshalPrivateKeyWithPassphrase(s.key, "", []byte(passphrase))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(pem.EncodeToMemory(block))
+}
+
+// Silent listens on 127.0.0.1 and accepts connections without ever answering, for timeout
+// and cancellation tests; it returns the port.
+func Silent(t testing.TB) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	return ln.Addr().(*net.TCPAddr).Port
 }
 
 // StartSSH starts an SSH server on 127.0.0.1 that accepts User with Password or with the
@@ -89,7 +131,7 @@ func StartSSH(t testing.TB) *SSHServer {
 			go func() { defer wg.Done(); serveSSH(c, cfg) }()
 		}
 	}()
-	return &SSHServer{Addr: ln.Addr().String(), Port: ln.Addr().(*net.TCPAddr).Port, PrivateKey: string(pem.EncodeToMemory(block))}
+	return &SSHServer{Addr: ln.Addr().String(), Port: ln.Addr().(*net.TCPAddr).Port, PrivateKey: string(pem.EncodeToMemory(block)), key: userKey}
 }
 
 func serveSSH(c net.Conn, cfg *ssh.ServerConfig) {
