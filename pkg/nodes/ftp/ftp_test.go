@@ -335,3 +335,20 @@ func TestDownloadLimit(t *testing.T) {
 			"%s: the connection is still usable after the aborted transfer", tc.protocol)
 	}
 }
+
+// An SFTP credential with both a key and a password tries both, as ssh2 does.
+func TestSFTPKeyAndPassword(t *testing.T) {
+	t.Parallel()
+	srv := transfertest.StartSSH(t)
+	dir := t.TempDir()
+	other := transfertest.StartSSH(t).PrivateKey // a key this server does not know
+	creds := login(srv.Port)
+	creds["privateKey"] = other
+	out, err := run(t, node(m{"protocol": "sftp", "operation": "list", "path": dir}, creds, false))
+	require.NoError(t, err)
+	require.Empty(t, out)
+
+	creds["password"] = ""
+	_, err = run(t, node(m{"protocol": "sftp", "operation": "list", "path": dir}, creds, false))
+	require.Equal(t, "connect: getConnection: All configured authentication methods failed", nodetest.NodeError(t, err).Message)
+}

@@ -208,17 +208,18 @@ func TestPrivateKeyForms(t *testing.T) {
 		return m{"host": "127.0.0.1", "port": float64(srv.Port), "username": transfertest.User, "privateKey": key, "passphrase": passphrase}
 	}
 	params := m{"authentication": "privateKey", "command": "echo ok"}
+	encrypted := srv.EncryptedPrivateKey(t, "pw") // slow on purpose (bcrypt): made once
 	for name, c := range map[string]m{
 		"pasted on one line": creds(strings.ReplaceAll(srv.PrivateKey, "\n", " "), ""),
-		"encrypted":          creds(srv.EncryptedPrivateKey(t, "pw"), "pw"),
+		"encrypted":          creds(encrypted, "pw"),
 	} {
 		out, err := nodetest.Run(t, ssh.Type(), node(params, c, false), nodetest.Items(m{}))
 		require.NoError(t, err, name)
 		require.Equal(t, "ok", nodetest.JSONs(out[0])[0]["stdout"], name)
 	}
-	_, err := nodetest.Run(t, ssh.Type(), node(params, creds(srv.EncryptedPrivateKey(t, "pw"), ""), false), nodetest.Items(m{}))
+	_, err := nodetest.Run(t, ssh.Type(), node(params, creds(encrypted, ""), false), nodetest.Items(m{}))
 	require.Equal(t, "Cannot parse privateKey: Encrypted private OpenSSH key detected, but no passphrase given", nodetest.NodeError(t, err).Message)
-	_, err = nodetest.Run(t, ssh.Type(), node(params, creds(srv.EncryptedPrivateKey(t, "pw"), "wrong"), false), nodetest.Items(m{}))
+	_, err = nodetest.Run(t, ssh.Type(), node(params, creds(encrypted, "wrong"), false), nodetest.Items(m{}))
 	require.Contains(t, nodetest.NodeError(t, err).Message, "Cannot parse privateKey")
 }
 

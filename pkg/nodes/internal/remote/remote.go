@@ -124,22 +124,24 @@ func SSH(ctx context.Context, ex *nodes.Execution, s Server, timeout time.Durati
 		HostKeyCallback: ssh.InsecureIgnoreHostKey(), //nolint:gosec // n8n accepts any host key
 		Timeout:         timeout,
 	}
+	// As ssh2: the key when there is one, and the password too when there is one (or when
+	// there is no key).
 	if s.PrivateKey != "" {
 		signer, err := ParsePrivateKey(s.PrivateKey, s.Passphrase)
 		if err != nil {
 			return nil, err
 		}
 		cfg.Auth = []ssh.AuthMethod{ssh.PublicKeys(signer)}
-	} else {
-		pw := s.Password
-		cfg.Auth = []ssh.AuthMethod{ssh.Password(pw), ssh.KeyboardInteractive(
+	}
+	if pw := s.Password; pw != "" || s.PrivateKey == "" {
+		cfg.Auth = append(cfg.Auth, ssh.Password(pw), ssh.KeyboardInteractive(
 			func(_, _ string, questions []string, _ []bool) ([]string, error) {
 				answers := make([]string, len(questions))
 				for i := range questions {
 					answers[i] = pw
 				}
 				return answers, nil
-			})}
+			}))
 	}
 	conn, err := Dial(ctx, ex, s.Address(), timeout)
 	if err != nil {
