@@ -17,7 +17,6 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/internal/binaryfile"
 	"github.com/flowmill/flowmill/pkg/nodes/internal/jsv"
 	"github.com/flowmill/flowmill/pkg/nodes/internal/remote"
-	"github.com/flowmill/flowmill/pkg/nodes/ssh"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
@@ -184,7 +183,7 @@ func runItem(ex *nodes.Execution, s session, operation string, item workflow.Ite
 			return nil, err
 		}
 		newItem := binaryfile.CopyItem(item, i)
-		newItem.Binary[prop] = ssh.Binary(data, path.Base(p))
+		newItem.Binary[prop] = remote.DownloadedBinary(data, path.Base(p))
 		return []workflow.Item{newItem}, nil
 	case "upload":
 		p, err := ex.ParamString("path", i)

@@ -20,7 +20,6 @@ import (
 
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/internal/binaryfile"
-	"github.com/flowmill/flowmill/pkg/nodes/internal/filetype"
 	"github.com/flowmill/flowmill/pkg/nodes/internal/remote"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -305,22 +304,8 @@ func (r *run) download(ctx context.Context, item workflow.Item, i int) (workflow
 	if fileName == "" {
 		fileName = path
 	}
-	newItem.Binary[prop] = Binary(data, fileName)
+	newItem.Binary[prop] = remote.DownloadedBinary(data, fileName)
 	return newItem, nil
-}
-
-// Binary is a downloaded file as n8n's copyBinaryFile makes it: typed by its content (text/plain
-// when that tells nothing), named as given.
-func Binary(data []byte, fileName string) workflow.BinaryData {
-	mimeType := filetype.Detect("", data)
-	b := nodes.NewBinary(data, fileName, mimeType)
-	b.FileName = fileName
-	if mimeType == "text/plain" {
-		b.FileExtension = ""
-	} else if exts := filetype.Extensions(mimeType); len(exts) > 0 {
-		b.FileExtension = strings.TrimPrefix(exts[0], ".")
-	}
-	return b
 }
 
 func optionString(ex *nodes.Execution, path string, i int) (string, error) {

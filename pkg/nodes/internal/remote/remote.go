@@ -21,6 +21,7 @@ import (
 
 	"github.com/flowmill/flowmill/pkg/egress"
 	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/internal/filetype"
 	"github.com/flowmill/flowmill/pkg/nodes/internal/jsv"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -318,4 +319,18 @@ func SFTPMessage(err error) string {
 		return "Permission denied"
 	}
 	return err.Error()
+}
+
+// DownloadedBinary is a downloaded file as n8n's copyBinaryFile makes it: typed by its content
+// (text/plain when that tells nothing), named as given.
+func DownloadedBinary(data []byte, fileName string) workflow.BinaryData {
+	mimeType := filetype.Detect("", data)
+	b := nodes.NewBinary(data, fileName, mimeType)
+	b.FileName = fileName
+	if mimeType == "text/plain" {
+		b.FileExtension = ""
+	} else if exts := filetype.Extensions(mimeType); len(exts) > 0 {
+		b.FileExtension = strings.TrimPrefix(exts[0], ".")
+	}
+	return b
 }
