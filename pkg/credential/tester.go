@@ -71,6 +71,11 @@ func (t *Type) TestCredential(ctx context.Context, data map[string]any, in TestI
 	switch {
 	case t.Test != nil:
 		return t.runDeclarative(ctx, &client, data)
+	case t.Connect != nil:
+		if err := t.Connect(ctx, data, &client); err != nil {
+			return failed(err.Error())
+		}
+		return ok()
 	case t.Is("oAuth2Api"):
 		if Str(data, "grantType") != "clientCredentials" {
 			return failed(MsgOAuthConnect)

@@ -3,7 +3,11 @@
 // saves, the credential test, and the lookup that hands decrypted data to nodes during a run.
 package credential
 
-import "slices"
+import (
+	"context"
+	"net/http"
+	"slices"
+)
 
 // Type describes one kind of credential: its name as nodes reference it, and the properties its
 // data holds. The JSON field names are n8n's (ICredentialType), so the editor shows the same forms.
@@ -31,6 +35,9 @@ type Type struct {
 	// parameters, whose names and values may be expressions on $credentials, added to the
 	// request of a declarative test. Nil when the type authenticates otherwise.
 	Authenticate *Authenticate `json:"authenticate,omitempty"`
+	// Connect tests data by connecting with it (FTP, SSH) through client's egress policy, for
+	// types no request can test; its error's text is the test's message. Nil for the others.
+	Connect func(ctx context.Context, data map[string]any, client *http.Client) error `json:"-"`
 }
 
 // Property is one field of a credential's data.

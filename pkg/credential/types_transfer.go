@@ -1,13 +1,21 @@
 package credential
 
+import (
+	"context"
+	"net/http"
+
+	"github.com/flowmill/flowmill/pkg/nodes/ftp"
+	"github.com/flowmill/flowmill/pkg/nodes/ssh"
+)
+
 // keyText is how private keys are entered: a secret over several lines.
 var keyText = map[string]any{"password": true, "rows": 4}
 
-// transferTypes are the credential types of the FTP and SSH nodes, with n8n's definitions;
-// the nodes connect with them, so there is no request to test them by.
+// transferTypes are the credential types of the FTP and SSH nodes, with n8n's definitions. They
+// are tested by logging in, as the nodes' connection tests in n8n do.
 var transferTypes = []*Type{
 	{
-		Name: "ftp", DisplayName: "FTP", DocumentationURL: "ftp",
+		Name: "ftp", DisplayName: "FTP", DocumentationURL: "ftp", TestedBy: testedByFTP, Connect: connectFTP("ftp"),
 		Properties: []Property{
 			{DisplayName: "Host", Name: "host", Type: "string", Default: "", Required: true, Placeholder: "localhost"},
 			{DisplayName: "Port", Name: "port", Type: "number", Default: 21, Required: true},
@@ -16,7 +24,7 @@ var transferTypes = []*Type{
 		},
 	},
 	{
-		Name: "sftp", DisplayName: "SFTP", DocumentationURL: "ftp",
+		Name: "sftp", DisplayName: "SFTP", DocumentationURL: "ftp", TestedBy: testedByFTP, Connect: connectFTP("sftp"),
 		Properties: []Property{
 			{DisplayName: "Host", Name: "host", Type: "string", Default: "", Required: true},
 			{DisplayName: "Port", Name: "port", Type: "number", Default: 22, Required: true},
@@ -29,7 +37,7 @@ var transferTypes = []*Type{
 		},
 	},
 	{
-		Name: "sshPassword", DisplayName: "SSH Password", DocumentationURL: "ssh",
+		Name: "sshPassword", DisplayName: "SSH Password", DocumentationURL: "ssh", TestedBy: testedBySSH, Connect: ssh.TestConnection,
 		Properties: []Property{
 			{DisplayName: "Host", Name: "host", Type: "string", Default: "", Required: true, Placeholder: "localhost"},
 			{DisplayName: "Port", Name: "port", Type: "number", Default: 22, Required: true},
@@ -38,7 +46,7 @@ var transferTypes = []*Type{
 		},
 	},
 	{
-		Name: "sshPrivateKey", DisplayName: "SSH Private Key", DocumentationURL: "ssh",
+		Name: "sshPrivateKey", DisplayName: "SSH Private Key", DocumentationURL: "ssh", TestedBy: testedBySSH, Connect: ssh.TestConnection,
 		Properties: []Property{
 			{DisplayName: "Host", Name: "host", Type: "string", Default: "", Required: true, Placeholder: "localhost"},
 			{DisplayName: "Port", Name: "port", Type: "number", Default: 22, Required: true},
@@ -49,4 +57,15 @@ var transferTypes = []*Type{
 				Description: "Passphase used to create the key, if no passphase was used leave empty"},
 		},
 	},
+}
+
+var (
+	testedByFTP = []string{"n8n-nodes-base.ftp"}
+	testedBySSH = []string{"n8n-nodes-base.ssh"}
+)
+
+func connectFTP(credType string) func(context.Context, map[string]any, *http.Client) error {
+	return func(ctx context.Context, data map[string]any, client *http.Client) error {
+		return ftp.TestConnection(ctx, credType, data, client)
+	}
 }

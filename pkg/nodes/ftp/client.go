@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"net/textproto"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/internal/remote"
 )
 
@@ -36,7 +36,7 @@ func replyCode(err error) int {
 // connection it opens, data ones included, goes through the egress policy.
 type client struct {
 	ctx  context.Context
-	ex   *nodes.Execution
+	http *http.Client
 	conn net.Conn
 	text *textproto.Conn
 	// host is the server's address as connected: data connections go there whatever address a
@@ -56,13 +56,13 @@ type client struct {
 func (c *client) idle() time.Duration { return max(c.timeout, time.Minute) }
 
 // dialFTP connects and logs in (anonymous when the credential has no user, as node-ftp).
-func dialFTP(ctx context.Context, ex *nodes.Execution, s remote.Server, timeout time.Duration) (*client, error) {
-	conn, err := remote.Dial(ctx, ex, s.Address(), timeout)
+func dialFTP(ctx context.Context, hc *http.Client, s remote.Server, timeout time.Duration) (*client, error) {
+	conn, err := remote.Dial(ctx, hc, s.Address(), timeout)
 	if err != nil {
 		return nil, err
 	}
 	host, _, _ := net.SplitHostPort(conn.RemoteAddr().String())
-	c := &client{ctx: ctx, ex: ex, conn: conn, text: textproto.NewConn(conn), host: host, timeout: timeout}
+	c := &client{ctx: ctx, http: hc, conn: conn, text: textproto.NewConn(conn), host: host, timeout: timeout}
 	c.stop = remote.WatchContext(ctx, conn)
 	if err := c.login(s); err != nil {
 		c.close()
@@ -181,7 +181,7 @@ func (c *client) passive() (net.Conn, error) {
 	if port <= 0 || port > 65535 {
 		return nil, errors.New("Unable to parse PASV server response")
 	}
-	conn, err := remote.Dial(c.ctx, c.ex, net.JoinHostPort(c.host, strconv.Itoa(port)), c.timeout)
+	conn, err := remote.Dial(c.ctx, c.http, net.JoinHostPort(c.host, strconv.Itoa(port)), c.timeout)
 	if err != nil {
 		return nil, err
 	}

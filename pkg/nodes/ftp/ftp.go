@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	"errors"
 	"io"
+	"net/http"
 	"path"
 	"strings"
 	"time"
@@ -70,9 +71,9 @@ func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 	limit := ex.UnpackMaxBytes()
 	var s session
 	if credType == "sftp" {
-		s, err = dialSFTP(ctx, ex, remote.ServerOf(creds, 22), timeout, limit)
+		s, err = dialSFTP(ctx, ex.HTTPClient(), remote.ServerOf(creds, 22), timeout, limit)
 	} else {
-		s, err = dialFTPSession(ctx, ex, remote.ServerOf(creds, 21), timeout, limit)
+		s, err = dialFTPSession(ctx, ex.HTTPClient(), remote.ServerOf(creds, 21), timeout, limit)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -235,4 +236,24 @@ func truthy(v any) bool {
 		return t != 0
 	}
 	return !jsv.IsUndefined(v)
+}
+
+// TestConnection connects and logs in with credential data of type ftp or sftp through client's
+// egress policy, as n8n's ftpConnectionTest and sftpConnectionTest do; the error's text is what
+// the editor shows.
+func TestConnection(ctx context.Context, credType string, data map[string]any, client *http.Client) error {
+	var (
+		s   session
+		err error
+	)
+	if credType == "sftp" {
+		s, err = dialSFTP(ctx, client, remote.ServerOf(data, 22), defaultTimeout, 0)
+	} else {
+		s, err = dialFTPSession(ctx, client, remote.ServerOf(data, 21), defaultTimeout, 0)
+	}
+	if err != nil {
+		return err
+	}
+	s.close()
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"net"
+	"net/http"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowmill/flowmill/pkg/credential"
 	"github.com/flowmill/flowmill/pkg/egress"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/ftp"
@@ -351,4 +353,29 @@ func TestSFTPKeyAndPassword(t *testing.T) {
 	creds["password"] = ""
 	_, err = run(t, node(m{"protocol": "sftp", "operation": "list", "path": dir}, creds, false))
 	require.Equal(t, "connect: getConnection: All configured authentication methods failed", nodetest.NodeError(t, err).Message)
+}
+
+// The ftp and sftp credential types are tested by logging in, through the test's egress client.
+func TestCredentialTest(t *testing.T) {
+	t.Parallel()
+	ftpSrv := transfertest.StartFTP(t, t.TempDir())
+	sshSrv := transfertest.StartSSH(t)
+	allowLoopback := egress.New([]netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, nil).Strict().Client(egress.Options{})
+	strict := egress.New(nil, nil).Strict().Client(egress.Options{})
+	test := func(credType string, data m, client *http.Client) credential.TestResult {
+		typ, ok := credential.Lookup(credType)
+		require.True(t, ok)
+		return typ.TestCredential(context.Background(), data, credential.TestInput{Client: client})
+	}
+	okResult := credential.TestResult{Status: "OK", Message: "Connection successful!"}
+	require.Equal(t, okResult, test("ftp", login(ftpSrv.Port), allowLoopback))
+	require.Equal(t, okResult, test("sftp", login(sshSrv.Port), allowLoopback))
+	wrong := login(ftpSrv.Port)
+	wrong["password"] = "nope"
+	require.Equal(t, credential.TestResult{Status: "Error", Message: "Login incorrect."}, test("ftp", wrong, allowLoopback))
+	wrong["port"] = float64(sshSrv.Port)
+	require.Equal(t, credential.TestResult{Status: "Error", Message: "connect: getConnection: All configured authentication methods failed"},
+		test("sftp", wrong, allowLoopback))
+	require.Equal(t, credential.TestResult{Status: "Error", Message: "The address 127.0.0.1 is not allowed (built-in refusal of loopback and " +
+		"private addresses for fetches any member can make; FLOWMILL_EGRESS_ALLOW can open it)."}, test("ftp", login(ftpSrv.Port), strict))
 }

@@ -3,11 +3,11 @@ package ftp
 import (
 	"context"
 	"io"
+	"net/http"
 	"path"
 	"strings"
 	"time"
 
-	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/internal/remote"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -18,8 +18,8 @@ type ftpSession struct {
 	limit int64
 }
 
-func dialFTPSession(ctx context.Context, ex *nodes.Execution, s remote.Server, timeout time.Duration, limit int64) (session, error) {
-	c, err := dialFTP(ctx, ex, s, timeout)
+func dialFTPSession(ctx context.Context, hc *http.Client, s remote.Server, timeout time.Duration, limit int64) (session, error) {
+	c, err := dialFTP(ctx, hc, s, timeout)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/http"
 	"os"
 	"path"
 	"strings"
@@ -15,7 +16,6 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/flowmill/flowmill/pkg/egress"
-	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/internal/remote"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -29,8 +29,8 @@ type sftpSession struct {
 	now   time.Time
 }
 
-func dialSFTP(ctx context.Context, ex *nodes.Execution, s remote.Server, timeout time.Duration, limit int64) (session, error) {
-	client, err := remote.SSH(ctx, ex, s, timeout)
+func dialSFTP(ctx context.Context, hc *http.Client, s remote.Server, timeout time.Duration, limit int64) (session, error) {
+	client, err := remote.SSH(ctx, hc, s, timeout)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -67,7 +68,7 @@ func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 	if credType == "sshPassword" {
 		server.PrivateKey = ""
 	}
-	client, err := remote.SSH(ctx, ex, server, connectTimeout)
+	client, err := remote.SSH(ctx, ex.HTTPClient(), server, connectTimeout)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -382,4 +383,14 @@ func sanitizeFilename(name string) string {
 		return "untitled"
 	}
 	return s
+}
+
+// TestConnection logs in with sshPassword or sshPrivateKey credential data through client's
+// egress policy, as n8n's sshConnectionTest does; the error's text is what the editor shows.
+func TestConnection(ctx context.Context, data map[string]any, client *http.Client) error {
+	c, err := remote.SSH(ctx, client, remote.ServerOf(data, 22), connectTimeout)
+	if err != nil {
+		return fmt.Errorf("SSH connection failed: %v", err)
+	}
+	return c.Close()
 }

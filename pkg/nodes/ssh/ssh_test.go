@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowmill/flowmill/pkg/credential"
 	"github.com/flowmill/flowmill/pkg/egress"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/internal/transfertest"
@@ -238,4 +239,23 @@ func TestSizeLimit(t *testing.T) {
 	_, err = nodetest.Run(t, ssh.Type(), n, nodetest.Items(m{}))
 	require.Equal(t, "The command's output is larger than 3 bytes, the limit for reading a command's output (FLOWMILL_UNPACK_MAX_SIZE)",
 		nodetest.NodeError(t, err).Message)
+}
+
+// The SSH credential types are tested by logging in, with n8n's message on failure.
+func TestCredentialTest(t *testing.T) {
+	t.Parallel()
+	srv := transfertest.StartSSH(t)
+	client := egress.New([]netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}, nil).Strict().Client(egress.Options{})
+	test := func(credType string, data m) credential.TestResult {
+		typ, ok := credential.Lookup(credType)
+		require.True(t, ok)
+		return typ.TestCredential(context.Background(), data, credential.TestInput{Client: client})
+	}
+	require.Equal(t, "OK", test("sshPassword", passwordCreds(srv)).Status)
+	keyCreds := m{"host": "127.0.0.1", "port": float64(srv.Port), "username": transfertest.User, "privateKey": srv.PrivateKey}
+	require.Equal(t, "OK", test("sshPrivateKey", keyCreds).Status)
+	wrong := passwordCreds(srv)
+	wrong["password"] = "nope"
+	require.Equal(t, credential.TestResult{Status: "Error", Message: "SSH connection failed: All configured authentication methods failed"},
+		test("sshPassword", wrong))
 }

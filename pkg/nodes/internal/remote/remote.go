@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"net"
+	"net/http"
 	"strconv"
 	"strings"
 	"syscall"
@@ -64,10 +65,11 @@ func str(v any) string {
 // Address is host:port for dialing.
 func (s Server) Address() string { return net.JoinHostPort(s.Host, strconv.Itoa(s.Port)) }
 
-// Dial opens a TCP connection to address through the instance's egress policy, bounded by
-// timeout and ctx. Errors read as Node's socket errors do ("connect ECONNREFUSED 127.0.0.1:21").
-func Dial(ctx context.Context, ex *nodes.Execution, address string, timeout time.Duration) (net.Conn, error) {
-	c, err := egress.Dial(ctx, ex.HTTPClient(), address, timeout)
+// Dial opens a TCP connection to address through the egress policy of client (a run's
+// Execution.HTTPClient), bounded by timeout and ctx. Errors read as Node's socket errors do
+// ("connect ECONNREFUSED 127.0.0.1:21").
+func Dial(ctx context.Context, client *http.Client, address string, timeout time.Duration) (net.Conn, error) {
+	c, err := egress.Dial(ctx, client, address, timeout)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -119,7 +121,7 @@ func WatchContext(ctx context.Context, c io.Closer) (stop func()) {
 // SSH opens an SSH connection with the server's password or private key, as n8n's ssh2 client
 // does: host keys are not verified (n8n does not either), timeout bounds connecting and the
 // handshake. Close the client when done; it is also closed when ctx ends.
-func SSH(ctx context.Context, ex *nodes.Execution, s Server, timeout time.Duration) (*ssh.Client, error) {
+func SSH(ctx context.Context, client *http.Client, s Server, timeout time.Duration) (*ssh.Client, error) {
 	cfg := &ssh.ClientConfig{
 		User:            s.Username,
 		HostKeyCallback: ssh.InsecureIgnoreHostKey(), //nolint:gosec // n8n accepts any host key
@@ -144,14 +146,14 @@ func SSH(ctx context.Context, ex *nodes.Execution, s Server, timeout time.Durati
 				return answers, nil
 			}))
 	}
-	conn, err := Dial(ctx, ex, s.Address(), timeout)
+	conn, err := Dial(ctx, client, s.Address(), timeout)
 	if err != nil {
 		return nil, err
 	}
 	// The handshake gets the same bound as the dial, and ctx.
 	_ = conn.SetDeadline(time.Now().Add(timeout))
 	stop := WatchContext(ctx, conn)
-	c, chans, reqs, err := ssh.NewClientConn(conn, s.Address(), cfg)
+	sc, chans, reqs, err := ssh.NewClientConn(conn, s.Address(), cfg)
 	if err != nil {
 		stop()
 		conn.Close()
@@ -161,16 +163,16 @@ func SSH(ctx context.Context, ex *nodes.Execution, s Server, timeout time.Durati
 		return nil, sshError(err)
 	}
 	_ = conn.SetDeadline(time.Time{})
-	client := ssh.NewClient(c, chans, reqs)
+	c := ssh.NewClient(sc, chans, reqs)
 	stop()
 	go func() {
 		select {
 		case <-ctx.Done():
-			client.Close()
-		case <-closed(client):
+			c.Close()
+		case <-closed(c):
 		}
 	}()
-	return client, nil
+	return c, nil
 }
 
 func closed(c *ssh.Client) <-chan struct{} {
