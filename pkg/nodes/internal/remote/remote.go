@@ -220,6 +220,10 @@ func ParsePrivateKey(key, passphrase string) (ssh.Signer, error) {
 // FormatPrivateKey restores the line breaks of a PEM block whose body was pasted on one line.
 func FormatPrivateKey(key string) string {
 	key = strings.TrimSpace(key)
+	if !strings.Contains(key, "\n") && strings.Contains(key, `\n`) {
+		// Line breaks written out as \n, as in an environment variable.
+		key = strings.TrimSpace(strings.ReplaceAll(key, `\n`, "\n"))
+	}
 	if key == "" || strings.Count(key, "\n") > 1 {
 		return key
 	}

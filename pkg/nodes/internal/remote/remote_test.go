@@ -16,6 +16,7 @@ func TestFormatPrivateKey(t *testing.T) {
 	require.Equal(t, want, FormatPrivateKey("-----BEGIN OPENSSH PRIVATE KEY----- "+body+" -----END OPENSSH PRIVATE KEY-----"))
 	require.Equal(t, want, FormatPrivateKey("  -----BEGIN OPENSSH PRIVATE KEY-----"+body[:40]+" "+body[40:]+"-----END OPENSSH PRIVATE KEY-----\n"))
 	require.Equal(t, strings.TrimSpace(want), FormatPrivateKey(want), "keys with their line breaks stay as they are")
+	require.Equal(t, strings.TrimSpace(want), FormatPrivateKey(strings.ReplaceAll(want, "\n", `\n`)), "escaped line breaks")
 	require.Equal(t, "not a key", FormatPrivateKey("not a key"))
 }
 
