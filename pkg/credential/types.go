@@ -146,6 +146,7 @@ var types = slices.Concat(
 	genericTypes,
 	imapTypes,
 	mailTypes,
+	transferTypes,
 )
 
 // genericTypes are the credential types the core nodes use, with n8n's definitions (oAuth2Api

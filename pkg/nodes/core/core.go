@@ -20,6 +20,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/executecommand"
 	"github.com/flowmill/flowmill/pkg/nodes/executeworkflow"
 	"github.com/flowmill/flowmill/pkg/nodes/filter"
+	"github.com/flowmill/flowmill/pkg/nodes/ftp"
 	"github.com/flowmill/flowmill/pkg/nodes/function"
 	"github.com/flowmill/flowmill/pkg/nodes/functionitem"
 	"github.com/flowmill/flowmill/pkg/nodes/graphql"
@@ -51,6 +52,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/splitinbatches"
 	"github.com/flowmill/flowmill/pkg/nodes/splitout"
 	"github.com/flowmill/flowmill/pkg/nodes/spreadsheetfile"
+	"github.com/flowmill/flowmill/pkg/nodes/ssh"
 	"github.com/flowmill/flowmill/pkg/nodes/start"
 	"github.com/flowmill/flowmill/pkg/nodes/stickynote"
 	"github.com/flowmill/flowmill/pkg/nodes/stopanderror"
@@ -142,6 +144,8 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(emailsend.TypeV2())
 	r.MustRegister(rssfeedread.Type())
 	r.MustRegister(rssfeedreadtrigger.Type())
+	r.MustRegister(ssh.Type())
+	r.MustRegister(ftp.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
