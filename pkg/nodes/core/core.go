@@ -16,6 +16,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/errortrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/executecommand"
 	"github.com/flowmill/flowmill/pkg/nodes/executeworkflow"
+	"github.com/flowmill/flowmill/pkg/nodes/executeworkflowtrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/filter"
 	"github.com/flowmill/flowmill/pkg/nodes/function"
 	"github.com/flowmill/flowmill/pkg/nodes/functionitem"
@@ -123,6 +124,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(totp.Type())
 	r.MustRegister(spreadsheetfile.Type())
 	r.MustRegister(readpdf.Type())
+	r.MustRegister(executeworkflowtrigger.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
