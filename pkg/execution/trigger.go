@@ -58,7 +58,7 @@ func (r *Runner) HandleTrigger(ctx context.Context, payload []byte) error {
 		if err != nil {
 			loc = time.UTC
 		}
-		input = []workflow.Item{{JSON: scheduletrigger.Output(time.Unix(p.FireTime, 0), loc)}}
+		input = []workflow.Item{{JSON: scheduletrigger.OutputFor(time.Unix(p.FireTime, 0), loc, node.TypeVersion)}}
 	}
 	_, err = r.svc.Create(ctx, New{Workflow: wf, Mode: workflow.ModeTrigger,
 		Start: StartData{StartNode: node.Name, Input: input}})

@@ -205,7 +205,7 @@ func (s *Firer) fireDue(ctx context.Context) {
 		if late {
 			s.cfg.Metrics.Tick(metrics.TickSkipped)
 		}
-		if !late && t.rule.WeekDue(t.last, at, t.loc) {
+		if !late && t.rule.Due(t.last, at, t.loc) {
 			err := s.cfg.Queue.EnqueueTrigger(ctx, queue.TriggerFire{WorkflowID: t.workflowID, Node: t.node, FireTime: at.Unix()})
 			if err != nil {
 				s.log.Warn("queue trigger", "workflow", t.workflowID, "node", t.node, "err", err)
