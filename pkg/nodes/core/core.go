@@ -55,6 +55,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/trainingmessenger"
 	"github.com/flowmill/flowmill/pkg/nodes/wait"
 	"github.com/flowmill/flowmill/pkg/nodes/webhook"
+	"github.com/flowmill/flowmill/pkg/nodes/workflowtrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/writebinaryfile"
 	"github.com/flowmill/flowmill/pkg/nodes/xml"
 )
@@ -125,6 +126,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(spreadsheetfile.Type())
 	r.MustRegister(readpdf.Type())
 	r.MustRegister(executeworkflowtrigger.Type())
+	r.MustRegister(workflowtrigger.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
