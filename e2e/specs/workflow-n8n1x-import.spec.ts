@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { edge, node, openNewWorkflow, select, signIn } from '../support/editor';
+import { edge, node, openNewWorkflow, signIn } from '../support/editor';
 
 test.beforeEach(async ({ page }) => {
   await signIn(page);
@@ -12,7 +13,7 @@ const output = (page: Page) => ndv(page).getByTestId('output-panel');
 
 // An n8n 1.x export (Manual Trigger, Code 2, If 2, Edit Fields 3.4, Switch 3, Merge 3), the one
 // the Go test pkg/cli TestN8n1xExports runs to n8n's outputs.
-const EXPORT = readFileSync(join(__dirname, '../../pkg/cli/testdata/n8n1x/workflows/ticket-routing.json'));
+const EXPORT = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../pkg/cli/testdata/n8n1x/workflows/ticket-routing.json'));
 
 async function openNode(page: Page, name: string): Promise<void> {
   await node(page, name).locator('[class*="nodeCard"]').dblclick();
@@ -22,11 +23,6 @@ async function openNode(page: Page, name: string): Promise<void> {
 test('an n8n 1.x export imported from a file shows no node issues and runs to its outputs', async ({ page }) => {
   test.setTimeout(90_000);
   await openNewWorkflow(page);
-  // The file brings its own Manual Trigger: the fresh Start goes.
-  await select(page, 'Start');
-  await page.keyboard.press('Delete');
-  await expect(node(page, 'Start')).toHaveCount(0);
-
   const chooser = page.waitForEvent('filechooser');
   await page.getByTestId('workflow-menu').click();
   await page.getByTestId('workflow-menu-item-importFile').click();
@@ -36,6 +32,8 @@ test('an n8n 1.x export imported from a file shows no node issues and runs to it
   }
   await expect(edge(page, 'Route by team', 'Web backlog')).toHaveCount(1);
   await expect(page.getByTestId('toast').filter({ hasText: 'Could not add' })).toHaveCount(0);
+  // The file has no Start, so the fresh one stays; the run starts at the Manual Trigger.
+  await expect(node(page, 'Start')).toHaveCount(1);
   await expect(page.getByTestId('node-issues')).toHaveCount(0);
 
   await page.getByTestId('execute-workflow-button').click();
