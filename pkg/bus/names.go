@@ -47,4 +47,7 @@ const (
 	KeyWebhookResponsePrefix = "flowmill:webhook:response:"
 	// KeyTestWebhookPrefix starts every key of the test-webhook registry.
 	KeyTestWebhookPrefix = "flowmill:test-webhook:"
+	// KeyTriggerLastPrefix + workflow id, node and rule holds when a schedule rule that skips
+	// firings (week intervals, recurrences) last fired, in Unix seconds, for every scheduler.
+	KeyTriggerLastPrefix = "flowmill:trigger:last:"
 )
