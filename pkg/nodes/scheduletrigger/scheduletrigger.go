@@ -8,9 +8,11 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/recurrence"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
@@ -33,6 +35,13 @@ func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) 
 	loc, err := time.LoadLocation(zone)
 	if err != nil {
 		return nil, nodes.Errorf(-1, "Invalid time zone %q", zone)
+	}
+	if ex.TypeVersion() >= 1.1 {
+		// As n8n 1.x, a run by hand refuses a custom expression the schedule could not use.
+		if _, err := recurrence.FromNode(ex.Node()); err != nil && strings.HasPrefix(err.Error(), "Invalid cron expression") {
+			return nil, &nodes.Error{Message: "Invalid cron expression", Description: "More information on how to build them at https://crontab.guru/",
+				ItemIndex: -1, Cause: err}
+		}
 	}
 	return [][]workflow.Item{{{JSON: OutputFor(ex.Now(), loc, ex.TypeVersion())}}}, nil
 }

@@ -110,3 +110,13 @@ func TestOutputV11(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "America/New_York (UTC-05:00)", out[0][0].JSON.Get("Timezone"))
 }
+
+// From version 1.1 a run by hand refuses an invalid custom expression.
+func TestManualRunChecksCron(t *testing.T) {
+	t.Parallel()
+	params := m{"rule": m{"interval": []any{m{"field": "cronExpression", "expression": "100 * * * *"}}}}
+	_, err := nodetest.Run(t, scheduletrigger.Type(), nodetest.Node{Version: 1.2, Parameters: params})
+	require.Equal(t, "Invalid cron expression", nodetest.NodeError(t, err).Message)
+	_, err = nodetest.Run(t, scheduletrigger.Type(), nodetest.Node{Version: 1, Parameters: params})
+	require.NoError(t, err)
+}
