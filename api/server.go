@@ -126,7 +126,7 @@ func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
 		return nil, err
 	}
 	s.activation = &trigger.Activation{Store: in.Store, Redis: in.Redis, Registry: s.nodeTypes, Evaluator: s.ev,
-		Webhooks: s.hooks, Logger: s.log}
+		Webhooks: s.hooks, Logger: s.log, Queue: in.Queue}
 	s.promHandler = newPromHandler(s)
 	s.app = fiber.New(fiber.Config{
 		AppName:      "Flowmill",

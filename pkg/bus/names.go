@@ -50,4 +50,7 @@ const (
 	// KeyPollLeasePrefix + workflow id + ":" + node name is held while a poll node polls, so
 	// the next tick's poll does not start from the same static data.
 	KeyPollLeasePrefix = "flowmill:poll:"
+	// KeyTriggerLastPrefix + workflow id, node and rule holds when a schedule rule that skips
+	// firings (week intervals, recurrences) last fired, in Unix seconds, for every scheduler.
+	KeyTriggerLastPrefix = "flowmill:trigger:last:"
 )

@@ -333,6 +333,14 @@ func (r *run) startNode(dest string) string {
 			}
 		}
 	}
+	if r.mode == workflow.ModeIntegrated && dest == "" {
+		// n8n starts a sub-workflow at its Execute Workflow Trigger when it has one.
+		for _, name := range r.g.names {
+			if t := r.types[name]; t != nil && t.SubWorkflowStart && !r.g.nodes[name].Disabled {
+				return name
+			}
+		}
+	}
 	if dest != "" {
 		names := r.g.highestNodes(dest, -1)
 		if len(names) == 0 {

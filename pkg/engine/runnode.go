@@ -55,7 +55,7 @@ func (r *run) runNode(ctx context.Context, node *workflow.Node, item ExecuteData
 	case nodes.KindWebhook:
 		return inputs, inputs == nil, nil
 	case nodes.KindTrigger, nodes.KindPoll:
-		if r.mode != workflow.ModeManual {
+		if r.mode != workflow.ModeManual && !t.ShapesStartInput {
 			return inputs, inputs == nil, nil
 		}
 	}

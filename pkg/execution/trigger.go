@@ -12,6 +12,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/expr"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/scheduletrigger"
+	"github.com/flowmill/flowmill/pkg/nodes/workflowtrigger"
 	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/trigger"
@@ -63,12 +64,17 @@ func (r *Runner) HandleTrigger(ctx context.Context, payload []byte) error {
 		if len(input) == 0 {
 			return nil
 		}
+	} else if p.Event != "" {
+		if node.Type != workflowtrigger.TypeName || !workflowtrigger.Listens(node.Parameters, p.Event) {
+			return nil
+		}
+		input = []workflow.Item{{JSON: workflowtrigger.Output(p.Event, time.UnixMilli(p.EventTime), wf.ID)}}
 	} else if node.Type == "n8n-nodes-base.scheduleTrigger" {
 		loc, err := time.LoadLocation(cmp.Or(wf.Settings.Timezone(), r.cfg.Timezone))
 		if err != nil {
 			loc = time.UTC
 		}
-		input = []workflow.Item{{JSON: scheduletrigger.Output(time.Unix(p.FireTime, 0), loc)}}
+		input = []workflow.Item{{JSON: scheduletrigger.OutputFor(time.Unix(p.FireTime, 0), loc, node.TypeVersion)}}
 	}
 	runs := [][]workflow.Item{input}
 	if t.PollEach && len(input) > 1 {

@@ -67,6 +67,12 @@ type Type struct {
 	// trigger nodes that emit once per event do (Local File Trigger). Default false: one
 	// execution with every item of the poll.
 	PollEach bool
+	// ShapesStartInput makes a trigger run on the input it starts with in every mode, not only
+	// by hand: Execute Workflow Trigger trims the caller's items to its input schema.
+	ShapesStartInput bool
+	// SubWorkflowStart marks the node a sub-workflow run starts at when the workflow has one
+	// (n8n's Execute Workflow Trigger).
+	SubWorkflowStart bool
 }
 
 // InputRequirement is what a waiting multi-input node needs before it may run with inputs

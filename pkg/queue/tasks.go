@@ -66,15 +66,24 @@ func Decode(kind string, payload []byte, v any) error {
 	return nil
 }
 
-// TriggerFire asks a worker to start one execution of an active workflow for a schedule tick or
-// a poll. FireTime is the tick's time in Unix seconds.
+// TriggerFire asks a worker to start one execution of an active workflow for a schedule tick, a
+// poll or a workflow event. FireTime is the tick's time in Unix seconds.
 type TriggerFire struct {
 	WorkflowID string `json:"workflowId"`
 	Node       string `json:"node"`
 	FireTime   int64  `json:"fireTime"`
+	// Event is the Workflow Trigger's event ("activate", "update"), Version the workflow
+	// version the save that caused it wrote, EventTime its time in Unix milliseconds.
+	Event     string `json:"event,omitempty"`
+	Version   string `json:"version,omitempty"`
+	EventTime int64  `json:"eventTime,omitempty"`
 }
 
-// TaskID is deterministic per tick, so any number of schedulers queue each tick once.
+// TaskID is deterministic per tick, and per saved version for an event, so any number of
+// schedulers or api processes queue each once.
 func (p TriggerFire) TaskID() string {
+	if p.Event != "" {
+		return "trigger:" + p.WorkflowID + ":" + p.Node + ":" + p.Event + ":" + p.Version
+	}
 	return "trigger:" + p.WorkflowID + ":" + p.Node + ":" + strconv.FormatInt(p.FireTime, 10)
 }

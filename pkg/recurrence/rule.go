@@ -23,8 +23,55 @@ type Rule struct {
 	// WeeksInterval is the Schedule Trigger's "weeks between triggers"; above 1 the scheduler
 	// fires only in weeks for which WeekDue is true.
 	WeeksInterval int
+	// Recurrence, when set, drops firings that come before the interval has passed since the
+	// last one (Schedule Trigger from version 1.1, as n8n 1.x's recurrence check).
+	Recurrence *Recurrence
 
 	spec *spec
+}
+
+// Recurrence is an interval the cron of a rule fires more often than: "minutes", "hours",
+// "days", "weeks" or "months", and the number of them between firings.
+type Recurrence struct {
+	Unit string
+	Size int
+}
+
+// Due reports whether the rule may fire at t when it last fired at last (zero: never): the
+// week interval of version 1 rules, the recurrence of later ones.
+func (r Rule) Due(last, t time.Time, loc *time.Location) bool {
+	if r.Recurrence == nil {
+		return r.WeekDue(last, t, loc)
+	}
+	if last.IsZero() || r.Recurrence.Size <= 1 {
+		return true
+	}
+	if loc == nil {
+		loc = time.UTC
+	}
+	now, prev, size := t.In(loc), last.In(loc), r.Recurrence.Size
+	switch r.Recurrence.Unit {
+	case "minutes":
+		return int(now.Unix()/60-prev.Unix()/60) >= size
+	case "hours":
+		return (now.Hour()-prev.Hour()+24)%24 >= size
+	case "days":
+		return (now.YearDay()-prev.YearDay()+365)%365 >= size
+	case "weeks":
+		w, lw := usWeek(now), usWeek(prev)
+		// Several weekdays of one week all fire.
+		return w == lw || (w-lw+52)%52 >= size
+	case "months":
+		return (now.Year()*12+int(now.Month()))-(prev.Year()*12+int(prev.Month())) >= size
+	}
+	return true
+}
+
+// usWeek is moment's week() in its default locale: weeks start on Sunday and week 1 holds
+// January 1st.
+func usWeek(t time.Time) int {
+	sat := t.AddDate(0, 0, 6-int(t.Weekday()))
+	return (sat.YearDay()-1)/7 + 1
 }
 
 // ParseCron returns a cron rule; zeroBasedMonths as for Rule.
@@ -102,6 +149,9 @@ func FromNode(node *workflow.Node) ([]Rule, error) {
 		}
 		return []Rule{{Every: time.Duration(n * float64(unit))}}, nil
 	case "n8n-nodes-base.scheduleTrigger":
+		if node.TypeVersion >= 1.1 {
+			return scheduleRulesV11(node, p)
+		}
 		return scheduleRules(p)
 	}
 	return nil, fmt.Errorf("%w: %s", ErrNotSchedule, node.Type)
@@ -228,6 +278,98 @@ func scheduleRules(p map[string]any) ([]Rule, error) {
 		if err != nil {
 			return nil, err
 		}
+		rules = append(rules, r)
+	}
+	return rules, nil
+}
+
+// scheduleRulesV11 reads Schedule Trigger rules from version 1.1 as n8n 1.x sets them up: every
+// rule is a cron expression (seconds count on the clock, not from the activation), minutes and
+// later fire at a spread second, custom expressions count months from 1, and intervals the cron
+// cannot space evenly fire more often and are thinned out by the rule's Recurrence.
+func scheduleRulesV11(node *workflow.Node, p map[string]any) ([]Rule, error) {
+	rule, ok := p["rule"].(map[string]any)
+	if !ok {
+		rule = map[string]any{"interval": []any{map[string]any{"field": "days"}}}
+	}
+	intervals, _ := rule["interval"].([]any)
+	var rules []Rule
+	for i, it := range intervals {
+		iv, _ := it.(map[string]any)
+		sec := spreadSecond(node, i)
+		// Version 1.2 reads an empty minute or hour as 0; earlier versions left the cron invalid.
+		minute := text(numOr(iv["triggerAtMinute"], 0))
+		hour := text(numOr(iv["triggerAtHour"], 0))
+		if minute == "" {
+			minute = "0"
+		}
+		if hour == "" {
+			hour = "0"
+		}
+		var expr string
+		var rec *Recurrence
+		size := func(name string, fallback float64) int { return int(num(iv[name], fallback)) }
+		switch field := str(iv["field"], "days"); field {
+		case "seconds":
+			expr = fmt.Sprintf("*/%d * * * * *", size("secondsInterval", 30))
+		case "minutes":
+			n := size("minutesInterval", 5)
+			if n > 0 && 60%n == 0 {
+				expr = fmt.Sprintf("%d */%d * * * *", sec, n)
+			} else {
+				expr, rec = fmt.Sprintf("%d * * * * *", sec), &Recurrence{"minutes", n}
+			}
+		case "hours":
+			n := size("hoursInterval", 1)
+			if n > 0 && 24%n == 0 {
+				expr = fmt.Sprintf("%d %s */%d * * *", sec, minute, n)
+			} else {
+				expr = fmt.Sprintf("%d %s * * * *", sec, minute)
+			}
+			rec = &Recurrence{"hours", n}
+		case "days":
+			expr, rec = fmt.Sprintf("%d %s %s * * *", sec, minute, hour), &Recurrence{"days", size("daysInterval", 1)}
+		case "weeks":
+			days := "0"
+			if list, ok := iv["triggerAtDay"].([]any); ok {
+				parts := make([]string, len(list))
+				for i, d := range list {
+					parts[i] = text(d)
+				}
+				days = strings.Join(parts, ",")
+				if days == "" {
+					days = "*"
+				}
+			}
+			expr, rec = fmt.Sprintf("%d %s %s * * %s", sec, minute, hour, days), &Recurrence{"weeks", size("weeksInterval", 1)}
+		case "months":
+			n := size("monthsInterval", 1)
+			day := text(numOr(iv["triggerAtDayOfMonth"], 1))
+			if n > 0 && 12%n == 0 {
+				expr = fmt.Sprintf("%d %s %s %s */%d *", sec, minute, hour, day, n)
+			} else {
+				expr = fmt.Sprintf("%d %s %s %s * *", sec, minute, hour, day)
+			}
+			rec = &Recurrence{"months", n}
+		case "cronExpression":
+			r, err := ParseCron(strings.TrimSpace(str(iv["expression"], "")), false)
+			if err != nil {
+				return nil, fmt.Errorf("Invalid cron expression: %w", err)
+			}
+			r.Recurrence = &Recurrence{}
+			rules = append(rules, r)
+			continue
+		default:
+			return nil, fmt.Errorf("unknown trigger interval %q", field)
+		}
+		if rec == nil {
+			rec = &Recurrence{}
+		}
+		r, err := ParseCron(expr, false)
+		if err != nil {
+			return nil, err
+		}
+		r.Recurrence = rec
 		rules = append(rules, r)
 	}
 	return rules, nil

@@ -23,8 +23,8 @@ type NodeIssueError struct {
 
 func (e *NodeIssueError) Error() string { return fmt.Sprintf("Node %q: %s", e.Node, e.Issue) }
 
-// manualOnly are trigger types that only start runs from the editor.
-var manualOnly = map[string]bool{"n8n-nodes-base.manualTrigger": true}
+// manualOnly are trigger types that only start runs from the editor or a calling workflow.
+var manualOnly = map[string]bool{"n8n-nodes-base.manualTrigger": true, "n8n-nodes-base.executeWorkflowTrigger": true}
 
 // IsStarter reports whether a node type starts its workflow once activated: a trigger, poll or
 // webhook node (not the manual trigger).

@@ -205,7 +205,10 @@ func (s *Firer) fireDue(ctx context.Context) {
 		if late {
 			s.cfg.Metrics.Tick(metrics.TickSkipped)
 		}
-		if !late && t.rule.WeekDue(t.last, at, t.loc) {
+		if !late && t.filtered() {
+			t.last = s.lastFired(ctx, t)
+		}
+		if !late && t.rule.Due(t.last, at, t.loc) {
 			err := s.cfg.Queue.EnqueueTrigger(ctx, queue.TriggerFire{WorkflowID: t.workflowID, Node: t.node, FireTime: at.Unix()})
 			if err != nil {
 				s.log.Warn("queue trigger", "workflow", t.workflowID, "node", t.node, "err", err)
@@ -213,10 +216,53 @@ func (s *Firer) fireDue(ctx context.Context) {
 				s.cfg.Metrics.Tick(metrics.TickFired)
 			}
 			t.last = at
+			if t.filtered() {
+				s.setLastFired(ctx, t, at)
+			}
 		}
 		s.mu.Lock()
 		t.next = t.after(now)
 		s.mu.Unlock()
+	}
+}
+
+// filtered reports whether the rule skips some of its cron's firings (week intervals,
+// recurrences), which depends on when it last fired.
+func (t *tick) filtered() bool {
+	r := t.rule
+	return r.WeeksInterval > 1 || (r.Recurrence != nil && r.Recurrence.Size > 1)
+}
+
+// lastFiredTTL bounds how long a rule's last firing is kept once nothing fires it.
+const lastFiredTTL = 400 * 24 * time.Hour
+
+// lastFiredKey names a rule's last firing in Redis; the key holds the rule itself, so an edited
+// rule starts afresh (as n8n clears its recurrence state when the schedule changes).
+func (t *tick) lastFiredKey() string {
+	r := t.rule
+	sig := fmt.Sprintf("%s|%d", r.Cron, r.WeeksInterval)
+	if r.Recurrence != nil {
+		sig += fmt.Sprintf("|%s/%d", r.Recurrence.Unit, r.Recurrence.Size)
+	}
+	return bus.KeyTriggerLastPrefix + t.workflowID + ":" + t.node + ":" + sig
+}
+
+// lastFired is the later of the tick's own last firing and the one every scheduler shares, so
+// a scheduler started or restarted since keeps the rule's spacing.
+func (s *Firer) lastFired(ctx context.Context, t *tick) time.Time {
+	v, err := s.cfg.Redis.Get(ctx, t.lastFiredKey()).Int64()
+	if err != nil {
+		return t.last
+	}
+	if shared := time.Unix(v, 0); shared.After(t.last) {
+		return shared
+	}
+	return t.last
+}
+
+func (s *Firer) setLastFired(ctx context.Context, t *tick, at time.Time) {
+	if err := s.cfg.Redis.Set(ctx, t.lastFiredKey(), at.Unix(), lastFiredTTL).Err(); err != nil {
+		s.log.Warn("record trigger firing", "workflow", t.workflowID, "node", t.node, "err", err)
 	}
 }
 

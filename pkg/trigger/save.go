@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/flowmill/flowmill/pkg/expr"
 	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/workflowtrigger"
+	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -28,6 +31,8 @@ type Activation struct {
 	Webhooks interface{ Forget(workflowID string) }
 	// Logger reports a failed announcement (the save stands); nil means slog.Default().
 	Logger *slog.Logger
+	// Queue takes the runs of Workflow Trigger nodes a save causes; nil: none start.
+	Queue *queue.Client
 }
 
 // RefusedError is a save of an active workflow that Check refused (a *NodeIssueError or
@@ -43,7 +48,9 @@ func (e *RefusedError) Unwrap() error { return e.Err }
 // *RefusedError when the workflow may not be active, and otherwise with the store's or
 // change's error.
 func (a *Activation) Update(ctx context.Context, u *store.User, id string, change func(w *store.Workflow) error) (*store.Workflow, error) {
+	wasActive := false
 	w, err := a.Store.UpdateWorkflow(ctx, u, id, func(w *store.Workflow) error {
+		wasActive = w.Active
 		if err := change(w); err != nil {
 			return err
 		}
@@ -55,7 +62,47 @@ func (a *Activation) Update(ctx context.Context, u *store.User, id string, chang
 	if err != nil {
 		return nil, err
 	}
+	a.workflowEvents(ctx, w, wasActive)
 	return w, nil
+}
+
+// workflowEvents queues a run for each enabled Workflow Trigger of w listening to what this save
+// was: "activate" when it turned w on, "update" when w was and stays active. The save happens in
+// one process and the task id holds the saved version, so each event starts one run.
+func (a *Activation) workflowEvents(ctx context.Context, w *store.Workflow, wasActive bool) {
+	if a.Queue == nil || w == nil || !w.Active {
+		return
+	}
+	event := workflowtrigger.EventUpdate
+	if !wasActive {
+		event = workflowtrigger.EventActivate
+	}
+	doc, err := w.Document()
+	if err != nil {
+		return
+	}
+	wf, err := workflow.Parse(doc)
+	if err != nil {
+		return
+	}
+	now := time.Now()
+	for _, n := range wf.Nodes {
+		if n.Type != workflowtrigger.TypeName || n.Disabled || !workflowtrigger.Listens(n.Parameters, event) {
+			continue
+		}
+		p := queue.TriggerFire{WorkflowID: w.ID, Node: n.Name, FireTime: now.Unix(), Event: event,
+			Version: w.VersionID, EventTime: now.UnixMilli()}
+		if err := a.Queue.EnqueueTrigger(ctx, p); err != nil {
+			a.logger().Warn("queue workflow event", "workflow", w.ID, "node", n.Name, "event", event, "err", err)
+		}
+	}
+}
+
+func (a *Activation) logger() *slog.Logger {
+	if a.Logger == nil {
+		return slog.Default()
+	}
+	return a.Logger
 }
 
 // SetActive activates or deactivates the workflow id that u may see, as Update does.
@@ -122,11 +169,7 @@ func (a *Activation) saved(ctx context.Context, id string, w *store.Workflow, er
 		_ = ClearError(ctx, a.Redis, id)
 	}
 	if err := Announce(ctx, a.Redis, id); err != nil {
-		log := a.Logger
-		if log == nil {
-			log = slog.Default()
-		}
-		log.Warn("announce activation", "workflow", id, "err", err)
+		a.logger().Warn("announce activation", "workflow", id, "err", err)
 	}
 	return nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/errortrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/executecommand"
 	"github.com/flowmill/flowmill/pkg/nodes/executeworkflow"
+	"github.com/flowmill/flowmill/pkg/nodes/executeworkflowtrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/filter"
 	"github.com/flowmill/flowmill/pkg/nodes/ftp"
 	"github.com/flowmill/flowmill/pkg/nodes/function"
@@ -63,6 +64,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/trainingmessenger"
 	"github.com/flowmill/flowmill/pkg/nodes/wait"
 	"github.com/flowmill/flowmill/pkg/nodes/webhook"
+	"github.com/flowmill/flowmill/pkg/nodes/workflowtrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/writebinaryfile"
 	"github.com/flowmill/flowmill/pkg/nodes/xml"
 )
@@ -146,6 +148,8 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(rssfeedreadtrigger.Type())
 	r.MustRegister(ssh.Type())
 	r.MustRegister(ftp.Type())
+	r.MustRegister(executeworkflowtrigger.Type())
+	r.MustRegister(workflowtrigger.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.

@@ -139,9 +139,10 @@ func TestNodeTraits(t *testing.T) {
 		"n8n-nodes-base.aggregate": true, "n8n-nodes-base.limit": true, "n8n-nodes-base.removeDuplicates": true,
 		"n8n-nodes-base.sort": true, "n8n-nodes-base.splitOut": true, "n8n-nodes-base.summarize": true,
 		"n8n-nodes-base.n8nTrainingCustomerDatastore": true, "n8n-nodes-base.n8nTrainingCustomerMessenger": true,
-		"n8n-nodes-base.htmlExtract": true,
-		"n8n-nodes-base.html":        true,
-		"n8n-nodes-base.iCal":        true,
+		"n8n-nodes-base.htmlExtract":            true,
+		"n8n-nodes-base.html":                   true,
+		"n8n-nodes-base.iCal":                   true,
+		"n8n-nodes-base.executeWorkflowTrigger": true,
 	}, effectFree)
 	require.Equal(t, map[string]int{"n8n-nodes-base.manualTrigger": 1, "n8n-nodes-base.errorTrigger": 2,
 		"n8n-nodes-base.start": 3}, starters)

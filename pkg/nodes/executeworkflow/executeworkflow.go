@@ -1,7 +1,8 @@
-// Package executeworkflow is the Execute Workflow node (version 1): it runs another workflow,
-// loaded from the workflow store by id, from a local file, from a parameter or from a URL, with
-// this node's input items as the sub-workflow's start node input, and outputs what the
-// sub-workflow's last node output. The sub-workflow runs synchronously in mode "integrated".
+// Package executeworkflow is the Execute Workflow node (versions 1, 1.1 and 1.2): it runs another
+// workflow, loaded from the workflow store by id, from a local file, from a parameter or from a
+// URL, with this node's input items as the input of the sub-workflow's Execute Workflow Trigger
+// (or start node), and outputs what the sub-workflow's last node output. The sub-workflow runs
+// synchronously in mode "integrated", once with all items or once per item (mode).
 package executeworkflow
 
 import (
@@ -32,7 +33,18 @@ func Type() nodes.Type {
 }
 
 func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
-	out, err := run(ctx, ex)
+	items, err := inputItems(ex)
+	if err != nil {
+		return nil, err
+	}
+	mode, err := ex.ParamString("mode", 0)
+	if err != nil {
+		return nil, err
+	}
+	if mode == "each" {
+		return runEach(ctx, ex, items)
+	}
+	out, err := runOnce(ctx, ex, items)
 	if err != nil {
 		if ex.ContinueOnFail() {
 			return [][]workflow.Item{{{JSON: workflow.ObjectOf("error", err.Error())}}}, nil
@@ -42,23 +54,96 @@ func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 	return out, nil
 }
 
-func run(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
-	wf, err := load(ctx, ex)
+// runOnce hands all items to one run of the sub-workflow. Without waitForSubWorkflow n8n
+// returns the input at once; here the run still completes first (runs are synchronous) and
+// its output is dropped.
+func runOnce(ctx context.Context, ex *nodes.Execution, items []workflow.Item) ([][]workflow.Item, error) {
+	wait, err := waitFor(ex, 0)
 	if err != nil {
 		return nil, err
 	}
-	return ex.ExecuteWorkflow(ctx, wf, ex.InputData(0))
+	wf, err := load(ctx, ex, 0)
+	if err != nil {
+		return nil, err
+	}
+	out, err := ex.ExecuteWorkflow(ctx, wf, items)
+	if err != nil {
+		return nil, err
+	}
+	if !wait {
+		return [][]workflow.Item{items}, nil
+	}
+	return out, nil
 }
 
-func load(ctx context.Context, ex *nodes.Execution) (*workflow.Workflow, error) {
-	source, err := ex.ParamString("source", 0)
+// runEach runs the sub-workflow once per item; every output item is paired with the item
+// that started its run.
+func runEach(ctx context.Context, ex *nodes.Execution, items []workflow.Item) ([][]workflow.Item, error) {
+	var outputs [][]workflow.Item
+	add := func(index int, it workflow.Item) {
+		for len(outputs) <= index {
+			outputs = append(outputs, []workflow.Item{})
+		}
+		outputs[index] = append(outputs[index], it)
+	}
+	for i, item := range items {
+		out, wait, err := runItem(ctx, ex, item, i)
+		if err != nil {
+			if ex.ContinueOnFail() {
+				add(0, workflow.Item{JSON: workflow.ObjectOf("error", err.Error()), PairedItem: &workflow.PairedItems{{Item: i}}})
+				continue
+			}
+			return nil, &nodes.Error{Message: fmt.Sprintf("Error executing workflow with item at index %d", i),
+				Description: err.Error(), ItemIndex: i, Cause: err}
+		}
+		if !wait {
+			add(0, item)
+			continue
+		}
+		for o, list := range out {
+			for _, it := range list {
+				it.PairedItem = &workflow.PairedItems{{Item: i}}
+				add(o, it)
+			}
+		}
+	}
+	if outputs == nil {
+		outputs = [][]workflow.Item{{}}
+	}
+	return outputs, nil
+}
+
+func runItem(ctx context.Context, ex *nodes.Execution, item workflow.Item, i int) ([][]workflow.Item, bool, error) {
+	wait, err := waitFor(ex, i)
+	if err != nil {
+		return nil, false, err
+	}
+	wf, err := load(ctx, ex, i)
+	if err != nil {
+		return nil, false, err
+	}
+	out, err := ex.ExecuteWorkflow(ctx, wf, []workflow.Item{item})
+	return out, wait, err
+}
+
+func waitFor(ex *nodes.Execution, i int) (bool, error) {
+	v, err := ex.ParamOr("options.waitForSubWorkflow", i, true)
+	if err != nil {
+		return false, err
+	}
+	b, ok := v.(bool)
+	return !ok || b, nil
+}
+
+func load(ctx context.Context, ex *nodes.Execution, i int) (*workflow.Workflow, error) {
+	source, err := ex.ParamString("source", i)
 	if err != nil {
 		return nil, err
 	}
 	var doc []byte
 	switch source {
 	case "database":
-		id, err := ex.ParamString("workflowId", 0)
+		id, err := workflowID(ex, i)
 		if err != nil {
 			return nil, err
 		}
@@ -72,7 +157,7 @@ func load(ctx context.Context, ex *nodes.Execution) (*workflow.Workflow, error) 
 		}
 		return wf, nil
 	case "localFile":
-		path, err := ex.ParamString("workflowPath", 0)
+		path, err := ex.ParamString("workflowPath", i)
 		if err != nil {
 			return nil, err
 		}
@@ -80,7 +165,7 @@ func load(ctx context.Context, ex *nodes.Execution) (*workflow.Workflow, error) 
 			return nil, err
 		}
 	case "parameter":
-		v, err := ex.Param("workflowJson", 0)
+		v, err := ex.Param("workflowJson", i)
 		if err != nil {
 			return nil, err
 		}
@@ -94,7 +179,7 @@ func load(ctx context.Context, ex *nodes.Execution) (*workflow.Workflow, error) 
 			}
 		}
 	case "url":
-		url, err := ex.ParamString("workflowUrl", 0)
+		url, err := ex.ParamString("workflowUrl", i)
 		if err != nil {
 			return nil, err
 		}
@@ -147,4 +232,61 @@ func fetch(ctx context.Context, client *http.Client, url string) ([]byte, error)
 		return nil, nodes.Errorf(-1, "%d - %s", resp.StatusCode, string(body))
 	}
 	return body, nil
+}
+
+// workflowID reads workflowId: a string in version 1, a resource locator ({__rl, mode, value})
+// from version 1.1.
+func workflowID(ex *nodes.Execution, i int) (string, error) {
+	v, err := ex.Param("workflowId", i)
+	if err != nil {
+		return "", err
+	}
+	if rl, ok := v.(map[string]any); ok {
+		v = rl["value"]
+	}
+	switch x := v.(type) {
+	case nil:
+		return "", nil
+	case string:
+		return x, nil
+	case float64:
+		return fmt.Sprint(x), nil
+	}
+	return fmt.Sprint(v), nil
+}
+
+// inputItems are the items handed to the sub-workflow: the input as it is, or from version 1.2
+// with a workflowInputs schema, per item the mapped values without the fields marked removed.
+func inputItems(ex *nodes.Execution) ([]workflow.Item, error) {
+	items := ex.InputData(0)
+	if ex.TypeVersion() < 1.2 {
+		return items, nil
+	}
+	schema, _ := workflow.LookupPath(ex.Node().Parameters, "workflowInputs.schema")
+	fields, _ := schema.([]any)
+	if len(fields) == 0 {
+		return items, nil
+	}
+	out := make([]workflow.Item, len(items))
+	for i := range items {
+		v, err := ex.ParamOr("workflowInputs.value", i, nil)
+		if err != nil {
+			return nil, err
+		}
+		values, _ := v.(map[string]any)
+		// Parameters do not keep key order; the schema lists the fields in the editor's order.
+		obj := workflow.NewObject(len(fields))
+		for _, f := range fields {
+			m, _ := f.(map[string]any)
+			name, _ := m["id"].(string)
+			if workflow.Truthy(m["removed"]) {
+				continue
+			}
+			if val, ok := values[name]; ok {
+				obj.Set(name, workflow.FromMaps(val))
+			}
+		}
+		out[i] = workflow.Item{JSON: obj, PairedItem: &workflow.PairedItems{{Item: i}}}
+	}
+	return out, nil
 }

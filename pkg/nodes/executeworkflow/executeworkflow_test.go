@@ -152,3 +152,50 @@ func TestSubWorkflowLimits(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []string{"Child"}, ran)
 }
+
+// Versions 1.1 and 1.2: the workflow is a resource locator; mode "each" runs once per item with
+// every output paired to its item; without waiting the input comes out; 1.2 maps the inputs.
+func TestExecuteWorkflowV1x(t *testing.T) {
+	t.Parallel()
+	rl := m{"__rl": true, "mode": "list", "value": "5", "cachedResultName": "Child"}
+	tests := []struct {
+		name    string
+		version float64
+		params  m
+		want    []m
+		runs    int
+		paired  []int
+	}{
+		{"1.1 resource locator", 1.1, m{"workflowId": rl}, []m{{"a": 1.0, "ranIn": "Child"}, {"a": 2.0, "ranIn": "Child"}}, 1, nil},
+		{"1.1 id mode from an expression", 1.1, m{"workflowId": m{"__rl": true, "mode": "id", "value": "={{ '5' }}"}},
+			[]m{{"a": 1.0, "ranIn": "Child"}, {"a": 2.0, "ranIn": "Child"}}, 1, nil},
+		{"each item", 1.1, m{"workflowId": rl, "mode": "each"}, []m{{"a": 1.0, "ranIn": "Child"}, {"a": 2.0, "ranIn": "Child"}}, 2, []int{0, 1}},
+		{"without waiting", 1.1, m{"workflowId": rl, "options": m{"waitForSubWorkflow": false}}, []m{{"a": 1.0}, {"a": 2.0}}, 1, nil},
+		{"each without waiting", 1.1, m{"workflowId": rl, "mode": "each", "options": m{"waitForSubWorkflow": false}}, []m{{"a": 1.0}, {"a": 2.0}}, 2, nil},
+		{"1.2 workflow inputs", 1.2, m{"workflowId": rl, "workflowInputs": m{"mappingMode": "defineBelow",
+			"value": m{"double": "={{ $json.a * 2 }}", "gone": "x", "label": "fixed"},
+			"schema": []any{
+				m{"id": "label", "displayName": "label", "type": "string"},
+				m{"id": "double", "displayName": "double", "type": "number"},
+				m{"id": "gone", "displayName": "gone", "type": "string", "removed": true},
+			}}},
+			[]m{{"label": "fixed", "double": int64(2), "ranIn": "Child"}, {"label": "fixed", "double": int64(4), "ranIn": "Child"}}, 1, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var ran []string
+			out, err := nodetest.Run(t, executeworkflow.Type(), nodetest.Node{Version: tc.version, Parameters: tc.params,
+				Flow: nodes.FlowConfig{Workflows: store{"5": child}, RunWorkflow: echo(&ran)}}, nodetest.Items(m{"a": 1.0}, m{"a": 2.0}))
+			require.NoError(t, err)
+			require.Equal(t, tc.want, nodetest.JSONs(out[0]))
+			require.Len(t, ran, tc.runs)
+			for i, p := range tc.paired {
+				require.Equal(t, p, (*out[0][i].PairedItem)[0].Item)
+			}
+			if tc.version == 1.2 {
+				require.Equal(t, []string{"label", "double", "ranIn"}, out[0][0].JSON.Keys())
+			}
+		})
+	}
+}

@@ -1,16 +1,18 @@
-// Package scheduletrigger is the Schedule Trigger node (version 1): it fires on the rules it
-// lists (intervals in seconds to months, or cron expressions) once the workflow is active (see
-// pkg/schedule). Each firing, and a run by hand, outputs one item describing the moment in the
-// workflow's time zone.
+// Package scheduletrigger is the Schedule Trigger node (versions 1, 1.1 and 1.2): it fires on the
+// rules it lists (intervals in seconds to months, or cron expressions) once the workflow is
+// active (see pkg/recurrence for the firing times of each version). Each firing, and a run by
+// hand, outputs one item describing the moment in the workflow's time zone.
 package scheduletrigger
 
 import (
 	"context"
 	_ "embed"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/recurrence"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
@@ -34,7 +36,25 @@ func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) 
 	if err != nil {
 		return nil, nodes.Errorf(-1, "Invalid time zone %q", zone)
 	}
-	return [][]workflow.Item{{{JSON: Output(ex.Now(), loc)}}}, nil
+	if ex.TypeVersion() >= 1.1 {
+		// As n8n 1.x, a run by hand refuses a custom expression the schedule could not use.
+		if _, err := recurrence.FromNode(ex.Node()); err != nil && strings.HasPrefix(err.Error(), "Invalid cron expression") {
+			return nil, &nodes.Error{Message: "Invalid cron expression", Description: "More information on how to build them at https://crontab.guru/",
+				ItemIndex: -1, Cause: err}
+		}
+	}
+	return [][]workflow.Item{{{JSON: OutputFor(ex.Now(), loc, ex.TypeVersion())}}}, nil
+}
+
+// OutputFor is the item a firing at t emits from a node of the given version: from 1.1 the
+// Timezone field names the zone and its offset, as n8n 1.x writes it
+// ("Europe/Berlin (UTC+01:00)"); version 1 keeps the abbreviation and offset.
+func OutputFor(t time.Time, loc *time.Location, version float64) *workflow.Object {
+	o := Output(t, loc)
+	if version >= 1.1 {
+		o.Set("Timezone", fmt.Sprintf("%s (UTC%s)", loc.String(), t.In(loc).Format("-07:00")))
+	}
+	return o
 }
 
 // Output is the item a firing at t emits, formatted as n8n does with moment in loc.

@@ -90,3 +90,33 @@ func TestDescriptionDefaults(t *testing.T) {
 	require.Equal(t, "1", item["weekday"])
 	require.NotContains(t, item, "dayOfMonth")
 }
+
+// From version 1.1 the Timezone field names the zone with its offset.
+func TestOutputV11(t *testing.T) {
+	t.Parallel()
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	require.NoError(t, err)
+	at := time.Date(2023, 12, 28, 14, 47, 13, 0, time.UTC)
+	for version, want := range map[float64]string{1: "CET +01:00", 1.1: "Europe/Berlin (UTC+01:00)", 1.2: "Europe/Berlin (UTC+01:00)"} {
+		o := scheduletrigger.OutputFor(at, berlin, version)
+		require.Equal(t, want, o.Get("Timezone"), version)
+		require.Equal(t, []string{"timestamp", "Readable date", "Readable time", "Day of week", "Year", "Month", "Day of month",
+			"Hour", "Minute", "Second", "Timezone"}, o.Keys())
+		require.Equal(t, "December 28th 2023, 3:47:13 pm", o.Get("Readable date"))
+		require.Equal(t, "2023-12-28T15:47:13.000+01:00", o.Get("timestamp"))
+	}
+	clock := func() time.Time { return at }
+	out, err := nodetest.Run(t, scheduletrigger.Type(), nodetest.Node{Version: 1.2, Flow: nodes.FlowConfig{Now: clock}})
+	require.NoError(t, err)
+	require.Equal(t, "America/New_York (UTC-05:00)", out[0][0].JSON.Get("Timezone"))
+}
+
+// From version 1.1 a run by hand refuses an invalid custom expression.
+func TestManualRunChecksCron(t *testing.T) {
+	t.Parallel()
+	params := m{"rule": m{"interval": []any{m{"field": "cronExpression", "expression": "100 * * * *"}}}}
+	_, err := nodetest.Run(t, scheduletrigger.Type(), nodetest.Node{Version: 1.2, Parameters: params})
+	require.Equal(t, "Invalid cron expression", nodetest.NodeError(t, err).Message)
+	_, err = nodetest.Run(t, scheduletrigger.Type(), nodetest.Node{Version: 1, Parameters: params})
+	require.NoError(t, err)
+}

@@ -44,6 +44,8 @@ func TestWait(t *testing.T) {
 		err    string
 	}{
 		{"default waits one hour, persisted", m{}, nil, []time.Time{now.Add(time.Hour)}, ""},
+		{"1.1 defaults to five seconds", m{"@1.1": true}, []time.Duration{5 * time.Second}, nil, ""},
+		{"1.1 with a unit", m{"@1.1": true, "amount": 2.0, "unit": "minutes"}, nil, []time.Time{now.Add(2 * time.Minute)}, ""},
 		{"short interval sleeps in-process", m{"amount": 42.0, "unit": "seconds"}, []time.Duration{42 * time.Second}, nil, ""},
 		{"fractional minutes", m{"amount": 0.5, "unit": "minutes"}, []time.Duration{30 * time.Second}, nil, ""},
 		{"65 seconds is persisted", m{"amount": 65.0, "unit": "seconds"}, nil, []time.Time{now.Add(65 * time.Second)}, ""},
@@ -66,7 +68,12 @@ func TestWait(t *testing.T) {
 			t.Parallel()
 			rec := &recorder{now: now}
 			input := nodetest.Items(m{"a": 1.0}, m{"b": 2.0})
-			out, err := nodetest.Run(t, wait.Type(), nodetest.Node{Parameters: tc.params, Flow: rec.flow()}, input)
+			version := 1.0
+			if _, ok := tc.params["@1.1"]; ok {
+				version = 1.1
+				delete(tc.params, "@1.1")
+			}
+			out, err := nodetest.Run(t, wait.Type(), nodetest.Node{Version: version, Parameters: tc.params, Flow: rec.flow()}, input)
 			if tc.err != "" {
 				require.ErrorContains(t, err, tc.err)
 				return
