@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inflateRawSync } from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
-import { connect, getWorkflow, node, openNewWorkflow, paste, signIn, uniqueName, workflowIdOf } from '../support/editor';
+import { getWorkflow, node, openNewWorkflow, paste, signIn, uniqueName, workflowIdOf } from '../support/editor';
 import { mailParts, SmtpCapture } from '../support/smtpCapture';
 
 const ndv = (page: Page) => page.getByTestId('ndv');
@@ -89,6 +89,7 @@ test.describe('RSS Read → HTML Extract → Spreadsheet File → Send Email', (
       page,
       JSON.stringify({
         nodes: [
+          { name: 'Run', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [240, 300], parameters: {} },
           { name: 'RSS Read', type: 'n8n-nodes-base.rssFeedRead', typeVersion: 1.1, position: [460, 300], parameters: { url: feedUrl, options: {} } },
           {
             name: 'HTML Extract',
@@ -131,6 +132,7 @@ test.describe('RSS Read → HTML Extract → Spreadsheet File → Send Email', (
           },
         ],
         connections: {
+          Run: { main: [[{ node: 'RSS Read', type: 'main', index: 0 }]] },
           'RSS Read': { main: [[{ node: 'HTML Extract', type: 'main', index: 0 }]] },
           'HTML Extract': { main: [[{ node: 'Spreadsheet File', type: 'main', index: 0 }]] },
           'Spreadsheet File': { main: [[{ node: 'Send Email', type: 'main', index: 0 }]] },
@@ -138,12 +140,11 @@ test.describe('RSS Read → HTML Extract → Spreadsheet File → Send Email', (
       }),
     );
     await expect(node(page, 'Send Email')).toBeVisible();
-    await connect(page, 'Start', 'RSS Read');
     await page.keyboard.press('Control+s');
     await expect(page).toHaveURL(/\/workflow\/[^/]+/);
     await expect(page.getByTestId('workflow-save-button')).toHaveAttribute('data-state', 'saved');
     const stored = await getWorkflow(page.request, workflowIdOf(page));
-    expect(stored.connections.Start?.main[0]?.[0]?.node).toBe('RSS Read');
+    expect(stored.connections.Run?.main[0]?.[0]?.node).toBe('RSS Read');
 
     const before = smtp.mails.length;
     await page.getByTestId('execute-workflow-button').click();
