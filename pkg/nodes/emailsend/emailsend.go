@@ -8,7 +8,6 @@ import (
 	"context"
 	_ "embed"
 	"errors"
-	"net/url"
 	"strings"
 
 	"github.com/flowmill/flowmill/pkg/egress"
@@ -29,9 +28,6 @@ func TypeV1() nodes.Type { return nodes.Define(v1JSON, nodes.KindAction, execute
 
 // TypeV2 returns versions 2 and 2.1 for registration.
 func TypeV2() nodes.Type { return nodes.Define(v2JSON, nodes.KindAction, execute) }
-
-// nodeType is the type name in the attribution link.
-const nodeType = "n8n-nodes-base.emailSend"
 
 func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
 	items := ex.InputData(0)
@@ -197,18 +193,17 @@ func sendItem(ctx context.Context, ex *nodes.Execution, item workflow.Item, i in
 	), nil
 }
 
-// attribute appends n8n's "sent automatically" line: to the HTML when there is HTML, else to
-// the text.
+// attribute appends the "sent automatically" line where n8n appends its own, naming Flowmill
+// and linking nowhere: to the HTML when there is HTML, else to the text.
 func attribute(m *email, format string) {
-	const phrase = "This email was sent automatically with "
-	link := "https://n8n.io/?utm_source=n8n-internal&utm_medium=powered_by&utm_campaign=" + url.QueryEscape(nodeType)
+	const phrase = "This email was sent automatically with Flowmill"
 	if format == "html" || (format == "both" && m.html != nil && *m.html != "") {
 		html := "\n\t\t\t\t\t" + deref(m.html) + "\n\t\t\t\t\t<br>\n\t\t\t\t\t<br>\n\t\t\t\t\t---\n\t\t\t\t\t<br>\n\t\t\t\t\t<em>" +
-			phrase + `<a href="` + link + `" target="_blank">n8n</a></em>` + "\n\t\t\t\t\t"
+			phrase + "</em>\n\t\t\t\t\t"
 		m.html = &html
 		return
 	}
-	text := deref(m.text) + "\n\n---\n" + phrase + "n8n\nhttps://n8n.io"
+	text := deref(m.text) + "\n\n---\n" + phrase
 	m.text = &text
 }
 

@@ -262,7 +262,7 @@ func TestSendV21HTMLWithAttachmentOverSTARTTLS(t *testing.T) {
 	// Version 2 gives every attachment a content ID, so next to HTML they are related parts.
 	require.Equal(t, "multipart/related[text/html,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet]", shape)
 	require.Contains(t, string(leaves[0].body), "<p>See the sheet</p>")
-	require.Contains(t, string(leaves[0].body), "This email was sent automatically with <a href=\"https://n8n.io/?utm_source=n8n-internal&utm_medium=powered_by&utm_campaign=n8n-nodes-base.emailSend\"")
+	require.Contains(t, string(leaves[0].body), "<em>This email was sent automatically with Flowmill</em>")
 	require.Equal(t, "report.xlsx", leaves[1].fileName)
 	require.Equal(t, "attachment", leaves[1].disposition)
 	require.Equal(t, "<data>", leaves[1].cid)
@@ -287,7 +287,7 @@ func TestSendFormats(t *testing.T) {
 		{"v2 text no attribution", 2, m{"emailFormat": "text", "text": "hello"},
 			nodetest.Items(m{})[0], "text/plain", []string{"hello"}},
 		{"v2.1 text attribution", 2.1, m{"emailFormat": "text", "text": "hello"},
-			nodetest.Items(m{})[0], "text/plain", []string{"hello\n\n---\nThis email was sent automatically with n8n\nhttps://n8n.io"}},
+			nodetest.Items(m{})[0], "text/plain", []string{"hello\n\n---\nThis email was sent automatically with Flowmill"}},
 		{"v2.1 both without attribution", 2.1, m{"emailFormat": "both", "text": "t", "html": "<i>h</i>", "options": m{"appendAttribution": false}},
 			nodetest.Items(m{})[0], "multipart/alternative[text/plain,text/html]", []string{"t", "<i>h</i>"}},
 		{"v2 defaults to text", 2, m{"text": "plain", "html": "<b>unused</b>"},
