@@ -97,6 +97,7 @@ var webhookErrorStatus = map[webhook.ErrorKind]int{
 	webhook.NotYet:       http.StatusServiceUnavailable,
 	webhook.Unavailable:  http.StatusServiceUnavailable,
 	webhook.Timeout:      http.StatusGatewayTimeout,
+	webhook.IPRefused:    http.StatusForbidden,
 }
 
 // writeWebhookError answers the webhook errors that n8n does not answer in the JSON error
@@ -109,6 +110,8 @@ func writeWebhookError(c fiber.Ctx, err error) (bool, error) {
 	}
 	status := webhookErrorStatus[we.Kind]
 	switch {
+	case we.Kind == webhook.IPRefused:
+		return true, c.Status(status).SendString(we.Message)
 	case we.AuthFailure():
 		c.Set(fiber.HeaderWWWAuthenticate, `Basic realm="Webhook"`)
 		return true, c.Status(status).SendString(we.Message)
@@ -125,7 +128,7 @@ func writeWebhookError(c fiber.Ctx, err error) (bool, error) {
 func httpRequest(c fiber.Ctx) *http.Request {
 	u := &url.URL{Path: c.Path(), RawQuery: string(c.Request().URI().QueryString())}
 	r := &http.Request{Method: c.Method(), URL: u, Header: http.Header{}, Host: c.Hostname(),
-		Body: http.NoBody}
+		Body: http.NoBody, RemoteAddr: c.IP()}
 	for k, v := range c.Request().Header.All() {
 		r.Header.Add(string(k), string(v))
 	}
@@ -165,7 +168,7 @@ func (s *server) deleteTestWebhook(c fiber.Ctx) error {
 func newWebhooks(s *server) (*webhook.Runtime, error) {
 	return webhook.New(webhook.Config{Store: s.in.Store, Redis: s.in.Redis, Queue: s.in.Queue, Publisher: s.in.Publisher,
 		Executions: s.executions, Nodes: s.nodeTypes, Evaluator: s.ev, Credentials: s.credentials, Log: s.log,
-		ResponseTimeout: s.cfg.WebhookResponseTimeout, TestWindow: s.cfg.TestWebhookTimeout, IdempotencyTTL: s.cfg.IdempotencyTTL})
+		WebhookURL: s.cfg.WebhookURL, ResponseTimeout: s.cfg.WebhookResponseTimeout, TestWindow: s.cfg.TestWebhookTimeout, IdempotencyTTL: s.cfg.IdempotencyTTL})
 }
 
 // runWebhooksHere lets production webhooks run on the runner of this process (the embedded

@@ -55,7 +55,7 @@ func TestTypes(t *testing.T) {
 		require.NotEmpty(t, typ.DocumentationURL)
 	}
 	require.Equal(t, []string{"httpBasicAuth", "httpDigestAuth", "httpHeaderAuth", "httpQueryAuth", "httpCustomAuth", "oAuth1Api", "oAuth2Api",
-		"totpApi"}, names)
+		"totpApi", "jwtAuth"}, names)
 	_, ok := credential.Lookup("githubApi")
 	require.False(t, ok)
 	basic, ok := credential.Lookup("httpBasicAuth")

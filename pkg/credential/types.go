@@ -134,6 +134,7 @@ var authCodeGrants = []any{"authorizationCode", "pkce"}
 // per family, types_<family>.go), in a fixed order.
 var types = slices.Concat(
 	genericTypes,
+	webhookTypes,
 )
 
 // genericTypes are the credential types the core nodes use, with n8n's definitions (oAuth2Api

@@ -39,6 +39,8 @@ const (
 	Unavailable
 	// Timeout: the workflow did not answer within the response timeout.
 	Timeout
+	// IPRefused: the caller's address is not on the node's IP whitelist.
+	IPRefused
 )
 
 // Error is a webhook call that cannot be served, with the texts its caller sees.
