@@ -225,3 +225,26 @@ func TestWebhookJWTAuthAndRespondWithJWT(t *testing.T) {
 	require.Equal(t, 200, res.StatusCode, body)
 	require.Equal(t, `"ann"`, jsonField(t, body, "jwtPayload.sub"))
 }
+
+func TestWebhookV2TestCallAndStreaming(t *testing.T) {
+	e := startWithWorker(t, nil)
+	wf := strings.Replace(hookThenV2("test v2", "t2", `{"multipleMethods":true,"httpMethod":["GET","POST"],"path":"try2","responseMode":"lastNode","options":{}}`),
+		`{"name":"test v2",`, `{"id":"WF-T2","name":"test v2",`, 1)
+	// The Set node hangs off the POST output.
+	wf = strings.Replace(wf, `"main":[[{"node":"Set"`, `"main":[[],[{"node":"Set"`, 1)
+	code, body := post(t, e.base+"rest/workflows/run", `{"workflowData":`+wf+`}`, "sessionid", "ed-2")
+	require.Equal(t, 200, code, body)
+	res, body := call(t, "POST", e.base+"webhook-test/try2", "application/json", strings.NewReader(`{"x":1}`))
+	require.Equal(t, 200, res.StatusCode, body)
+	require.Equal(t, "true", jsonField(t, body, "done"))
+	require.Equal(t, `"test"`, jsonField(t, body, "executionMode"))
+	require.True(t, strings.HasSuffix(strings.Trim(jsonField(t, body, "webhookUrl"), `"`), "/webhook-test/try2"), body)
+
+	// Webhook 2.1 streaming, with no node that streams: headers, then an empty body at the end.
+	activate(t, e, `{"name":"stream","nodes":[{"name":"Webhook","type":"n8n-nodes-base.webhook","typeVersion":2.1,"position":[0,0],"webhookId":"s1",
+ "parameters":{"path":"stream","responseMode":"streaming","options":{}}}],"connections":{}}`)
+	res, body = call(t, "GET", e.base+"webhook/stream", "", nil)
+	require.Equal(t, 200, res.StatusCode, body)
+	require.Empty(t, body)
+	require.Equal(t, "application/json; charset=utf-8", res.Header.Get("Content-Type"))
+}
