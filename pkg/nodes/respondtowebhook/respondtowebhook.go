@@ -7,7 +7,10 @@ package respondtowebhook
 import (
 	"context"
 	_ "embed"
+	"encoding/base64"
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
@@ -154,7 +157,43 @@ func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 		stored, _ := workflow.DecodeJSONValue(b)
 		nodeCtx[ContextKey] = stored
 	}
+	if responseOutput(ex) {
+		return [][]workflow.Item{items, {{JSON: workflow.ObjectOf("response", res.item())}}}, nil
+	}
 	return [][]workflow.Item{items}, nil
+}
+
+// responseOutput reports whether the node has its second output, the response it sent: always
+// in version 1.3, from 1.4 when enableResponseOutput is on.
+func responseOutput(ex *nodes.Execution) bool {
+	v := ex.TypeVersion()
+	if v == 1.3 {
+		return true
+	}
+	if v < 1.4 {
+		return false
+	}
+	on, _ := ex.ParamBool("enableResponseOutput", 0)
+	return on
+}
+
+// item is the response as the response output shows it: body (when there is one), headers and
+// status code.
+func (r Response) item() *workflow.Object {
+	out := workflow.NewObject(3)
+	switch {
+	case r.Binary != nil:
+		out.Set("body", base64.StdEncoding.EncodeToString(r.Binary))
+	case r.Body != nil:
+		out.Set("body", r.Body)
+	}
+	headers := workflow.NewObject(len(r.Headers))
+	for _, k := range slices.Sorted(maps.Keys(r.Headers)) {
+		headers.Set(k, r.Headers[k])
+	}
+	out.Set("headers", headers)
+	out.Set("statusCode", float64(r.StatusCode))
+	return out
 }
 
 // underKey puts a body under a dotted path of a new object (lodash's set), or leaves it as it is

@@ -155,3 +155,23 @@ func TestRespondToWebhookJWT(t *testing.T) {
 	require.Equal(t, "ann", claims["sub"])
 	require.NotNil(t, claims["iat"])
 }
+
+func TestResponseOutput(t *testing.T) {
+	t.Parallel()
+	in := []workflow.Item{{JSON: workflow.ObjectFromMap(m{"a": 1.0})}}
+	run := func(version float64, params m) [][]workflow.Item {
+		out, err := nodetest.Run(t, respondtowebhook.Type(), nodetest.Node{Version: version, Parameters: params, NodeContext: map[string]any{}}, in)
+		require.NoError(t, err)
+		return out
+	}
+	text := m{"respondWith": "text", "responseBody": "hi", "options": m{"responseCode": 201.0}}
+	require.Len(t, run(1.2, text), 1)
+	out := run(1.3, text)
+	require.Len(t, out, 2)
+	require.Equal(t, nodetest.JSONs(in), nodetest.JSONs(out[0]))
+	require.Equal(t, []map[string]any{{"response": m{"body": "hi", "headers": m{}, "statusCode": 201.0}}}, nodetest.JSONs(out[1]))
+	require.Len(t, run(1.4, text), 1)
+	text["enableResponseOutput"] = true
+	require.Len(t, run(1.4, text), 2)
+	require.Len(t, run(1.5, text), 2)
+}

@@ -154,3 +154,18 @@ describe('Webhook endpoints', () => {
     expect(nodeEndpoints(webhook2, node({ httpMethod: 'POST' }))).toMatchObject({ outputs: 1, outputNames: [] });
   });
 });
+
+describe('Respond to Webhook endpoints', () => {
+  const respond = (version: number) =>
+    describeType('respondToWebhook', version, [{ displayName: 'Enable Response Output Branch', name: 'enableResponseOutput', type: 'boolean', default: false }], {
+      outputs: ['main'],
+    });
+  const node = (version: number, parameters: JsonObject = {}) => ({ type: 'n8n-nodes-base.respondToWebhook', typeVersion: version, parameters });
+
+  it('adds the response output in 1.3, and from 1.4 when asked', () => {
+    expect(nodeEndpoints(respond(1.1), node(1.1))).toMatchObject({ outputs: 1 });
+    expect(nodeEndpoints(respond(1.3), node(1.3))).toMatchObject({ outputs: 2, outputNames: ['Input Data', 'Response'] });
+    expect(nodeEndpoints(respond(1.4), node(1.4))).toMatchObject({ outputs: 1 });
+    expect(nodeEndpoints(respond(1.4), node(1.4, { enableResponseOutput: true }))).toMatchObject({ outputs: 2 });
+  });
+});

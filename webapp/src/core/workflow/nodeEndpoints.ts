@@ -12,6 +12,7 @@ export interface NodeEndpoints {
 }
 
 const WEBHOOK_NODE_TYPE = 'n8n-nodes-base.webhook';
+const RESPOND_NODE_TYPE = 'n8n-nodes-base.respondToWebhook';
 
 /** The most inputs or outputs a node's parameters can ask for; a larger number is cut to this. */
 export const MAX_DYNAMIC_ENDPOINTS = 64;
@@ -24,7 +25,7 @@ type Node = Pick<WorkflowNode, 'type' | 'typeVersion' | 'parameters'>;
  * `outputs`/`inputs`) the same rule is applied here: Switch 2 and 3 get one output per rule
  * (Switch 3 plus the fallback output when it is "extra") or the number of outputs the expression
  * mode sets, Merge 3 gets `numberInputs` inputs, Webhook 2 one output per method when it listens to
- * several.
+ * several, Respond to Webhook 1.3 and later a second output with its response.
  */
 export function nodeEndpoints(type: NodeTypeDescription, node: Node): NodeEndpoints {
   const fixed: NodeEndpoints = {
@@ -46,6 +47,11 @@ export function nodeEndpoints(type: NodeTypeDescription, node: Node): NodeEndpoi
       return { ...fixed, outputs: names.length, outputNames: names };
     }
     return fixed;
+  }
+  if (type.name === RESPOND_NODE_TYPE && version >= 1.3) {
+    // Respond to Webhook 1.3 (and 1.4 on with enableResponseOutput) adds the response it sent.
+    const on = version === 1.3 || nodeParametersWithDefaults(type, node.parameters, version).enableResponseOutput === true;
+    return on ? { ...fixed, outputs: 2, outputNames: ['Input Data', 'Response'] } : fixed;
   }
   if (type.name === MERGE_NODE_TYPE && version >= 3) {
     const parameters = nodeParametersWithDefaults(type, node.parameters, version);
