@@ -248,3 +248,16 @@ func TestWebhookV2TestCallAndStreaming(t *testing.T) {
 	require.Empty(t, body)
 	require.Equal(t, "application/json; charset=utf-8", res.Header.Get("Content-Type"))
 }
+
+func TestWebhookV2ResponseModeMustFitRespondNodes(t *testing.T) {
+	e := startWithWorker(t, nil)
+	activate(t, e, `{"name":"no respond","nodes":[`+v2Hook("n1", `{"path":"norespond","responseMode":"responseNode","options":{}}`)+`],"connections":{}}`)
+	activate(t, e, strings.Replace(hookToRespond("wrong mode", "n2", "wrongmode", "GET", `{}`), `"responseMode":"responseNode"`, `"responseMode":"onReceived"`, 1))
+	for _, path := range []string{"norespond", "wrongmode"} {
+		before := storedExecutions(t, e.base)
+		res, body := call(t, "GET", e.base+"webhook/"+path, "", nil)
+		require.Equal(t, 500, res.StatusCode, body)
+		require.JSONEq(t, `{"code":500,"message":"Workflow Webhook Error: Workflow could not be started!"}`, body)
+		require.Equal(t, before, storedExecutions(t, e.base))
+	}
+}

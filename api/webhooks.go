@@ -98,6 +98,7 @@ var webhookErrorStatus = map[webhook.ErrorKind]int{
 	webhook.Unavailable:  http.StatusServiceUnavailable,
 	webhook.Timeout:      http.StatusGatewayTimeout,
 	webhook.IPRefused:    http.StatusForbidden,
+	webhook.NotStarted:   http.StatusInternalServerError,
 }
 
 // writeWebhookError answers the webhook errors that n8n does not answer in the JSON error

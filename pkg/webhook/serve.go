@@ -266,6 +266,9 @@ func (rt *Runtime) resumeWebhook(wf *workflow.Workflow, nodeName, method, suffix
 func (rt *Runtime) run(ctx context.Context, call Call, h *hit, start startFunc) (Answer, error) {
 	r := call.Request
 	node, _ := h.wf.Node(h.hook.Node)
+	if err := checkResponseMode(h.wf, node, h.hook.Response.Mode); err != nil {
+		return Answer{}, err
+	}
 	if !ipAllowed(h.hook.IPWhitelist, r.RemoteAddr) {
 		return Answer{}, &Error{Kind: IPRefused, Message: msgIPRefused}
 	}
@@ -337,6 +340,39 @@ func (rt *Runtime) runCORS(ctx context.Context, call Call, h *hit, start startFu
 		return a, err
 	}
 	return withCORS(a, &h.hook, call.Request), nil
+}
+
+// checkResponseMode refuses a call of a Webhook 2 node whose response mode does not fit the
+// Respond to Webhook nodes after it, as n8n does: responseNode without one, or one after a node
+// set to answer otherwise. The caller gets n8n's answer to a webhook that could not start.
+func checkResponseMode(wf *workflow.Workflow, node *workflow.Node, mode string) error {
+	if node == nil || node.Type != webhooknode.TypeName || node.TypeVersion < 2 {
+		return nil
+	}
+	responds := false
+	seen := map[string]bool{node.Name: true}
+	for queue := []string{node.Name}; len(queue) > 0 && !responds; queue = queue[1:] {
+		for _, out := range wf.Connections.Main(queue[0]) {
+			for _, c := range out {
+				if seen[c.Node] {
+					continue
+				}
+				seen[c.Node] = true
+				queue = append(queue, c.Node)
+				if n, ok := wf.Node(c.Node); ok && n.Type == "n8n-nodes-base.respondToWebhook" {
+					responds = true
+				}
+			}
+		}
+	}
+	if responds == (mode == trigger.ModeResponseNode) {
+		return nil
+	}
+	cause := errors.New("Webhook node not correctly configured")
+	if !responds {
+		cause = errors.New("No Respond to Webhook node found in the workflow")
+	}
+	return &Error{Kind: NotStarted, Message: "Workflow Webhook Error: Workflow could not be started!", cause: cause}
 }
 
 // notQueued reports (and logs) an execution stored but not queued: it runs later.
