@@ -10,6 +10,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
+	webhooknode "github.com/flowmill/flowmill/pkg/nodes/webhook"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
@@ -39,7 +40,7 @@ func authenticateJWT(ctx context.Context, r *http.Request, node *workflow.Node, 
 		if str("keyType") != "pemKey" {
 			return []byte(str("secret")), nil
 		}
-		pem := []byte(pemKey(str("publicKey")))
+		pem := []byte(webhooknode.PEMKey(str("publicKey")))
 		switch {
 		case strings.HasPrefix(alg, "RS"), strings.HasPrefix(alg, "PS"):
 			return jwt.ParseRSAPublicKeyFromPEM(pem)
@@ -83,26 +84,4 @@ func jwtMessage(err error) string {
 		return "invalid signature"
 	}
 	return err.Error()
-}
-
-// pemKey puts a PEM key pasted on one line (its line breaks lost) back on its lines.
-func pemKey(k string) string {
-	k = strings.TrimSpace(strings.ReplaceAll(k, `\n`, "\n"))
-	if strings.Contains(k, "\n") || !strings.HasPrefix(k, "-----BEGIN") {
-		return k
-	}
-	begin := strings.Index(k[5:], "-----") + 10
-	end := strings.LastIndex(k, "-----END")
-	if begin < 10 || end < begin {
-		return k
-	}
-	body := strings.Join(strings.Fields(k[begin:end]), "")
-	var b strings.Builder
-	b.WriteString(k[:begin] + "\n")
-	for len(body) > 64 {
-		b.WriteString(body[:64] + "\n")
-		body = body[64:]
-	}
-	b.WriteString(body + "\n" + k[end:])
-	return b.String()
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/nodes/webhook"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
@@ -54,7 +55,7 @@ func signJWT(ctx context.Context, ex *nodes.Execution) (string, error) {
 	}
 	var key any = []byte(str("secret"))
 	if str("keyType") == "pemKey" {
-		pem := []byte(pemKey(str("privateKey")))
+		pem := []byte(webhook.PEMKey(str("privateKey")))
 		switch {
 		case strings.HasPrefix(alg, "RS"), strings.HasPrefix(alg, "PS"):
 			key, err = jwt.ParseRSAPrivateKeyFromPEM(pem)
@@ -95,26 +96,4 @@ func cmpOr(s, fallback string) string {
 		return fallback
 	}
 	return s
-}
-
-// pemKey puts a PEM key pasted on one line (its line breaks lost) back on its lines.
-func pemKey(k string) string {
-	k = strings.TrimSpace(strings.ReplaceAll(k, `\n`, "\n"))
-	if strings.Contains(k, "\n") || !strings.HasPrefix(k, "-----BEGIN") {
-		return k
-	}
-	begin := strings.Index(k[5:], "-----") + 10
-	end := strings.LastIndex(k, "-----END")
-	if begin < 10 || end < begin {
-		return k
-	}
-	body := strings.Join(strings.Fields(k[begin:end]), "")
-	var b strings.Builder
-	b.WriteString(k[:begin] + "\n")
-	for len(body) > 64 {
-		b.WriteString(body[:64] + "\n")
-		body = body[64:]
-	}
-	b.WriteString(body + "\n" + k[end:])
-	return b.String()
 }
