@@ -261,3 +261,17 @@ func TestWebhookV2ResponseModeMustFitRespondNodes(t *testing.T) {
 		require.Equal(t, before, storedExecutions(t, e.base))
 	}
 }
+
+func TestWebhookIPWhitelistBehindATrustedProxy(t *testing.T) {
+	e := startWithWorker(t, map[string]string{"FLOWMILL_TRUSTED_PROXIES": "127.0.0.1/32"})
+	activate(t, e, `{"name":"ip","nodes":[`+v2Hook("i3", `{"path":"behind","options":{"ipWhitelist":"203.0.113.7"}}`)+`],"connections":{}}`)
+	res, body := call(t, "GET", e.base+"webhook/behind", "", nil, "X-Forwarded-For", "203.0.113.7")
+	require.Equal(t, 200, res.StatusCode, body)
+	res, body = call(t, "GET", e.base+"webhook/behind", "", nil, "X-Forwarded-For", "198.51.100.1")
+	require.Equal(t, 403, res.StatusCode, body)
+	// Without a trusted proxy the header is the caller's word, not believed.
+	plain := startWithWorker(t, nil)
+	activate(t, plain, `{"name":"ip","nodes":[`+v2Hook("i4", `{"path":"direct","options":{"ipWhitelist":"203.0.113.7"}}`)+`],"connections":{}}`)
+	res, _ = call(t, "GET", plain.base+"webhook/direct", "", nil, "X-Forwarded-For", "203.0.113.7")
+	require.Equal(t, 403, res.StatusCode)
+}

@@ -55,6 +55,8 @@ func (s *server) waitingWebhook(c fiber.Ctx) error {
 func (s *server) serveWebhook(c fiber.Ctx, call webhook.Call) error {
 	call.Path = webhookPath(c)
 	call.Request = httpRequest(c)
+	// The caller's address for the node's IP whitelist: a trusted proxy's X-Forwarded-For counts.
+	call.Request.RemoteAddr = s.clientIP(c)
 	a, err := s.hooks.Serve(c.Context(), call)
 	if err != nil {
 		return err
@@ -129,7 +131,7 @@ func writeWebhookError(c fiber.Ctx, err error) (bool, error) {
 func httpRequest(c fiber.Ctx) *http.Request {
 	u := &url.URL{Path: c.Path(), RawQuery: string(c.Request().URI().QueryString())}
 	r := &http.Request{Method: c.Method(), URL: u, Header: http.Header{}, Host: c.Hostname(),
-		Body: http.NoBody, RemoteAddr: c.IP()}
+		Body: http.NoBody}
 	for k, v := range c.Request().Header.All() {
 		r.Header.Add(string(k), string(v))
 	}
