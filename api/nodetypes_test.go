@@ -87,7 +87,7 @@ func TestNodeTypesLatestForNewStoredForExisting(t *testing.T) {
 	require.Equal(t, 2.0, byName["n8n-nodes-base.code"]["defaultVersion"], "a new Code node gets version 2, as in n8n 1.x")
 
 	body := `{"nodeInfos":[{"name":"n8n-nodes-base.httpRequest","version":1},{"name":"n8n-nodes-base.httpRequest","version":2},
-		{"name":"n8n-nodes-base.webhook","version":2},{"name":"n8n-nodes-base.set","version":9}]}`
+		{"name":"n8n-nodes-base.webhook","version":3},{"name":"n8n-nodes-base.set","version":9}]}`
 	res, b := e.do(t, "POST", "rest/node-types", body, "Content-Type", "application/json")
 	require.Equal(t, 200, res.StatusCode, string(b))
 	var got []struct {
@@ -96,7 +96,7 @@ func TestNodeTypesLatestForNewStoredForExisting(t *testing.T) {
 		Properties []map[string]any `json:"properties"`
 	}
 	decodeData(t, b, &got)
-	require.Len(t, got, 2, "webhook@2 and set@9 are not versions this instance has")
+	require.Len(t, got, 2, "webhook@3 and set@9 are not versions this instance has")
 	names := func(props []map[string]any) []string {
 		var out []string
 		for _, p := range props {

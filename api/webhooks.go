@@ -55,6 +55,8 @@ func (s *server) waitingWebhook(c fiber.Ctx) error {
 func (s *server) serveWebhook(c fiber.Ctx, call webhook.Call) error {
 	call.Path = webhookPath(c)
 	call.Request = httpRequest(c)
+	// The caller's address for the node's IP whitelist: a trusted proxy's X-Forwarded-For counts.
+	call.Request.RemoteAddr = s.clientIP(c)
 	a, err := s.hooks.Serve(c.Context(), call)
 	if err != nil {
 		return err
@@ -97,6 +99,8 @@ var webhookErrorStatus = map[webhook.ErrorKind]int{
 	webhook.NotYet:       http.StatusServiceUnavailable,
 	webhook.Unavailable:  http.StatusServiceUnavailable,
 	webhook.Timeout:      http.StatusGatewayTimeout,
+	webhook.IPRefused:    http.StatusForbidden,
+	webhook.NotStarted:   http.StatusInternalServerError,
 }
 
 // writeWebhookError answers the webhook errors that n8n does not answer in the JSON error
@@ -109,6 +113,8 @@ func writeWebhookError(c fiber.Ctx, err error) (bool, error) {
 	}
 	status := webhookErrorStatus[we.Kind]
 	switch {
+	case we.Kind == webhook.IPRefused:
+		return true, c.Status(status).SendString(we.Message)
 	case we.AuthFailure():
 		c.Set(fiber.HeaderWWWAuthenticate, `Basic realm="Webhook"`)
 		return true, c.Status(status).SendString(we.Message)
@@ -165,7 +171,7 @@ func (s *server) deleteTestWebhook(c fiber.Ctx) error {
 func newWebhooks(s *server) (*webhook.Runtime, error) {
 	return webhook.New(webhook.Config{Store: s.in.Store, Redis: s.in.Redis, Queue: s.in.Queue, Publisher: s.in.Publisher,
 		Executions: s.executions, Nodes: s.nodeTypes, Evaluator: s.ev, Credentials: s.credentials, Log: s.log,
-		ResponseTimeout: s.cfg.WebhookResponseTimeout, TestWindow: s.cfg.TestWebhookTimeout, IdempotencyTTL: s.cfg.IdempotencyTTL})
+		WebhookURL: s.cfg.WebhookURL, ResponseTimeout: s.cfg.WebhookResponseTimeout, TestWindow: s.cfg.TestWebhookTimeout, IdempotencyTTL: s.cfg.IdempotencyTTL})
 }
 
 // runWebhooksHere lets production webhooks run on the runner of this process (the embedded

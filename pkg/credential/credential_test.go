@@ -59,7 +59,7 @@ func TestTypes(t *testing.T) {
 	require.Equal(t, []string{"httpBasicAuth", "httpDigestAuth", "httpHeaderAuth", "httpQueryAuth", "httpCustomAuth", "oAuth1Api", "oAuth2Api",
 		"totpApi"}, names[:8])
 	require.Len(t, slices.Compact(slices.Sorted(slices.Values(names))), len(names), "type names are unique")
-	require.Subset(t, names, []string{"smtp", "imap"})
+	require.Subset(t, names, []string{"smtp", "imap", "ftp", "sshPrivateKey", "jwtAuth"})
 	_, ok := credential.Lookup("githubApi")
 	require.False(t, ok)
 	basic, ok := credential.Lookup("httpBasicAuth")

@@ -147,6 +147,7 @@ var types = slices.Concat(
 	imapTypes,
 	mailTypes,
 	transferTypes,
+	webhookTypes,
 )
 
 // genericTypes are the credential types the core nodes use, with n8n's definitions (oAuth2Api

@@ -104,6 +104,9 @@ type Request struct {
 	StartNode string
 	// Input is the start node's input; nil means one empty item.
 	Input []workflow.Item
+	// InputIndex places Input at that main input of the start node, the ones before it empty.
+	// A webhook node passes its input on by the same index: the output of the method called.
+	InputIndex int
 	// DestinationNode limits the run to that node and its parents, and stops after it.
 	DestinationNode string
 	// StartNodes and RunData make a partial run: each start node gets its input from the run
@@ -317,11 +320,24 @@ func (r *run) initFull(req Request) error {
 		ResultData: ResultData{RunData: workflow.RunData{}},
 		ExecutionData: ExecutionData{
 			ContextData:        map[string]any{},
-			NodeExecutionStack: []ExecuteData{{Node: start, Data: Inputs{Main: [][]workflow.Item{input}}}},
+			NodeExecutionStack: []ExecuteData{{Node: start, Data: Inputs{Main: startInputs(input, req.InputIndex)}}},
 		},
 		NodeExecutionOrder: []string{},
 	}
 	return nil
+}
+
+// startInputs puts the start node's input at main input index, with empty lists before it.
+func startInputs(input []workflow.Item, index int) [][]workflow.Item {
+	if index < 0 || index > 64 {
+		index = 0
+	}
+	main := make([][]workflow.Item, index+1)
+	for i := range index {
+		main[i] = []workflow.Item{}
+	}
+	main[index] = input
+	return main
 }
 
 // startNode picks the start node as n8n's Workflow.getStartNode does.

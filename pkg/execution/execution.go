@@ -29,6 +29,8 @@ type StartData struct {
 	RunData         workflow.RunData `json:"runData,omitempty"`
 	StartNode       string           `json:"startNode,omitempty"`
 	Input           []workflow.Item  `json:"input,omitempty"`
+	// InputIndex is the start node's input Input goes to (see engine.Request.InputIndex).
+	InputIndex int `json:"inputIndex,omitempty"`
 	// Respond says how a webhook execution answers the caller waiting for it.
 	Respond *trigger.Response `json:"respond,omitempty"`
 }

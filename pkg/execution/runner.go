@@ -393,7 +393,7 @@ func (r *Runner) execute(ctx context.Context, e *store.Execution, d *store.Execu
 	}
 	res, err := eng.Run(ctx, engine.Request{
 		Workflow: wf, Mode: e.Mode, ExecutionID: idStr,
-		StartNode: start.StartNode, Input: start.Input, DestinationNode: start.DestinationNode,
+		StartNode: start.StartNode, Input: start.Input, InputIndex: start.InputIndex, DestinationNode: start.DestinationNode,
 		StartNodes: start.StartNodes, RunData: start.RunData,
 	})
 	var se *engine.StartError

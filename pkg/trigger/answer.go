@@ -68,7 +68,9 @@ func (r Response) OnReceived() Answer {
 }
 
 // WaitsForRun reports whether the caller waits for the execution to answer.
-func (r Response) WaitsForRun() bool { return r.Mode == ModeLastNode || r.Mode == ModeResponseNode }
+func (r Response) WaitsForRun() bool {
+	return r.Mode == ModeLastNode || r.Mode == ModeResponseNode || r.Mode == ModeStreaming
+}
 
 // Finished is the answer of a run that settled without a Respond to Webhook answer: an error
 // answer for a failed run, and for lastNode the last node's data as Data says.
@@ -76,6 +78,10 @@ func (r Response) Finished(res *engine.Result) Answer {
 	st := res.State
 	if res.Status == workflow.StatusError || res.Status == workflow.StatusCanceled || st == nil || st.ResultData.Error != nil {
 		return valueAnswer(500, map[string]any{"message": "Workflow did error."})
+	}
+	if r.Mode == ModeStreaming {
+		// No node here streams: the stream n8n opened ends without chunks.
+		return Answer{Status: 200, Headers: map[string]string{"content-type": contentTypeJSON, "cache-control": "no-cache"}}
 	}
 	if r.Mode == ModeResponseNode {
 		return valueAnswer(r.Code, map[string]any{"message": "Workflow executed sucessfully"})

@@ -155,3 +155,34 @@ func TestFinishedAnswers(t *testing.T) {
 	a := trigger.RespondNodeAnswer(&respondtowebhook.Response{StatusCode: 201, Headers: map[string]string{"x-y": "z"}, Body: map[string]any{"ok": true}})
 	require.Equal(t, trigger.Answer{201, map[string]string{"content-type": "application/json; charset=utf-8", "x-y": "z"}, []byte(`{"ok":true}`)}, a)
 }
+
+func TestWebhookV2Settings(t *testing.T) {
+	t.Parallel()
+	v2 := func(params string) []trigger.Webhook {
+		node := fmt.Sprintf(`{"name":"Webhook","type":"n8n-nodes-base.webhook","typeVersion":2,"position":[0,0],"webhookId":"abc","parameters":%s}`, params)
+		hooks, err := trigger.Webhooks(parse(t, "["+node+"]"), core.Registry(), evaluator(t))
+		require.NoError(t, err)
+		return hooks
+	}
+	// Several methods: one webhook each, leaving by the method's output.
+	hooks := v2(`{"multipleMethods":true,"httpMethod":["PUT","GET","put"],"path":"p"}`)
+	require.Len(t, hooks, 2)
+	require.Equal(t, []any{"PUT", 0, "GET", 1}, []any{hooks[0].Method, hooks[0].OutputIndex, hooks[1].Method, hooks[1].OutputIndex})
+	// The default list of methods.
+	hooks = v2(`{"multipleMethods":true,"path":"p"}`)
+	require.Equal(t, []string{"GET", "POST"}, []string{hooks[0].Method, hooks[1].Method})
+	// One method, the response code from the options, custom or chosen.
+	hooks = v2(`{"httpMethod":"POST","path":"p","options":{"responseCode":{"values":{"responseCode":"customCode","customCode":299}},
+	  "allowedOrigins":"https://a.example","ipWhitelist":"10.0.0.1"}}`)
+	require.Len(t, hooks, 1)
+	require.Equal(t, "POST", hooks[0].Method)
+	require.Equal(t, 299, hooks[0].Response.Code)
+	require.Equal(t, "https://a.example", hooks[0].AllowedOrigins)
+	require.Equal(t, "10.0.0.1", hooks[0].IPWhitelist)
+	require.Equal(t, 201, v2(`{"path":"p","options":{"responseCode":{"values":{"responseCode":201}}}}`)[0].Response.Code)
+	require.Equal(t, 200, v2(`{"path":"p"}`)[0].Response.Code)
+	// onReceived's custom body is the response data.
+	r := v2(`{"path":"p","options":{"responseData":"thanks"}}`)[0].Response
+	require.Equal(t, "thanks", r.Data)
+	require.Equal(t, "thanks", string(r.OnReceived().Body))
+}

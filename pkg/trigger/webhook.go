@@ -8,6 +8,7 @@ import (
 	"cmp"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -34,7 +35,14 @@ type Webhook struct {
 	Authentication string
 	// IgnoreBots makes requests from link previewers and crawlers answer 403.
 	IgnoreBots bool
-	Response   Response
+	// OutputIndex is the node output a call of this method leaves by: the method's place in
+	// the node's list of methods (Webhook 2's multipleMethods), else 0.
+	OutputIndex int `json:",omitempty"`
+	// AllowedOrigins is the node's comma-separated CORS origins; empty or "*" allows any.
+	AllowedOrigins string `json:",omitempty"`
+	// IPWhitelist is the node's comma-separated list of callers allowed; empty allows any.
+	IPWhitelist string `json:",omitempty"`
+	Response    Response
 }
 
 // Dynamic reports whether the path has ":name" segments.
@@ -67,6 +75,9 @@ const (
 	ModeOnReceived   = "onReceived"
 	ModeLastNode     = "lastNode"
 	ModeResponseNode = "responseNode"
+	// ModeStreaming (Webhook 2.1) answers as the run goes; without nodes that stream, the
+	// caller gets the headers and an empty body once the run ends.
+	ModeStreaming = "streaming"
 )
 
 // Webhooks lists the webhooks of the workflow's enabled nodes whose types the registry knows,
@@ -132,10 +143,11 @@ func nodeWebhooks(wf *workflow.Workflow, n *workflow.Node, t *nodes.Type, ev *ex
 		h.Node = n.Name
 		h.Restart = nodes.RestartsWebhook(d)
 		fullPath, _ := d["isFullPath"].(bool)
-		if h.Method, err = str("httpMethod"); err != nil {
+		methodValue, err := get("httpMethod")
+		if err != nil {
 			return nil, err
 		}
-		h.Method = strings.ToUpper(cmp.Or(h.Method, "GET"))
+		methods := webhookMethods(methodValue)
 		path, err := str("path")
 		if err != nil {
 			return nil, err
@@ -173,13 +185,58 @@ func nodeWebhooks(wf *workflow.Workflow, n *workflow.Node, t *nodes.Type, ev *ex
 		opts, _ := params["options"].(map[string]any)
 		r.Body, _ = opts["responseData"].(string)
 		h.IgnoreBots, _ = opts["ignoreBots"].(bool)
+		h.AllowedOrigins, _ = opts["allowedOrigins"].(string)
+		h.IPWhitelist, _ = opts["ipWhitelist"].(string)
 		h.Authentication, _ = params["authentication"].(string)
 		if a, ok := params["incomingAuthentication"].(string); ok {
 			h.Authentication = a
 		}
-		out = append(out, h)
+		// A node listening to several methods registers one webhook per method, as n8n does;
+		// each leaves the node by the output of the method's place in the list.
+		for _, m := range methods {
+			one := h
+			one.Method, one.OutputIndex = m.method, m.output
+			out = append(out, one)
+		}
 	}
 	return out, nil
+}
+
+// methodAt is a method a webhook listens to and the node output its calls leave by.
+type methodAt struct {
+	method string
+	output int
+}
+
+// webhookMethods reads a webhook's httpMethod: one method, or the list Webhook 2 keeps when it
+// listens to several (upper case; a repeat keeps its first place). Nothing means GET.
+func webhookMethods(v any) []methodAt {
+	var out []methodAt
+	add := func(x any, output int) {
+		if x == nil {
+			return
+		}
+		s, ok := x.(string)
+		if !ok {
+			s = fmt.Sprint(x)
+		}
+		s = strings.ToUpper(strings.TrimSpace(s))
+		if s == "" || slices.ContainsFunc(out, func(m methodAt) bool { return m.method == s }) {
+			return
+		}
+		out = append(out, methodAt{s, output})
+	}
+	if l, ok := v.([]any); ok {
+		for i, x := range l {
+			add(x, i)
+		}
+	} else {
+		add(v, 0)
+	}
+	if len(out) == 0 {
+		out = []methodAt{{"GET", 0}}
+	}
+	return out
 }
 
 // nodePath is n8n's getNodeWebhookPath, trimmed of slashes: the path of a node without a

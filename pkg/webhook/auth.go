@@ -16,17 +16,29 @@ const (
 	msgNoAuthData   = "No authentication data defined on node!"
 )
 
-// authenticate checks the caller against the node's basic or header authentication, using the
-// credentials of the user the run acts for (creds); nil when the node asks for none.
-func authenticate(ctx context.Context, r *http.Request, hook trigger.Webhook, node *workflow.Node, creds nodes.CredentialsFunc) error {
+// authenticate checks the caller against the node's basic, header or JWT authentication, using
+// the credentials of the user the run acts for (creds). It returns the payload of a JWT caller.
+func authenticate(ctx context.Context, r *http.Request, hook trigger.Webhook, node *workflow.Node, creds nodes.CredentialsFunc) (*workflow.Object, error) {
+	if hook.Authentication == "jwtAuth" {
+		return authenticateJWT(ctx, r, node, creds)
+	}
+	return nil, authenticateFixed(ctx, r, hook, node, creds)
+}
+
+// authenticateFixed checks a caller against basic or header authentication; nil when the node
+// asks for none.
+func authenticateFixed(ctx context.Context, r *http.Request, hook trigger.Webhook, node *workflow.Node, creds nodes.CredentialsFunc) error {
 	var credType string
 	switch hook.Authentication {
 	case "basicAuth":
 		credType = "httpBasicAuth"
 	case "headerAuth":
 		credType = "httpHeaderAuth"
-	default:
+	case "", "none":
 		return nil
+	default:
+		// An authentication this runtime cannot check lets nobody in.
+		return &Error{Kind: NoAuthData, Message: msgNoAuthData}
 	}
 	noData := &Error{Kind: NoAuthData, Message: msgNoAuthData}
 	ref, ok := nodes.SelectedCredential(node, credType)

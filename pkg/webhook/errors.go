@@ -39,6 +39,11 @@ const (
 	Unavailable
 	// Timeout: the workflow did not answer within the response timeout.
 	Timeout
+	// IPRefused: the caller's address is not on the node's IP whitelist.
+	IPRefused
+	// NotStarted: the webhook node refused to start the run (Webhook 2 whose response mode
+	// does not fit the Respond to Webhook nodes after it).
+	NotStarted
 )
 
 // Error is a webhook call that cannot be served, with the texts its caller sees.
@@ -64,7 +69,7 @@ func (e *Error) AuthFailure() bool {
 // RunFailure reports whether the error is a run that gave no answer, which is answered like a
 // workflow's answer (any origin may read it).
 func (e *Error) RunFailure() bool {
-	return e.Kind == NoAnswer || e.Kind == NotYet || e.Kind == Unavailable || e.Kind == Timeout
+	return e.Kind == NoAnswer || e.Kind == NotYet || e.Kind == Unavailable || e.Kind == Timeout || e.Kind == NotStarted
 }
 
 func newError(kind ErrorKind, format string, args ...any) *Error {

@@ -190,5 +190,7 @@ func nodeOptions(reg *nodes.Registry, node *workflow.Node) (webhooknode.Options,
 		return webhooknode.Options{}, err
 	}
 	opts, _ := params["options"].(map[string]any)
-	return webhooknode.OptionsFrom(opts), nil
+	o := webhooknode.OptionsFrom(opts)
+	o.UnparsedAsBinary = node.Type == webhooknode.TypeName && node.TypeVersion > 1
+	return o, nil
 }

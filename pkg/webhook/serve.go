@@ -94,7 +94,11 @@ func unregistered(method, path, hint string) *Error {
 func (rt *Runtime) serveProduction(ctx context.Context, call Call) (Answer, error) {
 	method := call.Request.Method
 	if method == http.MethodOptions {
-		return preflight(call.Request, rt.production.methods(ctx, call.Path))
+		a, err := preflight(call.Request, rt.production.methods(ctx, call.Path))
+		if err != nil {
+			return a, err
+		}
+		return withCORS(a, rt.preflightHook(ctx, Production, call.Request, call.Path), call.Request), nil
 	}
 	h, err := rt.production.find(ctx, method, call.Path)
 	if errors.Is(err, errNoWebhook) {
@@ -103,9 +107,9 @@ func (rt *Runtime) serveProduction(ctx context.Context, call Call) (Answer, erro
 	if err != nil {
 		return Answer{}, err
 	}
-	return rt.run(ctx, call, h, func(item workflow.Item, respond *trigger.Response) (int64, error) {
+	return rt.runCORS(ctx, call, h, func(item workflow.Item, respond *trigger.Response) (int64, error) {
 		e, err := rt.cfg.Executions.Create(ctx, execution.New{Workflow: h.wf, Snapshot: h.snapshot, Mode: workflow.ModeWebhook,
-			Start: execution.StartData{StartNode: h.hook.Node, Input: []workflow.Item{item}, Respond: respond}})
+			Start: execution.StartData{StartNode: h.hook.Node, Input: []workflow.Item{item}, InputIndex: h.hook.OutputIndex, Respond: respond}})
 		if errors.Is(err, execution.ErrNotQueued) {
 			return e.ID, err
 		}
@@ -119,7 +123,11 @@ func (rt *Runtime) serveProduction(ctx context.Context, call Call) (Answer, erro
 func (rt *Runtime) serveTest(ctx context.Context, call Call) (Answer, error) {
 	method := call.Request.Method
 	if method == http.MethodOptions {
-		return preflight(call.Request, rt.tests.methods(ctx, call.Path))
+		a, err := preflight(call.Request, rt.tests.methods(ctx, call.Path))
+		if err != nil {
+			return a, err
+		}
+		return withCORS(a, rt.preflightHook(ctx, Test, call.Request, call.Path), call.Request), nil
 	}
 	reg, hook, params, err := rt.tests.claim(ctx, method, call.Path)
 	if errors.Is(err, errNoWebhook) {
@@ -133,9 +141,10 @@ func (rt *Runtime) serveTest(ctx context.Context, call Call) (Answer, error) {
 		return Answer{}, err
 	}
 	h := &hit{hook: *hook, wf: wf, params: params, userID: reg.UserID}
-	return rt.run(ctx, call, h, func(item workflow.Item, respond *trigger.Response) (int64, error) {
+	return rt.runCORS(ctx, call, h, func(item workflow.Item, respond *trigger.Response) (int64, error) {
 		e, err := rt.cfg.Executions.Create(ctx, execution.New{Workflow: wf, Mode: workflow.ModeManual, SessionID: reg.SessionID, UserID: reg.UserID,
-			Start: execution.StartData{StartNode: hook.Node, Input: []workflow.Item{item}, DestinationNode: reg.Destination, Respond: respond},
+			Start: execution.StartData{StartNode: hook.Node, Input: []workflow.Item{item}, InputIndex: hook.OutputIndex,
+				DestinationNode: reg.Destination, Respond: respond},
 			Stored: func(e *store.Execution) {
 				if reg.SessionID == "" {
 					return
@@ -257,10 +266,17 @@ func (rt *Runtime) resumeWebhook(wf *workflow.Workflow, nodeName, method, suffix
 func (rt *Runtime) run(ctx context.Context, call Call, h *hit, start startFunc) (Answer, error) {
 	r := call.Request
 	node, _ := h.wf.Node(h.hook.Node)
+	if err := checkResponseMode(h.wf, node, h.hook.Response.Mode); err != nil {
+		return Answer{}, err
+	}
+	if !ipAllowed(h.hook.IPWhitelist, r.RemoteAddr) {
+		return Answer{}, &Error{Kind: IPRefused, Message: msgIPRefused}
+	}
 	if h.hook.IgnoreBots && trigger.IsBot(r.Header.Get("User-Agent")) {
 		return Answer{}, &Error{Kind: Forbidden, Message: msgAuthWrong}
 	}
-	if err := authenticate(ctx, r, h.hook, node, rt.runCredentials(h)); err != nil {
+	jwtPayload, err := authenticate(ctx, r, h.hook, node, rt.runCredentials(h))
+	if err != nil {
 		return Answer{}, err
 	}
 	opts := h.options
@@ -274,6 +290,18 @@ func (rt *Runtime) run(ctx context.Context, call Call, h *hit, start startFunc) 
 	item, err := webhooknode.RequestItem(r, h.params, *opts, 0)
 	if err != nil {
 		return Answer{}, &Error{Kind: BadRequest, Message: strings.TrimPrefix(err.Error(), "webhook: "), cause: err}
+	}
+	if node != nil && node.Type == webhooknode.TypeName && call.Kind != Waiting {
+		// n8n's Webhook node tells the workflow where it was called and in which mode.
+		mode, prefix := "production", "webhook/"
+		if call.Kind == Test {
+			mode, prefix = "test", "webhook-test/"
+		}
+		item.JSON.Set("webhookUrl", rt.cfg.WebhookURL+prefix+h.hook.Path)
+		item.JSON.Set("executionMode", mode)
+		if jwtPayload != nil {
+			item.JSON.Set("jwtPayload", jwtPayload)
+		}
 	}
 	var key string
 	if call.Kind == Production {
@@ -303,6 +331,48 @@ func (rt *Runtime) run(ctx context.Context, call Call, h *hit, start startFunc) 
 		return Answer{}, err
 	}
 	return rt.answers.await(ctx, rt.cfg.Store, rt.cfg.ResponseTimeout, time.Second, id, answer)
+}
+
+// runCORS is run with the answer's origin header set from the node's allowed origins.
+func (rt *Runtime) runCORS(ctx context.Context, call Call, h *hit, start startFunc) (Answer, error) {
+	a, err := rt.run(ctx, call, h, start)
+	if err != nil {
+		return a, err
+	}
+	return withCORS(a, &h.hook, call.Request), nil
+}
+
+// checkResponseMode refuses a call of a Webhook 2 node whose response mode does not fit the
+// Respond to Webhook nodes after it, as n8n does: responseNode without one, or one after a node
+// set to answer otherwise. The caller gets n8n's answer to a webhook that could not start.
+func checkResponseMode(wf *workflow.Workflow, node *workflow.Node, mode string) error {
+	if node == nil || node.Type != webhooknode.TypeName || node.TypeVersion < 2 {
+		return nil
+	}
+	responds := false
+	seen := map[string]bool{node.Name: true}
+	for queue := []string{node.Name}; len(queue) > 0 && !responds; queue = queue[1:] {
+		for _, out := range wf.Connections.Main(queue[0]) {
+			for _, c := range out {
+				if seen[c.Node] {
+					continue
+				}
+				seen[c.Node] = true
+				queue = append(queue, c.Node)
+				if n, ok := wf.Node(c.Node); ok && n.Type == "n8n-nodes-base.respondToWebhook" {
+					responds = true
+				}
+			}
+		}
+	}
+	if responds == (mode == trigger.ModeResponseNode) {
+		return nil
+	}
+	cause := errors.New("Webhook node not correctly configured")
+	if !responds {
+		cause = errors.New("No Respond to Webhook node found in the workflow")
+	}
+	return &Error{Kind: NotStarted, Message: "Workflow Webhook Error: Workflow could not be started!", cause: cause}
 }
 
 // notQueued reports (and logs) an execution stored but not queued: it runs later.

@@ -167,6 +167,29 @@ func (t *tests) claim(ctx context.Context, method, path string) (*registration, 
 	return nil, nil, nil, errNoWebhook
 }
 
+// peek reads the test webhook waiting on an exact path for a method without taking it; nil
+// when there is none.
+func (t *tests) peek(ctx context.Context, method, path string) *trigger.Webhook {
+	id, err := t.rdb.Get(ctx, testKey("path:", method, " ", path)).Result()
+	if err != nil {
+		return nil
+	}
+	b, err := t.rdb.Get(ctx, testKey("reg:", id)).Bytes()
+	if err != nil {
+		return nil
+	}
+	reg, err := decodeRegistration(id, b)
+	if err != nil {
+		return nil
+	}
+	for i := range reg.Hooks {
+		if h := &reg.Hooks[i]; h.Method == method && h.Path == path {
+			return h
+		}
+	}
+	return nil
+}
+
 // methods lists the methods of test webhooks waiting on a path, for a preflight answer.
 func (t *tests) methods(ctx context.Context, path string) []string {
 	var out []string

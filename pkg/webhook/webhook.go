@@ -11,6 +11,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -40,6 +41,9 @@ type Config struct {
 	Evaluator  *expr.Evaluator
 	// Credentials decrypts the credentials webhook authentication checks callers against.
 	Credentials *credential.Cipher
+	// WebhookURL is the base of webhook URLs (with a trailing slash), for the webhookUrl the
+	// Webhook node puts on its item. Default http://localhost:5678/.
+	WebhookURL string
 	// Log defaults to slog.Default().
 	Log *slog.Logger
 	// ResponseTimeout bounds how long a caller waits for the workflow's answer (response modes
@@ -55,6 +59,10 @@ type Config struct {
 // withDefaults fills in the defaults and checks the rest.
 func (c Config) withDefaults() (Config, error) {
 	c.Log = cmp.Or(c.Log, slog.Default())
+	c.WebhookURL = cmp.Or(c.WebhookURL, "http://localhost:5678/")
+	if !strings.HasSuffix(c.WebhookURL, "/") {
+		c.WebhookURL += "/"
+	}
 	c.ResponseTimeout = cmp.Or(c.ResponseTimeout, 2*time.Minute)
 	c.TestWindow = cmp.Or(c.TestWindow, 2*time.Minute)
 	c.IdempotencyTTL = cmp.Or(c.IdempotencyTTL, 24*time.Hour)

@@ -7,7 +7,10 @@ package respondtowebhook
 import (
 	"context"
 	_ "embed"
+	"encoding/base64"
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
@@ -63,8 +66,17 @@ func ResponseFrom(nodeContext map[string]any) (*Response, bool) {
 	return &r.Response, true
 }
 
-func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
+// webhookTypes are the nodes whose request a Respond to Webhook node can answer (1.1 and later
+// refuse to run without one of them before it).
+var webhookTypes = map[string]bool{"n8n-nodes-base.webhook": true, "n8n-nodes-base.formTrigger": true,
+	"@n8n/n8n-nodes-langchain.chatTrigger": true, "n8n-nodes-base.wait": true}
+
+func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
 	items := ex.InputData(0)
+	if ex.TypeVersion() >= 1.1 && !afterWebhook(ex) {
+		return nil, &nodes.Error{Message: "No Webhook node found in the workflow", ItemIndex: -1,
+			Description: "Insert a Webhook node to your workflow and set the “Respond” parameter to “Using Respond to Webhook Node” "}
+	}
 	respondWith, err := ex.ParamString("respondWith", 0)
 	if err != nil {
 		return nil, err
@@ -81,10 +93,12 @@ func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) 
 			headers[strings.ToLower(jsv.ToString(h["name"]))] = jsv.ToString(h["value"])
 		}
 	}
+	code, hasCode := options["responseCode"].(float64)
 	res := Response{StatusCode: 200, Headers: headers}
-	if code, ok := options["responseCode"].(float64); ok && code != 0 {
+	if hasCode && code != 0 {
 		res.StatusCode = int(code)
 	}
+	responseKey, _ := options["responseKey"].(string)
 	switch respondWith {
 	case "json":
 		body, err := ex.Param("responseBody", 0)
@@ -95,15 +109,28 @@ func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) 
 			if s != "" {
 				v, err := workflow.DecodeJSONValue([]byte(s))
 				if err != nil {
-					return nil, nodes.Errorf(0, "Invalid JSON in 'Response Body' field")
+					return nil, &nodes.Error{Message: "Invalid JSON in 'Response Body' field",
+						Description: "Check that the syntax of the JSON in the 'Response Body' parameter is valid"}
 				}
 				res.Body = v
 			}
 		} else {
 			res.Body = body
 		}
+	case "jwt":
+		token, err := signJWT(ctx, ex)
+		if err != nil {
+			return nil, err
+		}
+		res.Body = workflow.ObjectOf("token", token)
+	case "allIncomingItems":
+		all := make([]any, len(items))
+		for i, it := range items {
+			all[i] = it.JSON.Clone()
+		}
+		res.Body = underKey(responseKey, all)
 	case "firstIncomingItem":
-		res.Body = items[0].JSON.Clone()
+		res.Body = underKey(responseKey, items[0].JSON.Clone())
 	case "text":
 		if res.Body, err = ex.ParamString("responseBody", 0); err != nil {
 			return nil, err
@@ -112,18 +139,96 @@ func execute(_ context.Context, ex *nodes.Execution) ([][]workflow.Item, error) 
 		if err := binaryBody(ex, items[0], &res); err != nil {
 			return nil, err
 		}
+	case "redirect":
+		if res.Headers["location"], err = ex.ParamString("redirectURL", 0); err != nil {
+			return nil, err
+		}
+		if !hasCode {
+			res.StatusCode = 307
+		}
 	case "noData":
 	default:
 		return nil, nodes.Errorf(-1, "The Response Data option %q is not supported!", respondWith)
 	}
-	ctx := ex.Context()
-	if _, sent := ctx[ContextKey]; !sent {
+	nodeCtx := ex.Context()
+	if _, sent := nodeCtx[ContextKey]; !sent {
 		// Stored as JSON-like data, an ordered object so the body keeps its field order.
 		b, _ := json.Marshal(res)
 		stored, _ := workflow.DecodeJSONValue(b)
-		ctx[ContextKey] = stored
+		nodeCtx[ContextKey] = stored
+	}
+	if responseOutput(ex) {
+		return [][]workflow.Item{items, {{JSON: workflow.ObjectOf("response", res.item())}}}, nil
 	}
 	return [][]workflow.Item{items}, nil
+}
+
+// responseOutput reports whether the node has its second output, the response it sent: always
+// in version 1.3, from 1.4 when enableResponseOutput is on.
+func responseOutput(ex *nodes.Execution) bool {
+	v := ex.TypeVersion()
+	if v == 1.3 {
+		return true
+	}
+	if v < 1.4 {
+		return false
+	}
+	on, _ := ex.ParamBool("enableResponseOutput", 0)
+	return on
+}
+
+// item is the response as the response output shows it: body (when there is one), headers and
+// status code.
+func (r Response) item() *workflow.Object {
+	out := workflow.NewObject(3)
+	switch {
+	case r.Binary != nil:
+		out.Set("body", base64.StdEncoding.EncodeToString(r.Binary))
+	case r.Body != nil:
+		out.Set("body", r.Body)
+	}
+	headers := workflow.NewObject(len(r.Headers))
+	for _, k := range slices.Sorted(maps.Keys(r.Headers)) {
+		headers.Set(k, r.Headers[k])
+	}
+	out.Set("headers", headers)
+	out.Set("statusCode", float64(r.StatusCode))
+	return out
+}
+
+// underKey puts a body under a dotted path of a new object (lodash's set), or leaves it as it is
+// when key is empty.
+func underKey(key string, body any) any {
+	if key == "" {
+		return body
+	}
+	root := workflow.NewObject(1)
+	obj := root
+	parts := strings.Split(key, ".")
+	for _, p := range parts[:len(parts)-1] {
+		next := workflow.NewObject(1)
+		obj.Set(p, next)
+		obj = next
+	}
+	obj.Set(parts[len(parts)-1], body)
+	return root
+}
+
+// afterWebhook reports whether a node that starts from a request comes before this one. Without
+// the workflow's graph (a node run on its own) it cannot tell, and does not refuse.
+func afterWebhook(ex *nodes.Execution) bool {
+	c := ex.ExprContext(0)
+	if c == nil || c.Nodes == nil || c.ParentOutput == nil {
+		return true
+	}
+	for name, info := range c.Nodes {
+		if webhookTypes[info.Type] {
+			if _, ok := c.ParentOutput(name); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func binaryBody(ex *nodes.Execution, item workflow.Item, res *Response) error {

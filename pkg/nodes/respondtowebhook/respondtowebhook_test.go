@@ -1,9 +1,11 @@
 package respondtowebhook_test
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 
+	"github.com/golang-jwt/jwt/v5"
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
@@ -43,7 +45,7 @@ func TestRespondToWebhook(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			nodeCtx := map[string]any{}
-			out, err := nodetest.Run(t, respondtowebhook.Type(), nodetest.Node{Parameters: tc.params, NodeContext: nodeCtx}, in)
+			out, err := nodetest.Run(t, respondtowebhook.Type(), nodetest.Node{Version: 1, Parameters: tc.params, NodeContext: nodeCtx}, in)
 			require.NoError(t, err)
 			require.Equal(t, nodetest.JSONs(in), nodetest.JSONs(out[0]), "input passes through")
 			got, ok := respondtowebhook.ResponseFrom(nodeCtx)
@@ -97,4 +99,79 @@ func TestRespondToWebhookKeepsBodyOrder(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, `{"z":1,"a":{"y":2,"b":3}}`, string(b), params["respondWith"])
 	}
+}
+
+func TestRespondToWebhookV11(t *testing.T) {
+	t.Parallel()
+	in := []workflow.Item{{JSON: workflow.ObjectFromMap(m{"a": 1.0})}, {JSON: workflow.ObjectFromMap(m{"a": 2.0})}}
+	tests := []struct {
+		name   string
+		params m
+		want   respondtowebhook.Response
+	}{
+		{"all incoming items", m{"respondWith": "allIncomingItems"}, respondtowebhook.Response{StatusCode: 200, Headers: map[string]string{},
+			Body: []any{m{"a": 1.0}, m{"a": 2.0}}}},
+		{"all incoming items under a key", m{"respondWith": "allIncomingItems", "options": m{"responseKey": "data.items"}},
+			respondtowebhook.Response{StatusCode: 200, Headers: map[string]string{}, Body: m{"data": m{"items": []any{m{"a": 1.0}, m{"a": 2.0}}}}}},
+		{"first item under a key", m{"options": m{"responseKey": "data"}},
+			respondtowebhook.Response{StatusCode: 200, Headers: map[string]string{}, Body: m{"data": m{"a": 1.0}}}},
+		{"json default body", m{"respondWith": "json"}, respondtowebhook.Response{StatusCode: 200, Headers: map[string]string{}, Body: m{"myField": "value"}}},
+		{"redirect", m{"respondWith": "redirect", "redirectURL": "https://example.com/x"},
+			respondtowebhook.Response{StatusCode: 307, Headers: map[string]string{"location": "https://example.com/x"}}},
+		{"redirect with a code", m{"respondWith": "redirect", "redirectURL": "/y", "options": m{"responseCode": 301.0}},
+			respondtowebhook.Response{StatusCode: 301, Headers: map[string]string{"location": "/y"}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			nodeCtx := map[string]any{}
+			out, err := nodetest.Run(t, respondtowebhook.Type(), nodetest.Node{Version: 1.1, Parameters: tc.params, NodeContext: nodeCtx}, in)
+			require.NoError(t, err)
+			require.Equal(t, nodetest.JSONs(in), nodetest.JSONs(out[0]))
+			got, ok := respondtowebhook.ResponseFrom(nodeCtx)
+			require.True(t, ok)
+			got.Body = workflow.ToMaps(got.Body)
+			require.Equal(t, tc.want, *got)
+		})
+	}
+}
+
+func TestRespondToWebhookJWT(t *testing.T) {
+	t.Parallel()
+	nodeCtx := map[string]any{}
+	_, err := nodetest.Run(t, respondtowebhook.Type(), nodetest.Node{Version: 1.1, NodeContext: nodeCtx,
+		Parameters:  m{"respondWith": "jwt", "payload": `{"sub":"ann","role":"x"}`},
+		Credentials: m{"jwtAuth": m{"id": "1", "name": "jwt"}},
+		CredentialData: func(context.Context, nodes.CredentialRef) (map[string]any, error) {
+			return m{"keyType": "passphrase", "secret": "s3cret", "algorithm": "HS256"}, nil
+		}}, []workflow.Item{{JSON: workflow.NewObject(0)}})
+	require.NoError(t, err)
+	got, ok := respondtowebhook.ResponseFrom(nodeCtx)
+	require.True(t, ok)
+	token, _ := workflow.ToMaps(got.Body).(map[string]any)["token"].(string)
+	claims := jwt.MapClaims{}
+	_, err = jwt.ParseWithClaims(token, claims, func(*jwt.Token) (any, error) { return []byte("s3cret"), nil }, jwt.WithValidMethods([]string{"HS256"}))
+	require.NoError(t, err)
+	require.Equal(t, "ann", claims["sub"])
+	require.NotNil(t, claims["iat"])
+}
+
+func TestResponseOutput(t *testing.T) {
+	t.Parallel()
+	in := []workflow.Item{{JSON: workflow.ObjectFromMap(m{"a": 1.0})}}
+	run := func(version float64, params m) [][]workflow.Item {
+		out, err := nodetest.Run(t, respondtowebhook.Type(), nodetest.Node{Version: version, Parameters: params, NodeContext: map[string]any{}}, in)
+		require.NoError(t, err)
+		return out
+	}
+	text := m{"respondWith": "text", "responseBody": "hi", "options": m{"responseCode": 201.0}}
+	require.Len(t, run(1.2, text), 1)
+	out := run(1.3, text)
+	require.Len(t, out, 2)
+	require.Equal(t, nodetest.JSONs(in), nodetest.JSONs(out[0]))
+	require.Equal(t, []map[string]any{{"response": m{"body": "hi", "headers": m{}, "statusCode": 201.0}}}, nodetest.JSONs(out[1]))
+	require.Len(t, run(1.4, text), 1)
+	text["enableResponseOutput"] = true
+	require.Len(t, run(1.4, text), 2)
+	require.Len(t, run(1.5, text), 2)
 }

@@ -2,7 +2,10 @@ package webhook
 
 import (
 	"bytes"
+	"cmp"
+	"crypto/rand"
 	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"maps"
@@ -30,6 +33,9 @@ type Options struct {
 	BinaryPropertyName string
 	// RawBody also keeps the unparsed body as binary property "data".
 	RawBody bool
+	// UnparsedAsBinary (Webhook 2) keeps a body of a type that is not parsed (neither JSON,
+	// XML, a form nor multipart) as a file under BinaryPropertyName ("data").
+	UnparsedAsBinary bool
 }
 
 // OptionsFrom reads Options from the node's resolved "options" parameter.
@@ -126,6 +132,11 @@ func RequestItem(r *http.Request, params map[string]string, o Options, maxBody i
 			}
 		}
 		item.JSON.Set("body", formMap(values, queryOrder(string(raw)), false))
+	default:
+		if o.UnparsedAsBinary && !o.RawBody && len(raw) > 0 {
+			item.Binary = map[string]workflow.BinaryData{cmp.Or(o.BinaryPropertyName, "data"): nodes.NewBinary(raw, uploadName(r), contentType)}
+			return item, nil
+		}
 	}
 	if o.RawBody {
 		item.Binary = map[string]workflow.BinaryData{"data": {
@@ -133,6 +144,19 @@ func RequestItem(r *http.Request, params map[string]string, o Options, maxBody i
 		}}
 	}
 	return item, nil
+}
+
+// uploadName is the file name a request's Content-Disposition gives its body, else a new
+// random name, as n8n names a body it keeps as a file.
+func uploadName(r *http.Request) string {
+	if _, p, err := mime.ParseMediaType(r.Header.Get("Content-Disposition")); err == nil && p["filename"] != "" {
+		return p["filename"]
+	}
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6], b[8] = b[6]&0x0f|0x40, b[8]&0x3f|0x80
+	h := hex.EncodeToString(b[:])
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
 
 // multipartItem reads form fields into body and files into binary properties.

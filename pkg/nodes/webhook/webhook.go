@@ -18,6 +18,9 @@ var descriptionJSON []byte
 //go:embed webhook.svg
 var iconSVG []byte
 
+// TypeName is the node's type.
+const TypeName = "n8n-nodes-base.webhook"
+
 // Type returns the node type for registration.
 func Type() nodes.Type {
 	return nodes.Type{

@@ -165,3 +165,37 @@ describe('nodeEndpoints', () => {
     expect(nodeEndpoints(merge2, node(merge2, { numberInputs: 5 })).inputs).toBe(2);
   });
 });
+
+describe('Webhook endpoints', () => {
+  const methods = [{ name: 'GET', value: 'GET' }, { name: 'POST', value: 'POST' }, { name: 'PUT', value: 'PUT' }];
+  const webhook2 = describeType('webhook', 2, [
+    { displayName: 'Allow Multiple HTTP Methods', name: 'multipleMethods', type: 'boolean', default: false },
+    { displayName: 'HTTP Method', name: 'httpMethod', type: 'options', default: 'GET', options: methods, displayOptions: { show: { multipleMethods: [false] } } },
+    { displayName: 'HTTP Methods', name: 'httpMethod', type: 'multiOptions', default: ['GET', 'POST'], options: methods, displayOptions: { show: { multipleMethods: [true] } } },
+  ], { inputs: [], outputs: ['main'] });
+  const node = (parameters: JsonObject, typeVersion = 2) => ({ type: 'n8n-nodes-base.webhook', typeVersion, parameters });
+
+  it('has one output per method when it listens to several', () => {
+    expect(nodeEndpoints(webhook2, node({ multipleMethods: true, httpMethod: ['PUT', 'GET', 'POST'] }))).toMatchObject({ outputs: 3, outputNames: ['PUT', 'GET', 'POST'] });
+    expect(nodeEndpoints(webhook2, node({ multipleMethods: true }))).toMatchObject({ outputs: 2, outputNames: ['GET', 'POST'] });
+  });
+
+  it('has the one output of its description otherwise', () => {
+    expect(nodeEndpoints(webhook2, node({ httpMethod: 'POST' }))).toMatchObject({ outputs: 1, outputNames: [] });
+  });
+});
+
+describe('Respond to Webhook endpoints', () => {
+  const respond = (version: number) =>
+    describeType('respondToWebhook', version, [{ displayName: 'Enable Response Output Branch', name: 'enableResponseOutput', type: 'boolean', default: false }], {
+      outputs: ['main'],
+    });
+  const node = (version: number, parameters: JsonObject = {}) => ({ type: 'n8n-nodes-base.respondToWebhook', typeVersion: version, parameters });
+
+  it('adds the response output in 1.3, and from 1.4 when asked', () => {
+    expect(nodeEndpoints(respond(1.1), node(1.1))).toMatchObject({ outputs: 1 });
+    expect(nodeEndpoints(respond(1.3), node(1.3))).toMatchObject({ outputs: 2, outputNames: ['Input Data', 'Response'] });
+    expect(nodeEndpoints(respond(1.4), node(1.4))).toMatchObject({ outputs: 1 });
+    expect(nodeEndpoints(respond(1.4), node(1.4, { enableResponseOutput: true }))).toMatchObject({ outputs: 2 });
+  });
+});

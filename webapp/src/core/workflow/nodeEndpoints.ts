@@ -11,6 +11,9 @@ export interface NodeEndpoints {
   outputNames: string[];
 }
 
+const WEBHOOK_NODE_TYPE = 'n8n-nodes-base.webhook';
+const RESPOND_NODE_TYPE = 'n8n-nodes-base.respondToWebhook';
+
 /** The most inputs or outputs a node's parameters can ask for; a larger number is cut to this. */
 export const MAX_DYNAMIC_ENDPOINTS = 64;
 
@@ -21,7 +24,8 @@ type Node = Pick<WorkflowNode, 'type' | 'typeVersion' | 'parameters'>;
  * types whose n8n 1.x description computes them from the parameters (an expression in
  * `outputs`/`inputs`) the same rule is applied here: Switch 2 and 3 get one output per rule
  * (Switch 3 plus the fallback output when it is "extra") or the number of outputs the expression
- * mode sets, Merge 3 gets `numberInputs` inputs.
+ * mode sets, Merge 3 gets `numberInputs` inputs, Webhook 2 one output per method when it listens to
+ * several, Respond to Webhook 1.3 and later a second output with its response.
  */
 export function nodeEndpoints(type: NodeTypeDescription, node: Node): NodeEndpoints {
   const fixed: NodeEndpoints = {
@@ -34,6 +38,20 @@ export function nodeEndpoints(type: NodeTypeDescription, node: Node): NodeEndpoi
   if (type.name === SWITCH_NODE_TYPE && version >= 2) {
     const names = switchOutputs(nodeParametersWithDefaults(type, node.parameters, version), version, fixed.outputs);
     return { ...fixed, outputs: names.length, outputNames: names };
+  }
+  if (type.name === WEBHOOK_NODE_TYPE && version >= 2) {
+    // Webhook 2 listening to several methods has one output per method (n8n's configuredOutputs).
+    const methods = nodeParametersWithDefaults(type, node.parameters, version).httpMethod;
+    if (Array.isArray(methods) && methods.length > 0) {
+      const names = methods.slice(0, MAX_DYNAMIC_ENDPOINTS).map(String);
+      return { ...fixed, outputs: names.length, outputNames: names };
+    }
+    return fixed;
+  }
+  if (type.name === RESPOND_NODE_TYPE && version >= 1.3) {
+    // Respond to Webhook 1.3 (and 1.4 on with enableResponseOutput) adds the response it sent.
+    const on = version === 1.3 || nodeParametersWithDefaults(type, node.parameters, version).enableResponseOutput === true;
+    return on ? { ...fixed, outputs: 2, outputNames: ['Input Data', 'Response'] } : fixed;
   }
   if (type.name === MERGE_NODE_TYPE && version >= 3) {
     const parameters = nodeParametersWithDefaults(type, node.parameters, version);

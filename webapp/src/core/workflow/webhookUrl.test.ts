@@ -49,4 +49,18 @@ describe('webhook URLs', () => {
     ]);
     expect(nodeWebhookUrls(node({}, 'abc'), webhookType, null, 'production', base)).toEqual([{ method: 'GET', url: 'http://localhost:5678/webhook/abc' }]);
   });
+
+  it('reads a fallback and lists one URL per method of a node listening to several', () => {
+    expect(webhookValue('={{$parameter["httpMethod"] || "GET"}}', { httpMethod: 'POST' })).toBe('POST');
+    expect(webhookValue('={{$parameter["httpMethod"] || "GET"}}', {})).toBe('GET');
+    expect(webhookValue('={{$parameter["httpMethod"] || "GET"}}', { httpMethod: ['GET', 'PUT'] })).toEqual(['GET', 'PUT']);
+    const several: NodeTypeDescription = {
+      ...webhookType,
+      webhooks: [{ name: 'default', httpMethod: '={{$parameter["httpMethod"] || "GET"}}', path: '={{$parameter["path"]}}', isFullPath: true }],
+    };
+    expect(nodeWebhookUrls(node({ httpMethod: ['GET', 'POST'], path: 'p' }, 'abc'), several, '7', 'production', base)).toEqual([
+      { method: 'GET', url: 'http://localhost:5678/webhook/p' },
+      { method: 'POST', url: 'http://localhost:5678/webhook/p' },
+    ]);
+  });
 });

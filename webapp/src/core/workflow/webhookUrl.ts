@@ -16,17 +16,26 @@ export interface WebhookUrlBase {
 
 /**
  * A webhook description value: plain, or the `={{$parameter["name"]}}` form node types use to
- * point at one of their parameters. Anything else is not resolved here and gives undefined.
+ * point at one of their parameters, optionally with a fallback (`|| "GET"`) for an empty one. A
+ * parameter holding a list of strings (Webhook 2's several methods) gives the list. Anything
+ * else is not resolved here and gives undefined.
  */
-export function webhookValue(value: unknown, parameters: Readonly<Record<string, JsonValue | undefined>>): string | boolean | undefined {
+export function webhookValue(
+  value: unknown,
+  parameters: Readonly<Record<string, JsonValue | undefined>>,
+): string | boolean | string[] | undefined {
   if (typeof value === 'boolean') return value;
   if (typeof value !== 'string') return undefined;
   if (!value.startsWith('=')) return value;
-  const match = /^=\{\{\s*\$parameter(?:\["([^"]+)"\]|\['([^']+)'\]|\.(\w+))\s*\}\}$/.exec(value);
+  const match = /^=\{\{\s*\$parameter(?:\["([^"]+)"\]|\['([^']+)'\]|\.(\w+))\s*(?:\|\|\s*(?:"([^"]*)"|'([^']*)')\s*)?\}\}$/.exec(value);
   const name = match ? (match[1] ?? match[2] ?? match[3]) : undefined;
-  if (name === undefined) return undefined;
+  if (match === null || name === undefined) return undefined;
+  const fallback = match[4] ?? match[5];
   const resolved = parameters[name];
-  return typeof resolved === 'string' || typeof resolved === 'boolean' ? resolved : resolved === undefined || resolved === null ? '' : String(resolved);
+  if (Array.isArray(resolved)) return resolved.filter((v): v is string => typeof v === 'string');
+  if (typeof resolved === 'string' || typeof resolved === 'boolean') return resolved === '' && fallback !== undefined ? fallback : resolved;
+  if (resolved === undefined || resolved === null) return fallback ?? '';
+  return String(resolved);
 }
 
 /** The path a node's webhook listens on, as the server computes it (n8n's getNodeWebhookPath). */
@@ -56,11 +65,15 @@ export function nodeWebhookUrls(
   const endpoint = kind === 'test' ? base.endpointWebhookTest : base.endpointWebhook;
   return (type.webhooks ?? [])
     .filter((webhook: NodeWebhookDescription) => webhook.restartWebhook !== true)
-    .map((webhook) => {
+    .flatMap((webhook) => {
       const method = webhookValue(webhook.httpMethod, values);
       const path = webhookValue(webhook.path, values);
       const full = webhookValue(webhook.isFullPath, values);
       const resolvedPath = webhookPath(workflowId ?? UNSAVED_WORKFLOW_ID, node, typeof path === 'string' ? path : '', full === true, false);
-      return { method: typeof method === 'string' && method !== '' ? method.toUpperCase() : 'GET', url: `${base.base}${endpoint}/${resolvedPath}` };
+      const url = `${base.base}${endpoint}/${resolvedPath}`;
+      // A node listening to several methods has one URL per method.
+      const methods = Array.isArray(method) ? method : [typeof method === 'string' ? method : ''];
+      const listed = methods.map((m) => (m !== '' ? m.toUpperCase() : 'GET'));
+      return (listed.length > 0 ? listed : ['GET']).map((m) => ({ method: m, url }));
     });
 }
