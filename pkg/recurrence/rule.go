@@ -243,17 +243,7 @@ func scheduleRules(p map[string]any) ([]Rule, error) {
 		case "days":
 			expr = fmt.Sprintf("%s %s */%s * *", minute, hour, text(numOr(iv["daysInterval"], 1)))
 		case "weeks":
-			days := "0"
-			if list, ok := iv["triggerAtDay"].([]any); ok {
-				parts := make([]string, len(list))
-				for i, d := range list {
-					parts[i] = text(d)
-				}
-				days = strings.Join(parts, ",")
-				if days == "" {
-					days = "*"
-				}
-			}
+			days := weekDays(iv)
 			expr = fmt.Sprintf("%s %s * * %s", minute, hour, days)
 			r, err := ParseCron(expr, true)
 			if err != nil {
@@ -330,17 +320,7 @@ func scheduleRulesV11(node *workflow.Node, p map[string]any) ([]Rule, error) {
 		case "days":
 			expr, rec = fmt.Sprintf("%d %s %s * * *", sec, minute, hour), &Recurrence{"days", size("daysInterval", 1)}
 		case "weeks":
-			days := "0"
-			if list, ok := iv["triggerAtDay"].([]any); ok {
-				parts := make([]string, len(list))
-				for i, d := range list {
-					parts[i] = text(d)
-				}
-				days = strings.Join(parts, ",")
-				if days == "" {
-					days = "*"
-				}
-			}
+			days := weekDays(iv)
 			expr, rec = fmt.Sprintf("%d %s %s * * %s", sec, minute, hour, days), &Recurrence{"weeks", size("weeksInterval", 1)}
 		case "months":
 			n := size("monthsInterval", 1)
@@ -428,4 +408,21 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// weekDays is the cron day-of-week field of a weeks rule: its triggerAtDay list, Sunday when it
+// has none, every day when the list is empty.
+func weekDays(iv map[string]any) string {
+	list, ok := iv["triggerAtDay"].([]any)
+	if !ok {
+		return "0"
+	}
+	if len(list) == 0 {
+		return "*"
+	}
+	parts := make([]string, len(list))
+	for i, d := range list {
+		parts[i] = text(d)
+	}
+	return strings.Join(parts, ",")
 }
