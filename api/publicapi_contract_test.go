@@ -52,8 +52,8 @@ func TestPublicAPIContract(t *testing.T) {
 	api.fails(t, "POST", "workflows/nope/deactivate", "", 404, "could not be found")
 	// A node version this instance does not implement keeps the workflow inactive, naming the versions it has.
 	var newer workflowJSON
-	api.ok(t, "POST", "workflows", `{"name":"Hook 2","nodes":[{"name":"Hook","type":"n8n-nodes-base.webhook","typeVersion":2,"webhookId":"1a2b3c4d-3c1e-4a8b-9f0e-2b6c1d4e5f60","parameters":{"path":"contract-hook-2"}}],"connections":{},"settings":{}}`, &newer)
-	api.fails(t, "POST", "workflows/"+newer.ID+"/activate", "", 400, `has no version 2 here (known version: 1)`)
+	api.ok(t, "POST", "workflows", `{"name":"Hook 2","nodes":[{"name":"Hook","type":"n8n-nodes-base.webhook","typeVersion":3,"webhookId":"1a2b3c4d-3c1e-4a8b-9f0e-2b6c1d4e5f60","parameters":{"path":"contract-hook-2"}}],"connections":{},"settings":{}}`, &newer)
+	api.fails(t, "POST", "workflows/"+newer.ID+"/activate", "", 400, `has no version 3 here (known versions: 1, 1.1, 2, 2.1)`)
 
 	// name filters by part of the name; tag names of no tag are skipped.
 	var page apiList
