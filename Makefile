@@ -83,11 +83,13 @@ bin/oauthprovider: $(GO_SOURCES)
 
 test: test-manifests test-go test-web test-e2e test-chaos
 
-# Go tests need Postgres and Redis: FLOWMILL_TEST_DATABASE_URL and FLOWMILL_TEST_REDIS_URL,
-# by default the local servers on 127.0.0.1.
+# Go tests need Postgres, Redis, MariaDB, RabbitMQ and Mosquitto (the integration nodes' tests):
+# FLOWMILL_TEST_DATABASE_URL and FLOWMILL_TEST_REDIS_URL, by default the local servers on
+# 127.0.0.1. The api package's process tests take minutes on a loaded machine, hence the longer
+# timeout than go test's 10 minutes.
 test-go: $(SWAGGER_UI)
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 25m ./...
 	# Cancel, finish and takeover racing on one execution, under the race detector.
 	$(GO) test -count=1 -race -run 'TestCancelFinishTakeoverRace' ./pkg/execution/
 
