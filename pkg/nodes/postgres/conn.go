@@ -39,7 +39,7 @@ type Settings struct {
 	Port                                int
 	AllowUnauthorizedCerts, SSHTunnel   bool
 	MaxConnections                      int
-	ConnectTimeout, IdleClose           time.Duration
+	ConnectTimeout, KeepAliveDelay      time.Duration
 }
 
 // SettingsOf reads a postgres credential.
@@ -101,18 +101,16 @@ func (s Settings) config(policy *egress.Policy) (*pgxpool.Config, error) {
 	}
 	cfg.ConnConfig.ConnectTimeout = timeout
 	dialer := policy.Dialer(timeout)
+	if s.KeepAliveDelay > 0 {
+		dialer.KeepAlive = s.KeepAliveDelay
+	}
 	cfg.ConnConfig.DialFunc = dialer.DialContext
 	cfg.ConnConfig.LookupFunc = func(ctx context.Context, host string) ([]string, error) {
 		return []string{host}, nil // the dialer resolves and checks each address
 	}
-	for _, fb := range cfg.ConnConfig.Fallbacks {
-		fb.Host = cfg.ConnConfig.Host
-	}
 	cfg.MaxConns = int32(min(s.MaxConnections, 1000))
+	// node-postgres closes a connection idle for 10 seconds
 	cfg.MaxConnIdleTime = 10 * time.Second
-	if s.IdleClose > 0 {
-		cfg.MaxConnIdleTime = s.IdleClose
-	}
 	return cfg, nil
 }
 

@@ -17,7 +17,7 @@ import (
 )
 
 // open reads the credential and the connection options and returns the pool for them.
-func open(ctx context.Context, ex *nodes.Execution, timeoutSec, idleSec float64) (*runner, func(), error) {
+func open(ctx context.Context, ex *nodes.Execution, timeoutSec, keepAliveSec float64) (*runner, func(), error) {
 	creds, err := ex.Credentials(ctx, "postgres")
 	if err != nil {
 		return nil, nil, err
@@ -26,8 +26,8 @@ func open(ctx context.Context, ex *nodes.Execution, timeoutSec, idleSec float64)
 	if timeoutSec > 0 {
 		s.ConnectTimeout = time.Duration(timeoutSec * float64(time.Second))
 	}
-	if idleSec > 0 {
-		s.IdleClose = time.Duration(idleSec * float64(time.Second))
+	if keepAliveSec > 0 {
+		s.KeepAliveDelay = time.Duration(keepAliveSec * float64(time.Second))
 	}
 	p, release, key, err := acquire(ctx, s, egress.PolicyOf(ex.HTTPClient()))
 	if err != nil {
