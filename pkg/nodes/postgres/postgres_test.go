@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
+	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib"
 	"github.com/stretchr/testify/require"
@@ -300,6 +301,26 @@ func TestConnectionErrors(t *testing.T) {
 	bad["database"] = "no_such_db_pgnode"
 	_, err := run(t, 2.5, sel, bad, false)
 	require.ErrorContains(t, err, `database "no_such_db_pgnode" does not exist`)
+
+	bad["database"] = creds["database"]
+	bad["user"] = "no_such_role_pgnode"
+	_, err = run(t, 2.5, sel, bad, false)
+	require.ErrorContains(t, err, `role "no_such_role_pgnode" does not exist`)
+
+	// the local server speaks no TLS: SSL required fails rather than falling back
+	bad["user"], bad["ssl"] = "postgres", "require"
+	_, err = run(t, 2.5, sel, bad, false)
+	require.Error(t, err)
+
+	// a query running past the run's deadline stops with it
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	n := node(2.5, m{"operation": "executeQuery", "query": "SELECT pg_sleep(20)"}, creds, false)
+	n.Context = ctx
+	start := time.Now()
+	_, err = nodetest.Run(t, postgres.TypeV2(), n, nodetest.Items(m{}))
+	require.Error(t, err)
+	require.Less(t, time.Since(start), 10*time.Second)
 
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
