@@ -288,6 +288,12 @@ func TestV1(t *testing.T) {
 		creds, false, m{"name": "t1", "email": "t1@x"}, m{"name": "t2", "email": "ann@x"})
 	require.ErrorContains(t, err, "duplicate key")
 	require.NotContains(t, names(t, db), "t1")
+	// independently with continue on fail: the item with the error's code and message
+	out, err = run(t, 1, m{"operation": "insert", "table": "people", "columns": "name,email", "returnFields": "name",
+		"additionalFields": m{"mode": "independently"}}, creds, true, m{"name": "t1", "email": "t1@x"}, m{"name": "t2", "email": "ann@x"})
+	require.NoError(t, err)
+	nodetest.RequireJSONs(t, []m{{"name": "t1"}, {"name": "t2", "email": "ann@x", "code": "23505",
+		"message": `duplicate key value violates unique constraint "people_email_key"`}}, out)
 }
 
 func TestConnectionErrors(t *testing.T) {

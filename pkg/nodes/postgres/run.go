@@ -132,6 +132,21 @@ func (r *runner) emptyResult(q query) []*workflow.Object {
 
 // errorItem is n8n's item for a failed query under continue-on-fail.
 func (r *runner) errorItem(e *nodes.Error, i int) workflow.Item {
+	if r.version == 1 {
+		// version 1 answers the item with the error's code and message
+		j := workflow.NewObject(0)
+		if i >= 0 && i < len(r.items) {
+			j = r.items[i].JSON.Clone()
+		}
+		var pe *pgconn.PgError
+		if errors.As(e.Cause, &pe) {
+			j.Set("code", pe.Code)
+		} else {
+			j.Set("code", nil)
+		}
+		j.Set("message", e.Message)
+		return workflow.Item{JSON: j, PairedItem: pair(i)}
+	}
 	j := workflow.ObjectOf("message", e.Message)
 	if i >= 0 && i < len(r.items) {
 		j.Set("item", r.items[i].JSON.Clone())
@@ -230,7 +245,7 @@ func (r *runner) run(ctx context.Context, queries []query) ([]workflow.Item, err
 			if q.item != 0 || len(queries) > 1 {
 				e.ItemIndex = q.item
 			}
-			if !r.ex.ContinueOnFail() {
+			if !r.ex.ContinueOnFail() || r.version == 1 {
 				return nil, e
 			}
 			return []workflow.Item{{JSON: workflow.ObjectOf("message", e.Message, "error", errorObject(e))}}, nil
