@@ -202,9 +202,14 @@ func TestV2ExecuteQuery(t *testing.T) {
 	creds, db := scratch(t)
 	q := m{"operation": "executeQuery", "query": "SELECT $1::text AS a, $2::int AS b, '$1' AS lit",
 		"options": m{"queryReplacement": "={{ $json.a }},{{ $json.b }}"}}
-	out, err := run(t, 2.5, q, creds, false, m{"a": "'; DROP TABLE people; --", "b": 5.0})
+	out, err := run(t, 2.5, q, creds, false, m{"a": "'; DROP TABLE people, x; --", "b": 5.0})
 	require.NoError(t, err)
-	nodetest.RequireJSONs(t, []m{{"a": "'; DROP TABLE people; --", "b": 5.0, "lit": "$1"}}, out)
+	nodetest.RequireJSONs(t, []m{{"a": "'; DROP TABLE people, x; --", "b": 5.0, "lit": "$1"}}, out)
+	// an array from an expression, objects as JSON
+	out, err = run(t, 2.5, m{"operation": "executeQuery", "query": "SELECT $1::jsonb AS o, $2 AS s",
+		"options": m{"queryReplacement": "={{ [$json.o, 'plain'] }}"}}, creds, false, m{"o": m{"k": "v,w"}})
+	require.NoError(t, err)
+	nodetest.RequireJSONs(t, []m{{"o": m{"k": "v,w"}, "s": "plain"}}, out)
 	require.Len(t, names(t, db), 2)
 
 	// quoted parameters as text

@@ -176,6 +176,52 @@ func stringToArray(s string) []string {
 	return out
 }
 
+var resolvable = regexp.MustCompile(`\{\{[\s\S]*?\}\}`)
+
+// queryParameters are the values of the Query Parameters option, as n8n reads them: the
+// option's text split at commas, each {{ }} in a piece evaluated on its own (so a value holding
+// a comma stays one value and keeps its type), or an array an expression gives.
+func queryParameters(ex *nodes.Execution, evaluated any, i int) ([]any, error) {
+	switch x := evaluated.(type) {
+	case []any:
+		out := make([]any, len(x))
+		for k, v := range x {
+			out[k] = plain(v)
+		}
+		return out, nil
+	case string:
+	default:
+		if x == nil {
+			return nil, nil
+		}
+		return nil, nodes.Errorf(i, "Query Parameters must be a string of comma-separated values or an array of values")
+	}
+	var raw string
+	if o, ok := ex.Node().Parameters["options"].(map[string]any); ok {
+		raw, _ = o["queryReplacement"].(string)
+	}
+	var out []any
+	for _, piece := range strings.Split(strings.TrimLeft(raw, "="), ",") {
+		if piece == "" {
+			continue
+		}
+		piece = strings.TrimSpace(piece)
+		exprs := resolvable.FindAllString(piece, -1)
+		if len(exprs) == 0 {
+			out = append(out, piece)
+			continue
+		}
+		for _, e := range exprs {
+			v, err := ex.Evaluate("="+e, i)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, plain(v))
+		}
+	}
+	return out, nil
+}
+
 var quotedParam = regexp.MustCompile(`'\$(\d+)'`)
 
 func buildV2(ctx context.Context, ex *nodes.Execution, r *runner, op string, i int) (query, error) {
@@ -189,20 +235,11 @@ func buildV2(ctx context.Context, ex *nodes.Execution, r *runner, op string, i i
 		if err != nil {
 			return q, err
 		}
-		switch x := rep.(type) {
-		case []any:
-			for _, v := range x {
-				q.args = append(q.args, plain(v))
-			}
-		case string:
-			for _, v := range stringToArray(x) {
-				q.args = append(q.args, v)
-			}
-		default:
-			if x != nil {
-				q.args = append(q.args, plain(x))
-			}
+		args, err := queryParameters(ex, rep, i)
+		if err != nil {
+			return q, err
 		}
+		q.args = args
 		if asText, _ := ex.ParamOr("options.treatQueryParametersInSingleQuotesAsText", i, false); asText == true {
 			sql = quotedParam.ReplaceAllString(sql, `$$$1::text`)
 		}
