@@ -212,6 +212,17 @@ func TestV2ExecuteQuery(t *testing.T) {
 	nodetest.RequireJSONs(t, []m{{"o": m{"k": "v,w"}, "s": "plain"}}, out)
 	require.Len(t, names(t, db), 2)
 
+	// several statements with parameters, extra values ignored; all or nothing
+	out, err = run(t, 2.5, m{"operation": "executeQuery",
+		"query":   "INSERT INTO people (name) VALUES ($1); SELECT name, $2::int AS n FROM people WHERE name = $1; SELECT 'a;$9' AS s, $$x;y$$ AS d",
+		"options": m{"queryReplacement": "={{ $json.n }},7,unused"}}, creds, false, m{"n": "semi;colon"})
+	require.NoError(t, err)
+	nodetest.RequireJSONs(t, []m{{"name": "semi;colon", "n": 7.0}, {"s": "a;$9", "d": "x;y"}}, out)
+	_, err = run(t, 2.5, m{"operation": "executeQuery", "query": "INSERT INTO people (name) VALUES ($1); SELECT 1/0",
+		"options": m{"queryReplacement": "rolled back"}}, creds, false)
+	require.ErrorContains(t, err, "division by zero")
+	require.NotContains(t, names(t, db), "rolled back")
+
 	// quoted parameters as text
 	out, err = run(t, 2.5, m{"operation": "executeQuery", "query": "SELECT '$1' AS a",
 		"options": m{"queryReplacement": "x y", "treatQueryParametersInSingleQuotesAsText": true}}, creds, false)

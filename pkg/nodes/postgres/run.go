@@ -20,6 +20,9 @@ type query struct {
 	sql  string
 	args []any
 	item int
+	// user marks a query the user wrote: it may take fewer values than given (pg-promise
+	// ignores the rest) and hold several statements.
+	user bool
 }
 
 // querier is what runs statements: the pooled connection or a transaction on it.
@@ -40,11 +43,40 @@ type txQ struct{ pgx.Tx }
 // runOne runs q and returns the rows of every statement it holds.
 func runOne(ctx context.Context, qr querier, q query, o outOpts) ([]*workflow.Object, error) {
 	if len(q.args) > 0 {
-		rows, err := qr.Query(ctx, q.sql, q.args...)
-		if err != nil {
-			return nil, err
+		// The server takes parameters one statement at a time: run each statement with the
+		// values up to the highest it refers to.
+		sts := []string{q.sql}
+		if q.user {
+			sts = statements(q.sql)
 		}
-		return readRows(rows, o)
+		if len(sts) <= 1 {
+			args, err := fitArgs(ctx, qr, q, q.sql, q.args)
+			if err != nil {
+				return nil, err
+			}
+			rows, err := qr.Query(ctx, q.sql, args...)
+			if err != nil {
+				return nil, err
+			}
+			return readRows(rows, o)
+		}
+		var out []*workflow.Object
+		for _, st := range sts {
+			args, err := fitArgs(ctx, qr, q, st, q.args[:min(highestParam(st), len(q.args))])
+			if err != nil {
+				return nil, err
+			}
+			rows, err := qr.Query(ctx, st, args...)
+			if err != nil {
+				return nil, err
+			}
+			objs, err := readRows(rows, o)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, objs...)
+		}
+		return out, nil
 	}
 	// Without parameters the text may hold several statements: the simple protocol runs them
 	// all and answers each one's rows.
@@ -71,6 +103,18 @@ func runOne(ctx context.Context, qr querier, q query, o outOpts) ([]*workflow.Ob
 
 // decodeText decodes a simple-protocol (text format) value by its type; types pgx does not
 // know (enums, domains of extensions) stay text.
+// fitArgs drops the values a user's statement does not take, as pg-promise ignores them.
+func fitArgs(ctx context.Context, qr querier, q query, st string, args []any) ([]any, error) {
+	if !q.user || len(args) == 0 {
+		return args, nil
+	}
+	sd, err := qr.Conn().Prepare(ctx, "", st)
+	if err != nil {
+		return nil, err
+	}
+	return args[:min(len(sd.ParamOIDs), len(args))], nil
+}
+
 func decodeText(tm *pgtype.Map, f pgconn.FieldDescription, raw []byte, o outOpts) any {
 	if raw == nil {
 		return nil
@@ -227,7 +271,7 @@ func (r *runner) run(ctx context.Context, queries []query) ([]workflow.Item, err
 	// single: every query in one go, all or nothing, as one multi-statement request is.
 	var qr querier = connQ{conn}
 	var tx pgx.Tx
-	if len(queries) > 1 {
+	if len(queries) > 1 || (queries[0].user && len(queries[0].args) > 0 && len(statements(queries[0].sql)) > 1) {
 		tx, err = conn.Begin(ctx)
 		if err != nil {
 			return nil, r.fail(err, "", -1)

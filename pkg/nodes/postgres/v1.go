@@ -96,7 +96,7 @@ func buildV1(ex *nodes.Execution, op string, i int, item *workflow.Object) (quer
 		for _, p := range stringToArray(str(props, "")) {
 			q.args = append(q.args, plain(item.Get(p)))
 		}
-		q.sql = sql
+		q.sql, q.user = sql, true
 		return q, nil
 	}
 	table, err := ex.ParamString("table", i)

@@ -243,7 +243,7 @@ func buildV2(ctx context.Context, ex *nodes.Execution, r *runner, op string, i i
 		if asText, _ := ex.ParamOr("options.treatQueryParametersInSingleQuotesAsText", i, false); asText == true {
 			sql = quotedParam.ReplaceAllString(sql, `$$$1::text`)
 		}
-		q.sql = sql
+		q.sql, q.user = sql, true
 		return q, nil
 	}
 	schemaV, err := ex.Param("schema", i)
