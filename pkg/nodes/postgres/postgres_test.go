@@ -38,7 +38,7 @@ func scratch(t *testing.T) (m, *sql.DB) {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = db.Close() })
 	_, err = db.Exec(`CREATE TABLE people (id serial PRIMARY KEY, name text NOT NULL, age int, score bigint, data jsonb,
-		born timestamptz, amount numeric, email text UNIQUE)`)
+		born timestamptz, amount numeric, email text UNIQUE, tags text[])`)
 	require.NoError(t, err)
 	_, err = db.Exec(`INSERT INTO people (name, age, score, email) VALUES ('ann', 30, 9007199254740993, 'ann@x'), ('bob', 40, 2, 'bob@x')`)
 	require.NoError(t, err)
@@ -97,7 +97,7 @@ func TestV2Select(t *testing.T) {
 	require.Equal(t, "bob", j[0]["name"])
 	require.Equal(t, "9007199254740993", j[1]["score"], "bigint as text by default")
 	require.Equal(t, 30.0, j[1]["age"])
-	require.Equal(t, []string{"id", "name", "age", "score", "data", "born", "amount", "email"}, nodetest.Keys(out)[0])
+	require.Equal(t, []string{"id", "name", "age", "score", "data", "born", "amount", "email", "tags"}, nodetest.Keys(out)[0])
 
 	// where, limit, output columns, numbers
 	out, err = run(t, 2.5, m{"operation": "select", "schema": rl("public"), "table": rl("people"), "limit": 1.0,
@@ -157,6 +157,12 @@ func TestV2InsertUpdateUpsertDelete(t *testing.T) {
 		"options": m{"replaceEmptyStrings": true, "outputColumns": []any{"name", "email", "data"}}}, creds, false)
 	require.NoError(t, err)
 	nodetest.RequireJSONs(t, []m{{"name": "cy", "email": nil, "data": m{"a": 1.0}}}, out)
+
+	// lists into array columns
+	out, err = run(t, 2.5, m{"operation": "insert", "schema": rl("public"), "table": rl("people"), "columns": cols,
+		"options": m{"outputColumns": []any{"tags"}}}, creds, false, m{"name": "tagged", "tags": []any{"a", `b"c\\`, "x,y", nil}})
+	require.NoError(t, err)
+	nodetest.RequireJSONs(t, []m{{"tags": []any{"a", `b"c\\`, "x,y", nil}}}, out)
 
 	// update by matching columns
 	out, err = run(t, 2.5, m{"operation": "update", "schema": rl("public"), "table": rl("people"),

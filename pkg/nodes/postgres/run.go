@@ -157,6 +157,8 @@ type runner struct {
 	out       outOpts
 	items     []workflow.Item
 	dropOnErr func()
+	// columns caches tables' column types by schema and table for the run.
+	columns map[string]map[string]string
 }
 
 func pair(i int) *workflow.PairedItems { return &workflow.PairedItems{{Item: i}} }

@@ -411,8 +411,19 @@ func buildWrite(ctx context.Context, ex *nodes.Execution, r *runner, op string, 
 		for k, val := range item.All() {
 			v.set(k, val)
 		}
-		if err := checkColumns(ctx, r, schema, table, v.cols, i); err != nil {
+	}
+	types, err := tableColumns(ctx, r, schema, table)
+	if err != nil {
+		return q, err
+	}
+	if mode == "autoMapInputData" {
+		if err := checkColumns(types, v.cols, i); err != nil {
 			return q, err
+		}
+	}
+	for k, c := range v.cols {
+		if list, ok := v.vals[k].([]any); ok && types[c] == "ARRAY" {
+			v.vals[k] = arrayLiteral(list)
 		}
 	}
 	if replaceEmpty == true {
@@ -494,33 +505,70 @@ func buildWrite(ctx context.Context, ex *nodes.Execution, r *runner, op string, 
 	return q, nil
 }
 
-// checkColumns fails on an item key the table has no column for, as n8n checks auto-mapped
-// items against the table's schema.
-func checkColumns(ctx context.Context, r *runner, schema, table string, cols []string, i int) error {
-	rows, err := r.pool.Query(ctx, "SELECT column_name FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2", schema, table)
-	if err != nil {
-		return err
+// tableColumns are the columns of schema.table with their data types, read once per run.
+func tableColumns(ctx context.Context, r *runner, schema, table string) (map[string]string, error) {
+	key := schema + "\x00" + table
+	if c, ok := r.columns[key]; ok {
+		return c, nil
 	}
-	have := map[string]bool{}
+	rows, err := r.pool.Query(ctx, "SELECT column_name, data_type FROM information_schema.columns WHERE table_schema = $1 AND table_name = $2", schema, table)
+	if err != nil {
+		return nil, err
+	}
+	have := map[string]string{}
 	for rows.Next() {
-		var c string
-		if err := rows.Scan(&c); err != nil {
+		var c, t string
+		if err := rows.Scan(&c, &t); err != nil {
 			rows.Close()
-			return err
+			return nil, err
 		}
-		have[c] = true
+		have[c] = t
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return err
+		return nil, err
 	}
+	if r.columns == nil {
+		r.columns = map[string]map[string]string{}
+	}
+	r.columns[key] = have
+	return have, nil
+}
+
+// checkColumns fails on an item key the table has no column for, as n8n checks auto-mapped
+// items against the table's schema.
+func checkColumns(have map[string]string, cols []string, i int) error {
 	if len(have) == 0 {
 		return nil
 	}
 	for _, c := range cols {
-		if !have[c] {
+		if _, ok := have[c]; !ok {
 			return nodes.Errorf(i, "Column '%s' does not exist in selected table", c)
 		}
 	}
 	return nil
+}
+
+// arrayLiteral writes a list as a Postgres array literal ({"a","b"}), for array columns.
+func arrayLiteral(list []any) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for k, e := range list {
+		if k > 0 {
+			b.WriteByte(',')
+		}
+		switch x := e.(type) {
+		case nil:
+			b.WriteString("NULL")
+		case []any:
+			b.WriteString(arrayLiteral(x))
+		default:
+			s, _ := plain(x).(string)
+			b.WriteByte('"')
+			b.WriteString(strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s))
+			b.WriteByte('"')
+		}
+	}
+	b.WriteByte('}')
+	return b.String()
 }
