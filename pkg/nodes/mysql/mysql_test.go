@@ -237,8 +237,14 @@ func TestV2ExecuteQueryParameters(t *testing.T) {
 	}
 	require.Equal(t, [][]string{{"1"}}, rows(t, db, "SELECT COUNT(*) FROM people"))
 
+	// A question mark inside a literal is no placeholder; a comma splits the value list.
+	out, err := run(t, typ, node(2.4, v2("executeQuery", m{"query": "SELECT '?;' AS q, $2 AS v, $1 AS w",
+		"options": m{"queryReplacement": "a , b'c"}}), creds, false), m{})
+	require.NoError(t, err)
+	require.Equal(t, []map[string]any{{"q": "?;", "v": "b'c", "w": "a"}}, out)
+
 	// Several statements; only those with rows give items.
-	out, err := run(t, typ, node(2.4, v2("executeQuery", m{"query": "INSERT INTO people (name) VALUES ('a;b'); SELECT name FROM people WHERE name = 'a;b'"}), creds, false), m{})
+	out, err = run(t, typ, node(2.4, v2("executeQuery", m{"query": "INSERT INTO people (name) VALUES ('a;b'); SELECT name FROM people WHERE name = 'a;b'"}), creds, false), m{})
 	require.NoError(t, err)
 	require.Equal(t, []map[string]any{{"name": "a;b"}}, out)
 
