@@ -125,6 +125,8 @@ type convertOptions struct {
 	bigNumbersAsText bool
 	// decimalNumbers outputs DECIMAL as numbers.
 	decimalNumbers bool
+	// dateStrings outputs DATE, DATETIME and TIMESTAMP as the server writes them (from 2.1).
+	dateStrings bool
 	// inTransaction sets the status flag of result headers.
 	inTransaction bool
 }
@@ -275,6 +277,9 @@ func convert(v any, dbType string, o convertOptions) any {
 	case "FLOAT", "DOUBLE":
 		return number(v)
 	case "DATETIME", "TIMESTAMP", "DATE":
+		if o.dateStrings {
+			return text()
+		}
 		return isoTime(text())
 	case "JSON":
 		var out any

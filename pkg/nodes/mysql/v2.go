@@ -45,7 +45,10 @@ func executeV2(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, err
 	o.priority = toString(om["priority"])
 	o.skipOnConflict, _ = om["skipOnConflict"].(bool)
 	o.convert.decimalNumbers, _ = om["decimalNumbers"].(bool)
-	o.convert.bigNumbersAsText = toString(om["largeNumbersOutput"]) != "numbers"
+	// Without the option BIGINT comes out as a number (as text only past 2^53), as n8n's
+	// driver settings give it; DECIMAL is text unless Output Decimals as Numbers.
+	o.convert.bigNumbersAsText = toString(om["largeNumbersOutput"]) == "text"
+	o.convert.dateStrings = o.version >= 2.1
 	limit := 10
 	if f := jsv.ToNumber(om["connectionLimit"]); f >= 1 {
 		limit = int(f)
