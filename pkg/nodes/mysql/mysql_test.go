@@ -9,6 +9,7 @@ import (
 	"net/netip"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -334,4 +335,16 @@ func TestConnectionErrors(t *testing.T) {
 
 	require.NoError(t, mysqlconn.Test(context.Background(), m{"host": "127.0.0.1", "port": 3306.0, "user": "root", "database": ""}, nil))
 	require.EqualError(t, mysqlconn.Test(context.Background(), m{"host": "127.0.0.1", "port": float64(port), "user": "root"}, nil), "Connection refused")
+}
+
+func TestCancel(t *testing.T) {
+	creds, _ := scratch(t)
+	n := node(2.4, v2("executeQuery", m{"query": "SELECT SLEEP(10)"}), creds, false)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	n.Context = ctx
+	start := time.Now()
+	_, err := run(t, mysql.TypeV2(), n, m{})
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	require.Less(t, time.Since(start), 5*time.Second)
 }
