@@ -348,3 +348,15 @@ func TestCancel(t *testing.T) {
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	require.Less(t, time.Since(start), 5*time.Second)
 }
+
+func TestHostileIdentifiers(t *testing.T) {
+	creds, db := scratch(t)
+	exec(t, db, people)
+	typ := mysql.TypeV2()
+	evil := "people`; DROP TABLE people; -- "
+	_, err := run(t, typ, node(2.4, v2("select", m{"table": m{"__rl": true, "mode": "name", "value": evil}}), creds, false), m{})
+	require.Error(t, err)
+	_, err = run(t, typ, node(2.4, v2("insert", nil), creds, false), m{"name`) VALUES (1); DROP TABLE people; --": "x"})
+	require.ErrorContains(t, err, "Unknown column")
+	require.Len(t, rows(t, db, "SHOW TABLES LIKE 'people'"), 1)
+}
