@@ -149,6 +149,7 @@ var types = slices.Concat(
 	transferTypes,
 	webhookTypes,
 	postgresTypes,
+	mysqlTypes,
 )
 
 // genericTypes are the credential types the core nodes use, with n8n's definitions (oAuth2Api

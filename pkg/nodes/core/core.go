@@ -38,6 +38,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/markdown"
 	"github.com/flowmill/flowmill/pkg/nodes/merge"
 	"github.com/flowmill/flowmill/pkg/nodes/movebinarydata"
+	"github.com/flowmill/flowmill/pkg/nodes/mysql"
 	"github.com/flowmill/flowmill/pkg/nodes/noop"
 	"github.com/flowmill/flowmill/pkg/nodes/postgres"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfile"
@@ -153,6 +154,8 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(workflowtrigger.Type())
 	r.MustRegister(postgres.TypeV1())
 	r.MustRegister(postgres.TypeV2())
+	r.MustRegister(mysql.Type())
+	r.MustRegister(mysql.TypeV2())
 }
 
 // Registry returns a new registry holding the built-in node types.
