@@ -42,6 +42,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfile"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfiles"
 	"github.com/flowmill/flowmill/pkg/nodes/readpdf"
+	"github.com/flowmill/flowmill/pkg/nodes/redis"
 	"github.com/flowmill/flowmill/pkg/nodes/removeduplicates"
 	"github.com/flowmill/flowmill/pkg/nodes/renamekeys"
 	"github.com/flowmill/flowmill/pkg/nodes/respondtowebhook"
@@ -150,6 +151,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(ftp.Type())
 	r.MustRegister(executeworkflowtrigger.Type())
 	r.MustRegister(workflowtrigger.Type())
+	r.MustRegister(redis.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
