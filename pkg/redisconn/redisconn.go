@@ -88,7 +88,7 @@ func New(s Settings, policy *egress.Policy, poolSize int) *redis.Client {
 	}
 	return redis.NewClient(&redis.Options{
 		Addr: s.Address(), Username: s.User, Password: s.Password, DB: s.Database,
-		Protocol: 2, Dialer: dial, DialTimeout: ConnectTimeout,
+		Protocol: 2, Dialer: dial, DialTimeout: ConnectTimeout, DialerRetries: 1,
 		ContextTimeoutEnabled: true, PoolSize: poolSize, MaxRetries: -1,
 		ConnMaxIdleTime: time.Minute, DisableIdentity: true,
 	})

@@ -277,12 +277,12 @@ func (r *run) item(ctx context.Context, operation string, i int, in workflow.Ite
 		if err != nil {
 			return workflow.Item{}, err
 		}
-		cmd := c.LPop(ctx, list)
+		pop := c.LPop
 		if tail {
-			cmd = c.RPop(ctx, list)
+			pop = c.RPop
 		}
 		var v any
-		s, err := cmd.Result()
+		s, err := pop(ctx, list).Result()
 		switch {
 		case errors.Is(err, goredis.Nil):
 			v = nil
