@@ -2,7 +2,15 @@ package redis_test
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"fmt"
+	"io"
+	"math/big"
 	"net"
 	"net/netip"
 	"os"
@@ -328,4 +336,57 @@ func TestCanceled(t *testing.T) {
 	n.Context = ctx
 	_, err := run(t, n)
 	require.ErrorIs(t, err, context.Canceled)
+}
+
+// tlsProxy is a TLS endpoint with a self-signed certificate that forwards to the local Redis,
+// standing in for a Redis server with TLS on.
+func tlsProxy(t *testing.T, target string) int {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	require.NoError(t, err)
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "redis.test"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	require.NoError(t, err)
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				up, err := net.Dial("tcp", target)
+				if err != nil {
+					return
+				}
+				defer up.Close()
+				go func() { _, _ = io.Copy(up, c) }()
+				_, _ = io.Copy(c, up)
+			}()
+		}
+	}()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+func TestTLS(t *testing.T) {
+	t.Parallel()
+	rdb, creds := scratch(t)
+	port := tlsProxy(t, net.JoinHostPort(creds["host"].(string), strconv.Itoa(int(creds["port"].(float64)))))
+	tlsCreds := m{"host": "127.0.0.1", "port": float64(port), "database": creds["database"], "ssl": true, "disableTlsVerification": true}
+	ok(t, m{"operation": "set", "key": "over-tls", "value": "yes"}, tlsCreds)
+	require.Equal(t, "yes", rdb.Get(context.Background(), "over-tls").Val())
+
+	// The certificate is checked unless the credential says not to.
+	tlsCreds["disableTlsVerification"] = false
+	require.Contains(t, fails(t, m{"operation": "info"}, tlsCreds).Message, "certificate signed by unknown authority")
+	// TLS to a server without it fails cleanly.
+	plain := m{"host": creds["host"], "port": creds["port"], "database": creds["database"], "ssl": true, "disableTlsVerification": true}
+	require.Equal(t, "Connection timeout", fails(t, m{"operation": "info"}, plain).Message)
 }
