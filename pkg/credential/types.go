@@ -150,6 +150,7 @@ var types = slices.Concat(
 	webhookTypes,
 	postgresTypes,
 	mysqlTypes,
+	redisTypes,
 )
 
 // genericTypes are the credential types the core nodes use, with n8n's definitions (oAuth2Api

@@ -44,6 +44,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfile"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfiles"
 	"github.com/flowmill/flowmill/pkg/nodes/readpdf"
+	"github.com/flowmill/flowmill/pkg/nodes/redis"
 	"github.com/flowmill/flowmill/pkg/nodes/removeduplicates"
 	"github.com/flowmill/flowmill/pkg/nodes/renamekeys"
 	"github.com/flowmill/flowmill/pkg/nodes/respondtowebhook"
@@ -156,6 +157,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(postgres.TypeV2())
 	r.MustRegister(mysql.Type())
 	r.MustRegister(mysql.TypeV2())
+	r.MustRegister(redis.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.

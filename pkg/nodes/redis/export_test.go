@@ -1,0 +1,4 @@
+package redis
+
+// InfoObject exposes infoObject to the tests.
+var InfoObject = infoObject
