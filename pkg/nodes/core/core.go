@@ -39,6 +39,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/merge"
 	"github.com/flowmill/flowmill/pkg/nodes/movebinarydata"
 	"github.com/flowmill/flowmill/pkg/nodes/noop"
+	"github.com/flowmill/flowmill/pkg/nodes/rabbitmq"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfile"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfiles"
 	"github.com/flowmill/flowmill/pkg/nodes/readpdf"
@@ -150,6 +151,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(ftp.Type())
 	r.MustRegister(executeworkflowtrigger.Type())
 	r.MustRegister(workflowtrigger.Type())
+	r.MustRegister(rabbitmq.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
