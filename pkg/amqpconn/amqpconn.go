@@ -264,6 +264,9 @@ func Open(ctx context.Context, policy *egress.Policy, s Settings) (*Session, err
 		S      Settings
 		Policy string
 	}{s, fmt.Sprintf("%p", policy)})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	var lastErr error
 	for range 2 {
 		conn, release, err := pool.Get(key, func() (*amqp.Connection, error) { return Dial(ctx, policy, s) })

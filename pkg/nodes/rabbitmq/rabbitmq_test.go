@@ -317,7 +317,9 @@ func TestCancelled(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	n := node(m{"queue": uniqueName(t, "q")}, creds(), false)
+	queue := uniqueName(t, "q")
+	cleanup(t, []string{queue}, nil)
+	n := node(m{"queue": queue}, creds(), false)
 	n.Context = ctx
 	_, err := nodetest.Run(t, rabbitmq.Type(), n, nodetest.Items(m{}))
 	require.ErrorIs(t, err, context.Canceled)
