@@ -151,6 +151,7 @@ var types = slices.Concat(
 	postgresTypes,
 	mysqlTypes,
 	redisTypes,
+	rabbitmqTypes,
 )
 
 // genericTypes are the credential types the core nodes use, with n8n's definitions (oAuth2Api

@@ -41,6 +41,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/mysql"
 	"github.com/flowmill/flowmill/pkg/nodes/noop"
 	"github.com/flowmill/flowmill/pkg/nodes/postgres"
+	"github.com/flowmill/flowmill/pkg/nodes/rabbitmq"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfile"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfiles"
 	"github.com/flowmill/flowmill/pkg/nodes/readpdf"
@@ -158,6 +159,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(mysql.Type())
 	r.MustRegister(mysql.TypeV2())
 	r.MustRegister(redis.Type())
+	r.MustRegister(rabbitmq.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
