@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/flowmill/flowmill/pkg/egress"
-	"github.com/flowmill/flowmill/pkg/redisconn"
+	"github.com/flowmill/flowmill/pkg/redisclient"
 )
 
 // redisTypes are the Redis credential types: redis, as n8n 1.x defines it (the Redis node
@@ -30,5 +30,5 @@ var redisTypes = []*Type{
 
 // testRedis connects and sends PING, as n8n's redisConnectionTest does.
 func testRedis(ctx context.Context, data map[string]any, policy *egress.Policy) error {
-	return redisconn.Test(ctx, redisconn.FromCredential(data), policy)
+	return redisclient.Test(ctx, redisclient.FromCredential(data), policy)
 }

@@ -21,7 +21,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/egress"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/internal/jsv"
-	"github.com/flowmill/flowmill/pkg/redisconn"
+	"github.com/flowmill/flowmill/pkg/redisclient"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
@@ -54,15 +54,15 @@ func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 	if err != nil {
 		return nil, err
 	}
-	s := redisconn.FromCredential(creds)
+	s := redisclient.FromCredential(creds)
 	policy := egress.PolicyOf(ex.HTTPClient())
 	// The policy is part of the key: a client dials with the policy it was made with.
 	key := connpool.Key(struct {
-		S redisconn.Settings
+		S redisclient.Settings
 		P string
 	}{s, fmt.Sprintf("%p", policy)})
 	client, release, err := clients.Get(key, func() (*goredis.Client, error) {
-		return redisconn.New(s, policy, poolSize), nil
+		return redisclient.New(s, policy, poolSize), nil
 	})
 	if err != nil {
 		return nil, err
@@ -73,7 +73,7 @@ func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, &nodes.Error{Message: redisconn.DialMessage(err, s.Address()), ItemIndex: -1, Cause: err}
+		return nil, &nodes.Error{Message: redisclient.DialMessage(err, s.Address()), ItemIndex: -1, Cause: err}
 	}
 	r := &run{ex: ex, client: client}
 	operation, err := ex.ParamString("operation", 0)

@@ -1,7 +1,7 @@
-// Package redisconn opens Redis connections for the Redis node and the redis credential test:
+// Package redisclient opens Redis connections for the Redis node and the redis credential test:
 // settings from a credential as n8n 1.x reads them, every dial through the egress policy, and
 // failures worded as n8n's.
-package redisconn
+package redisclient
 
 import (
 	"context"
