@@ -148,6 +148,7 @@ var types = slices.Concat(
 	mailTypes,
 	transferTypes,
 	webhookTypes,
+	mqttTypes,
 )
 
 // genericTypes are the credential types the core nodes use, with n8n's definitions (oAuth2Api

@@ -38,6 +38,8 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/markdown"
 	"github.com/flowmill/flowmill/pkg/nodes/merge"
 	"github.com/flowmill/flowmill/pkg/nodes/movebinarydata"
+	"github.com/flowmill/flowmill/pkg/nodes/mqtt"
+	"github.com/flowmill/flowmill/pkg/nodes/mqtttrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/noop"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfile"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfiles"
@@ -150,6 +152,8 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(ftp.Type())
 	r.MustRegister(executeworkflowtrigger.Type())
 	r.MustRegister(workflowtrigger.Type())
+	r.MustRegister(mqtt.Type())
+	r.MustRegister(mqtttrigger.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
