@@ -44,8 +44,10 @@ type Config struct {
 	Service *execution.Service
 	Nodes   *nodes.Registry
 	Eval    *expr.Evaluator
-	// Cipher decrypts the credentials listeners use; nil makes them fail to read credentials.
+	// Cipher decrypts the credentials listeners use, those the workflow's owner may see.
 	Cipher *credential.Cipher
+	// Credentials, when set, replaces that lookup (tests).
+	Credentials func(workflowID string) nodes.CredentialsFunc
 	// Host is what listeners may reach (the egress policy).
 	Host nodes.Host
 	// Log may be nil (discarded).
@@ -354,7 +356,9 @@ func (h *holder) execution() *nodes.Execution {
 		resolved.Parameters = params
 	}
 	var creds nodes.CredentialsFunc
-	if h.m.cfg.Cipher != nil {
+	if h.m.cfg.Credentials != nil {
+		creds = h.m.cfg.Credentials(h.workflowID)
+	} else if h.m.cfg.Cipher != nil {
 		creds = credential.ForWorkflow(h.m.cfg.Store, h.m.cfg.Cipher, h.workflowID)
 	}
 	wf := h.wf
