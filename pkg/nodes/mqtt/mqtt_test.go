@@ -86,6 +86,11 @@ func TestPublish(t *testing.T) {
 			if tc.retain {
 				// A subscriber arriving later still gets the retained message.
 				require.Equal(t, "keep", string(next(t, subscribe(t, topic)).Payload()))
+				// An empty retained message clears it from the broker.
+				_, err := nodetest.Run(t, mqtt.Type(), nodetest.Node{Parameters: m{"topic": topic, "sendInputData": false,
+					"message": "", "options": m{"qos": 1.0, "retain": true}},
+					Credentials: m{"mqtt": m{"id": "1", "name": "broker"}}, CredentialData: creds(1883)}, nodetest.Items(m{}))
+				require.NoError(t, err)
 			}
 		})
 	}
