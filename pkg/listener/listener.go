@@ -112,6 +112,12 @@ func (m *Manager) stop(release bool) {
 		if m.cancel == nil {
 			return
 		}
+		// Holders learn whether to release before their context ends.
+		m.mu.Lock()
+		for _, h := range m.running {
+			h.setAbandon(!release)
+		}
+		m.mu.Unlock()
 		m.cancel()
 		m.sub.Stop()
 		<-m.done
@@ -244,11 +250,15 @@ func (h *holder) stop(release bool) {
 	if h.cancel == nil {
 		return
 	}
-	h.mu.Lock()
-	h.abandon = !release
-	h.mu.Unlock()
+	h.setAbandon(!release)
 	h.cancel()
 	<-h.done
+}
+
+func (h *holder) setAbandon(v bool) {
+	h.mu.Lock()
+	h.abandon = v
+	h.mu.Unlock()
 }
 
 var (
