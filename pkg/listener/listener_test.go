@@ -19,6 +19,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/trigger"
+	"github.com/flowmill/flowmill/pkg/worker"
 )
 
 const broker = "127.0.0.1:1883"
@@ -108,6 +109,10 @@ func count(list []string, s string) int {
 
 func TestMQTTTriggerOneHolderAndTakeover(t *testing.T) {
 	in := infratest.Open(t, nil)
+	w0, err := worker.New(in)
+	require.NoError(t, err)
+	require.NoError(t, w0.Start(context.Background()))
+	t.Cleanup(w0.Stop)
 	a, b := newManager(t, in), newManager(t, in)
 	topic := uniqueTopic(t)
 	now := time.Now().UTC()
@@ -171,6 +176,13 @@ func TestMQTTTriggerOneHolderAndTakeover(t *testing.T) {
 		}
 	}
 	require.Equal(t, 10, len(got)-probes, strings.Join(got, ","))
+
+	// The executions run on a worker like any trigger's.
+	require.Eventually(t, func() bool {
+		var statuses []string
+		require.NoError(t, in.Store.DB.Raw(`SELECT status FROM executions WHERE workflow_id = ?`, w.ID).Scan(&statuses).Error)
+		return len(statuses) > 0 && count(statuses, "success") == len(statuses)
+	}, 20*time.Second, 50*time.Millisecond, "the executions did not all succeed")
 
 	// Saving a new version restarts the listener with the new parameters.
 	topic2 := uniqueTopic(t)
