@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -242,7 +243,9 @@ type holder struct {
 	done   chan struct{}
 	// abandon makes stop leave the lease to lapse instead of releasing it.
 	abandon bool
-	mu      sync.Mutex
+	// failed is set while the workflow shows this listener's last failure.
+	failed atomic.Bool
+	mu     sync.Mutex
 }
 
 // stop ends the listener; release gives the lease back at once.
@@ -321,6 +324,7 @@ func (h *holder) hold(ctx context.Context) {
 		}
 		h.m.log.Warn("listener failed", "workflow", h.workflowID, "node", h.node.Name, "err", err)
 		_ = trigger.SetError(context.WithoutCancel(ctx), rdb, h.workflowID, fmt.Sprintf("Node %q: %v", h.node.Name, err))
+		h.failed.Store(true)
 		select {
 		case <-lctx.Done():
 		case <-time.After(retryDelay):
@@ -353,7 +357,11 @@ func (h *holder) emit(ctx context.Context, items []workflow.Item) error {
 		Start: execution.StartData{StartNode: h.node.Name, Input: items}})
 	if errors.Is(err, execution.ErrNotQueued) {
 		// Stored: the reconciler queues it.
-		return nil
+		err = nil
+	}
+	if err == nil && h.failed.CompareAndSwap(true, false) {
+		// Listening again: the workflow no longer shows the failure.
+		_ = trigger.ClearError(c, h.m.cfg.Redis, h.workflowID)
 	}
 	return err
 }
