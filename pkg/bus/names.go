@@ -53,4 +53,7 @@ const (
 	// KeyTriggerLastPrefix + workflow id, node and rule holds when a schedule rule that skips
 	// firings (week intervals, recurrences) last fired, in Unix seconds, for every scheduler.
 	KeyTriggerLastPrefix = "flowmill:trigger:last:"
+	// KeyListenerLeasePrefix + workflow id + ":" + node name holds the token of the one
+	// scheduler running that listener trigger, renewed while it runs.
+	KeyListenerLeasePrefix = "flowmill:listener:"
 )

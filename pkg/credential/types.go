@@ -152,6 +152,7 @@ var types = slices.Concat(
 	mysqlTypes,
 	redisTypes,
 	rabbitmqTypes,
+	mqttTypes,
 )
 
 // genericTypes are the credential types the core nodes use, with n8n's definitions (oAuth2Api

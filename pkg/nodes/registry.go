@@ -73,7 +73,17 @@ type Type struct {
 	// SubWorkflowStart marks the node a sub-workflow run starts at when the workflow has one
 	// (n8n's Execute Workflow Trigger).
 	SubWorkflowStart bool
+	// Listen makes a trigger a long-lived listener (MQTT, Redis, RabbitMQ subscriptions): once
+	// its workflow is active, exactly one scheduler across the installation calls it and keeps
+	// it running; it blocks while subscribed and calls emit once per message, each call starting
+	// one execution. It returns when ctx ends (nil) or the subscription fails (the error, after
+	// which it is called again). emit fails when the message could not be stored or the
+	// listener lost its lease; a listener that acknowledges messages must not acknowledge then.
+	Listen ListenFunc
 }
+
+// ListenFunc is a listener trigger's subscription; see Type.Listen.
+type ListenFunc func(ctx context.Context, ex *Execution, emit func(items []workflow.Item) error) error
 
 // InputRequirement is what a waiting multi-input node needs before it may run with inputs
 // missing: every input listed in Inputs, and at least Count inputs with data (an input counts

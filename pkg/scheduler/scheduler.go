@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/flowmill/flowmill/pkg/bus"
+	"github.com/flowmill/flowmill/pkg/credential"
 	"github.com/flowmill/flowmill/pkg/execution"
 	"github.com/flowmill/flowmill/pkg/infra"
+	"github.com/flowmill/flowmill/pkg/listener"
 	"github.com/flowmill/flowmill/pkg/trigger"
 )
 
@@ -50,6 +52,10 @@ func New(in *infra.Infra) (*Scheduler, error) {
 	if err != nil {
 		return nil, err
 	}
+	listeners, err := NewListeners(in)
+	if err != nil {
+		return nil, err
+	}
 	return &Scheduler{
 		log:       in.Log,
 		ID:        id,
@@ -59,6 +65,7 @@ func New(in *infra.Infra) (*Scheduler, error) {
 			resumer,
 			pruner,
 			triggers,
+			listeners,
 		},
 	}, nil
 }
@@ -87,4 +94,16 @@ func (s *Scheduler) Stop() {
 		s.loops[i].Stop()
 	}
 	s.heartbeat.Stop()
+}
+
+// NewListeners builds the listener-trigger manager of a process on in.
+func NewListeners(in *infra.Infra) (*listener.Manager, error) {
+	svc, err := execution.NewService(execution.ServiceConfig{Store: in.Store, Queue: in.Queue, Redis: in.Redis})
+	if err != nil {
+		return nil, err
+	}
+	// Without a key (a process that never stored credentials) listeners get none.
+	cipher, _ := credential.NewCipher(in.Config.EncryptionKey)
+	return listener.New(listener.Config{Store: in.Store, Redis: in.Redis, Service: svc, Nodes: in.Nodes,
+		Eval: in.Eval, Cipher: cipher, Host: infra.NodeHost(in.Config, in.Files), Log: in.Log})
 }

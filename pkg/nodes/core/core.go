@@ -39,6 +39,8 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/merge"
 	"github.com/flowmill/flowmill/pkg/nodes/movebinarydata"
 	"github.com/flowmill/flowmill/pkg/nodes/mysql"
+	"github.com/flowmill/flowmill/pkg/nodes/mqtt"
+	"github.com/flowmill/flowmill/pkg/nodes/mqtttrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/noop"
 	"github.com/flowmill/flowmill/pkg/nodes/postgres"
 	"github.com/flowmill/flowmill/pkg/nodes/rabbitmq"
@@ -160,6 +162,8 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(mysql.TypeV2())
 	r.MustRegister(redis.Type())
 	r.MustRegister(rabbitmq.Type())
+	r.MustRegister(mqtt.Type())
+	r.MustRegister(mqtttrigger.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
