@@ -90,8 +90,13 @@ func runExecute(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "worker execute:", err)
 		return 1
 	}
+	registry, err := core.Build(cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "worker execute:", err)
+		return 1
+	}
 	eng, err := engine.New(engine.Options{
-		Registry:  core.ForInstance(cfg),
+		Registry:  registry,
 		Evaluator: ev,
 		Logger:    slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		Env:       config.NodeEnvironment(),

@@ -58,11 +58,14 @@ const settleAfter = 5 * time.Second
 // starting the embedded Redis when no Redis URL is configured, and checks that the encryption key matches the one the
 // database was first used with.
 func Open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*Infra, error) {
-	in := &Infra{Config: cfg, Log: log, Metrics: metrics.New(), Nodes: core.ForInstance(cfg)}
+	registry, err := core.Build(cfg)
+	if err != nil {
+		return nil, err
+	}
+	in := &Infra{Config: cfg, Log: log, Metrics: metrics.New(), Nodes: registry}
 	if err := cfg.EnsureEncryptionKey(); err != nil {
 		return nil, err
 	}
-	var err error
 	scriptTimeout, scriptMemory := cfg.ScriptLimits()
 	if in.Eval, err = expr.New(expr.Options{DefaultTimezone: cfg.Timezone, ScriptTimeout: scriptTimeout, MemoryLimit: scriptMemory}); err != nil {
 		return nil, err
