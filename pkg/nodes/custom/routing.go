@@ -110,7 +110,7 @@ func (s *spec) check() error {
 func checkProps(ps []prop, path string) error {
 	for _, p := range ps {
 		here := fmt.Sprintf("%s.%s", path, p.Name)
-		if p.Name == "" && p.Value != nil {
+		if p.Value != nil {
 			here = fmt.Sprintf("%s[%v]", path, p.Value)
 		}
 		if r := p.Routing; r != nil {
