@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/flowmill/flowmill/pkg/credential"
@@ -66,11 +67,11 @@ func (r *run) eval(v any, extra map[string]any) (any, error) {
 // requestDefaults and the routing of every shown property, authenticates it with the
 // credential type's authenticate block, sends it (paginating when asked) through the egress
 // policy, and turns the answers into items with the postReceive actions.
-func execute(s *spec, credTypes []string) nodes.NodeFunc {
+func execute(s *spec) nodes.NodeFunc {
 	return func(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
 		var out []workflow.Item
 		for i := range ex.InputData(0) {
-			items, err := executeItem(ctx, ex, s, credTypes, i)
+			items, err := executeItem(ctx, ex, s, i)
 			if err != nil {
 				if ex.ContinueOnFail() {
 					out = append(out, ex.ErrorItem(err, i))
@@ -87,20 +88,22 @@ func execute(s *spec, credTypes []string) nodes.NodeFunc {
 	}
 }
 
-func executeItem(ctx context.Context, ex *nodes.Execution, s *spec, credTypes []string, i int) ([]workflow.Item, error) {
+func executeItem(ctx context.Context, ex *nodes.Execution, s *spec, i int) ([]workflow.Item, error) {
 	r := &run{ctx: ctx, ex: ex, i: i}
+	use, err := pickCredential(ex, s)
+	if err != nil {
+		return nil, err
+	}
 	var credType *credential.Type
-	for _, name := range credTypes {
-		if _, ok := nodes.SelectedCredential(ex.Node(), name); !ok {
-			continue
-		}
-		data, err := ex.Credentials(ctx, name)
-		if err != nil {
+	if use != nil {
+		data, err := ex.Credentials(ctx, use.Name)
+		switch {
+		case err == nil:
+			r.creds = data
+			credType, _ = credential.Lookup(use.Name)
+		case use.Required:
 			return nil, err
 		}
-		r.creds = data
-		credType, _ = credential.Lookup(name)
-		break
 	}
 	req := &request{method: http.MethodGet, headers: workflow.NewObject(0), qs: workflow.NewObject(0)}
 	if s.RequestDefaults != nil {
@@ -122,7 +125,7 @@ func executeItem(ctx context.Context, ex *nodes.Execution, s *spec, credTypes []
 		if err != nil {
 			return nil, err
 		}
-		if err := r.apply(req, p, v); err != nil {
+		if err := r.apply(req, p, v, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -134,10 +137,29 @@ func executeItem(ctx context.Context, ex *nodes.Execution, s *spec, credTypes []
 	return r.send(req)
 }
 
+// pickCredential is the credential the node authenticates with, as n8n's routing node picks
+// it: the only one described, else the one shown for the authentication parameter's value.
+func pickCredential(ex *nodes.Execution, s *spec) (*credentialUse, error) {
+	switch len(s.Credentials) {
+	case 0:
+		return nil, nil
+	case 1:
+		return &s.Credentials[0], nil
+	}
+	method, _ := ex.Node().Parameters["authentication"]
+	for n, c := range s.Credentials {
+		if slices.ContainsFunc(c.DisplayOptions.Show.Authentication, func(v any) bool { return sameValue(v, method) }) {
+			return &s.Credentials[n], nil
+		}
+	}
+	return nil, nodes.Errorf(-1, "Node type \"%s\" does not have any credentials of type \"%v\" defined", ex.Node().Type, method)
+}
+
 // apply adds a property's routing, and that of the option or children its value selects.
-func (r *run) apply(req *request, p prop, v any) error {
+// scope holds the keys a fixedCollection entry adds ($parent, $index).
+func (r *run) apply(req *request, p prop, v any, scope map[string]any) error {
 	if p.Routing != nil {
-		if err := r.route(req, p.Routing, v); err != nil {
+		if err := r.route(req, p.Routing, v, scope); err != nil {
 			return err
 		}
 	}
@@ -145,22 +167,13 @@ func (r *run) apply(req *request, p prop, v any) error {
 	case "options":
 		for _, o := range p.Options {
 			if o.Routing != nil && sameValue(o.Value, v) {
-				if err := r.route(req, o.Routing, v); err != nil {
-					return err
-				}
-			}
-		}
-	case "multiOptions":
-		list, _ := v.([]any)
-		for _, o := range p.Options {
-			if o.Routing != nil && slices.ContainsFunc(list, func(x any) bool { return sameValue(o.Value, x) }) {
-				if err := r.route(req, o.Routing, o.Value); err != nil {
+				if err := r.route(req, o.Routing, v, scope); err != nil {
 					return err
 				}
 			}
 		}
 	case "collection":
-		return r.applyChildren(req, p.Options, v)
+		return r.applyChildren(req, p.Options, v, scope)
 	case "fixedCollection":
 		for _, group := range p.Options {
 			gv, ok := workflow.LookupPath(v, group.Name)
@@ -171,8 +184,8 @@ func (r *run) apply(req *request, p prop, v any) error {
 			if !isList {
 				entries = []any{gv}
 			}
-			for _, e := range entries {
-				if err := r.applyChildren(req, group.Values, e); err != nil {
+			for n, e := range entries {
+				if err := r.applyChildren(req, group.Values, e, map[string]any{"$parent": e, "$index": n}); err != nil {
 					return err
 				}
 			}
@@ -181,13 +194,13 @@ func (r *run) apply(req *request, p prop, v any) error {
 	return nil
 }
 
-func (r *run) applyChildren(req *request, children []prop, v any) error {
+func (r *run) applyChildren(req *request, children []prop, v any, scope map[string]any) error {
 	for _, c := range children {
 		cv, ok := workflow.LookupPath(v, c.Name)
 		if !ok || c.Name == "" {
 			continue
 		}
-		if err := r.apply(req, c, cv); err != nil {
+		if err := r.apply(req, c, cv, scope); err != nil {
 			return err
 		}
 	}
@@ -201,8 +214,9 @@ func sameValue(a, b any) bool {
 }
 
 // route applies one routing block with $value set to the property's value.
-func (r *run) route(req *request, rt *routing, v any) error {
+func (r *run) route(req *request, rt *routing, v any, scope map[string]any) error {
 	extra := map[string]any{"$value": v}
+	maps.Copy(extra, scope)
 	if rt.Request != nil {
 		m, err := r.eval(rt.Request, extra)
 		if err != nil {
@@ -233,15 +247,16 @@ func (r *run) route(req *request, rt *routing, v any) error {
 		}
 		if key := fmt.Sprint(cmp.Or[any](name, "")); key != "" {
 			dotted := sd.PropertyInDotNotation == nil || *sd.PropertyInDotNotation
-			if sd.Type == "query" {
-				setKey(req.qs, key, value, dotted)
-			} else {
+			// As n8n: a send without type "body" goes to the query.
+			if sd.Type == "body" {
 				body, ok := req.body.(*workflow.Object)
 				if !ok {
 					body = workflow.NewObject(1)
 					req.body = body
 				}
 				setKey(body, key, value, dotted)
+			} else {
+				setKey(req.qs, key, value, dotted)
 			}
 		}
 	}
@@ -409,12 +424,20 @@ func (r *run) send(req *request) ([]workflow.Item, error) {
 		}
 		return limit(items, req.maxResults), nil
 	}
-	var all []workflow.Item
 	if pg.Type == "offset" {
 		return r.offsetPages(req, pg)
 	}
+	// As n8n: before every request (the first too, with an empty $response) the pagination's
+	// request is evaluated and its keys replace the request's; continue decides on another.
+	var all []workflow.Item
+	last := map[string]any{}
 	for page := 0; page < maxPages; page++ {
-		res, err := r.do(req)
+		extra := map[string]any{"$response": last, "$request": req.asJSON()}
+		next, err := r.eval(pg.Properties["request"], extra)
+		if err != nil {
+			return nil, err
+		}
+		res, err := r.do(req.with(next))
 		if err != nil {
 			return nil, err
 		}
@@ -426,7 +449,8 @@ func (r *run) send(req *request) ([]workflow.Item, error) {
 		if req.maxResults > 0 && len(all) >= req.maxResults {
 			return all[:req.maxResults], nil
 		}
-		extra := map[string]any{"$response": res.asJSON()}
+		last = res.asJSON()
+		extra["$response"] = last
 		more, err := r.eval(pg.Properties["continue"], extra)
 		if err != nil {
 			return nil, err
@@ -434,13 +458,37 @@ func (r *run) send(req *request) ([]workflow.Item, error) {
 		if !workflow.Truthy(more) {
 			break
 		}
-		next, err := r.eval(pg.Properties["request"], extra)
-		if err != nil {
-			return nil, err
-		}
-		req.merge(next)
 	}
 	return all, nil
+}
+
+// with returns a copy of req whose options named in v (evaluated pagination request options)
+// replace its own whole, as n8n spreads them over the request.
+func (req *request) with(v any) *request {
+	out := *req
+	out.headers, out.qs = req.headers.Clone(), req.qs.Clone()
+	o, ok := toObject(v)
+	if !ok {
+		return &out
+	}
+	for k := range o.All() {
+		switch k {
+		case "headers":
+			out.headers = workflow.NewObject(0)
+		case "qs":
+			out.qs = workflow.NewObject(0)
+		case "body":
+			out.body = nil
+		}
+	}
+	out.merge(o)
+	return &out
+}
+
+// asJSON is $request: the request options so far.
+func (req *request) asJSON() map[string]any {
+	return map[string]any{"method": req.method, "baseURL": req.baseURL, "url": req.url,
+		"headers": req.headers, "qs": req.qs, "body": req.body}
 }
 
 // offsetPages is n8n's offset pagination: limitParameter and offsetParameter in the query or
@@ -452,12 +500,21 @@ func (r *run) offsetPages(req *request, pg *pagination) ([]workflow.Item, error)
 		return nil, nodes.Errorf(r.i, "The pagination's pageSize must be a positive number")
 	}
 	limitName, offsetName := fmt.Sprint(props["limitParameter"]), fmt.Sprint(props["offsetParameter"])
+	root, _ := props["rootProperty"].(string)
 	var all []workflow.Item
 	for offset := 0; offset < maxPages*int(size); offset += int(size) {
+		pageLimit := int(size)
+		if req.maxResults > 0 {
+			missing := req.maxResults - len(all)
+			if missing < 1 {
+				break
+			}
+			pageLimit = min(pageLimit, missing)
+		}
 		if props["type"] == "body" {
-			req.merge(map[string]any{"body": map[string]any{limitName: size, offsetName: offset}})
+			req.merge(map[string]any{"body": map[string]any{limitName: pageLimit, offsetName: offset}})
 		} else {
-			req.qs.Set(limitName, size)
+			req.qs.Set(limitName, pageLimit)
 			req.qs.Set(offsetName, offset)
 		}
 		res, err := r.do(req)
@@ -468,15 +525,23 @@ func (r *run) offsetPages(req *request, pg *pagination) ([]workflow.Item, error)
 		if err != nil {
 			return nil, err
 		}
-		all = append(all, items...)
-		if req.maxResults > 0 && len(all) >= req.maxResults {
-			return all[:req.maxResults], nil
+		if root != "" {
+			var v any
+			if len(items) > 0 {
+				v, _ = workflow.LookupPath(items[0].JSON, root)
+			}
+			list, ok := v.([]any)
+			if !ok {
+				return nil, nodes.Errorf(r.i, "The rootProperty \"%s\" could not be found on item.", root)
+			}
+			items = toItems(list)
 		}
-		if len(items) < int(size) {
+		all = append(all, items...)
+		if len(items) == 0 || len(items) != int(size) {
 			break
 		}
 	}
-	return all, nil
+	return limit(all, req.maxResults), nil
 }
 
 func limit(items []workflow.Item, n int) []workflow.Item {
@@ -497,6 +562,9 @@ func (req *request) target() (string, error) {
 	}
 	q := parsed.Query()
 	for k, v := range req.qs.All() {
+		if v == nil { // undefined in n8n: left out
+			continue
+		}
 		if list, ok := v.([]any); ok {
 			for _, e := range list {
 				q.Add(k, scalar(e))
@@ -546,7 +614,9 @@ func (r *run) do(req *request) (*response, error) {
 		hr.Header.Set("Content-Type", "application/json")
 	}
 	for k, v := range req.headers.All() {
-		hr.Header.Set(k, scalar(v))
+		if v != nil {
+			hr.Header.Set(k, scalar(v))
+		}
 	}
 	if req.hasAuth {
 		hr.SetBasicAuth(req.user, req.password)
@@ -571,11 +641,7 @@ func (r *run) do(req *request) (*response, error) {
 		out.body = string(raw)
 	}
 	if !req.ignoreStatus && (res.StatusCode < 200 || res.StatusCode > 299) {
-		return nil, &nodes.Error{
-			Message:     fmt.Sprintf("Request failed with status code %d", res.StatusCode),
-			Description: strings.TrimSpace(string(raw[:min(len(raw), 500)])),
-			ItemIndex:   r.i,
-		}
+		return nil, apiError(out, r.i)
 	}
 	return out, nil
 }
@@ -685,38 +751,94 @@ func (r *run) runAction(a action, items []workflow.Item, res *response) ([]workf
 		if err != nil {
 			return nil, err
 		}
-		n, _ := number(m)
-		return limit(items, int(n)), nil
-	case "sort":
-		key, err := str("key")
+		n, err := strconv.Atoi(leadingDigits(scalar(m)))
 		if err != nil {
-			return nil, err
+			return nil, nodes.Errorf(r.i, "The limit's maxResults %v is not a number", m)
+		}
+		return items[:min(max(n, 0), len(items))], nil
+	case "sort":
+		// As n8n: the top-level key's value as lower-case text, the key itself not evaluated.
+		key := fmt.Sprint(props["key"])
+		text := func(it workflow.Item) string {
+			v, ok := it.JSON.Lookup(key)
+			if !ok || v == nil {
+				return ""
+			}
+			return strings.ToLower(scalar(v))
 		}
 		out := slices.Clone(items)
-		slices.SortStableFunc(out, func(a, b workflow.Item) int {
-			va, _ := workflow.LookupPath(a.JSON, key)
-			vb, _ := workflow.LookupPath(b.JSON, key)
-			return compare(va, vb)
-		})
+		slices.SortStableFunc(out, func(a, b workflow.Item) int { return strings.Compare(text(a), text(b)) })
 		return out, nil
 	case "binaryData":
 		dest, err := str("destinationProperty")
 		if err != nil {
 			return nil, err
 		}
-		dest = cmp.Or(dest, "data")
 		bin := nodes.NewBinary(res.raw, "", res.headers.Get("Content-Type"))
-		return []workflow.Item{{JSON: workflow.NewObject(0), Binary: map[string]workflow.BinaryData{dest: bin}}}, nil
+		out := make([]workflow.Item, 0, len(items))
+		for _, it := range items {
+			if _, isText := res.body.(string); isText {
+				it.JSON = workflow.NewObject(0)
+			}
+			it.Binary = map[string]workflow.BinaryData{dest: bin}
+			out = append(out, it)
+		}
+		return out, nil
 	}
 	return items, nil
 }
 
-// compare orders values as lodash's sortBy does for numbers and strings.
-func compare(a, b any) int {
-	fa, aNum := number(a)
-	fb, bNum := number(b)
-	if aNum && bNum {
-		return cmp.Compare(fa, fb)
+// leadingDigits is what parseInt reads of s.
+func leadingDigits(s string) string {
+	s = strings.TrimSpace(s)
+	end := 0
+	for end < len(s) && (s[end] >= '0' && s[end] <= '9' || end == 0 && s[end] == '-') {
+		end++
 	}
-	return strings.Compare(fmt.Sprint(a), fmt.Sprint(b))
+	return s[:end]
+}
+
+// statusMessages are n8n's NodeApiError messages for HTTP status codes.
+var statusMessages = map[string]string{
+	"4XX": "Your request is invalid or could not be processed by the service",
+	"400": "Bad request - please check your parameters",
+	"401": "Authorization failed - please check your credentials",
+	"402": "Payment required - perhaps check your payment details?",
+	"403": "Forbidden - perhaps check your credentials?",
+	"404": "The resource you are requesting could not be found",
+	"405": "Method not allowed - please check you are using the right HTTP method",
+	"5XX": "The service failed to process your request",
+	"500": "The service was not able to process your request",
+	"502": "Bad gateway - the service failed to handle your request",
+	"503": "Service unavailable - try again later or consider setting this node to retry automatically (in the node settings)",
+	"504": "Gateway timed out - perhaps try again later?",
+}
+
+// apiError is the error an answer outside 2xx fails the node with (n8n's NodeApiError): the
+// status's message, and the answer's own message (or text) as the description. A 429 gets
+// the routing node's advice instead.
+func apiError(res *response, i int) error {
+	code := strconv.Itoa(res.status)
+	msg, ok := statusMessages[code]
+	if !ok {
+		msg = statusMessages[code[:1]+"XX"]
+	}
+	if res.status == http.StatusTooManyRequests {
+		msg = "Try spacing your requests out using the batching settings under 'Options'"
+	}
+	desc := strings.TrimSpace(string(res.raw[:min(len(res.raw), 1000)]))
+	if o, ok := workflow.AsObject(res.body); ok {
+		for _, key := range []string{"message", "error", "description", "detail"} {
+			if v, ok := o.Lookup(key); ok {
+				if s, isText := v.(string); isText && s != "" {
+					desc = s
+					break
+				}
+			}
+		}
+	}
+	if msg == "" {
+		msg, desc = fmt.Sprintf("%s - %s", code, desc), ""
+	}
+	return &nodes.Error{Name: "NodeApiError", Message: msg, Description: desc, HTTPCode: code, ItemIndex: i}
 }

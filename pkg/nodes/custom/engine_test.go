@@ -159,10 +159,11 @@ func TestBookshelfErrors(t *testing.T) {
 		return err
 	}
 	e := nodetest.NodeError(t, run("wrong", "1", nodes.Host{}))
-	require.Equal(t, "Request failed with status code 401", e.Message)
-	require.Contains(t, e.Description, "bad key")
+	require.Equal(t, "Authorization failed - please check your credentials", e.Message)
+	require.Equal(t, "bad key", e.Description)
+	require.Equal(t, "401", e.HTTPCode)
 	e = nodetest.NodeError(t, run("secret", "9", nodes.Host{}))
-	require.Equal(t, "Request failed with status code 404", e.Message)
+	require.Equal(t, "The resource you are requesting could not be found", e.Message)
 
 	cfg, err := config.Load(nil, func(k string) string {
 		return map[string]string{"FLOWMILL_EGRESS_DENY": "127.0.0.0/8"}[k]

@@ -169,14 +169,12 @@ func loadNode(path, pkg string) (nodes.Type, error) {
 	if err != nil {
 		return nodes.Type{}, fileError(path, "", err.Error())
 	}
-	var credTypes []string
 	for n, c := range s.Credentials {
 		if c.Name == "" {
 			return nodes.Type{}, fileError(path, fmt.Sprintf("credentials[%d].name", n), "missing")
 		}
-		credTypes = append(credTypes, c.Name)
 	}
-	return nodes.Type{Description: desc, Kind: nodes.KindAction, Node: execute(&s, credTypes)}, nil
+	return nodes.Type{Description: desc, Kind: nodes.KindAction, Node: execute(&s)}, nil
 }
 
 func setDefault(d map[string]any, key string, v any) {
@@ -241,6 +239,19 @@ func Register(r *nodes.Registry, pkgs []Package) error {
 				return fmt.Errorf("custom nodes: package %s (%s): node type %q conflicts with a built-in node type", p.Name, p.Dir, name)
 			}
 			nodeFrom[name] = p.Name
+		}
+	}
+	for _, p := range pkgs {
+		for _, t := range p.Nodes {
+			for _, c := range t.Description.Credentials {
+				name, _ := c["name"].(string)
+				if _, ok := credFrom[name]; ok {
+					continue
+				}
+				if _, ok := credential.Lookup(name); !ok || credential.IsExtra(name) {
+					return fmt.Errorf("custom nodes: package %s (%s): node type %q uses credential type %q, which neither a built-in nor a package defines", p.Name, p.Dir, t.Description.Name, name)
+				}
+			}
 		}
 	}
 	for _, p := range pkgs {

@@ -130,6 +130,8 @@ func TestRegisterConflicts(t *testing.T) {
 			"one": {"package.json": `{"name": "n8n-nodes-same"}`, "thing.node.json": validNode},
 			"two": {"package.json": `{"name": "n8n-nodes-same"}`, "thing.node.json": validNode}},
 			`node type "n8n-nodes-same.thing" is also defined by package n8n-nodes-same`},
+		{"unknown credential type", map[string]map[string]string{"p": {"a.node.json": `{"name": "a", "displayName": "A", "version": 1, "properties": [], "credentials": [{"name": "nowhereApi"}]}`}},
+			`node type "p.a" uses credential type "nowhereApi", which neither a built-in nor a package defines`},
 		{"credential type of a built-in", map[string]map[string]string{"p": {"c.credentials.json": cred("httpHeaderAuth")}},
 			`credential type "httpHeaderAuth" conflicts with a built-in credential type`},
 		{"credential type of another package", map[string]map[string]string{

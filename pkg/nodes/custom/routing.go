@@ -91,12 +91,10 @@ var actionTypes = map[string]bool{"rootProperty": true, "set": true, "setKeyValu
 
 // spec is what a node's description holds for the engine.
 type spec struct {
-	Properties        []prop         `json:"properties"`
-	RequestDefaults   map[string]any `json:"requestDefaults"`
-	RequestOperations *operations    `json:"requestOperations"`
-	Credentials       []struct {
-		Name string `json:"name"`
-	} `json:"credentials"`
+	Properties        []prop          `json:"properties"`
+	RequestDefaults   map[string]any  `json:"requestDefaults"`
+	RequestOperations *operations     `json:"requestOperations"`
+	Credentials       []credentialUse `json:"credentials"`
 }
 
 // check refuses what the engine cannot run, naming the property path.
@@ -150,4 +148,15 @@ func checkOperations(o *operations, path string) error {
 		return nil
 	}
 	return fmt.Errorf("%s.pagination.type: %q is not supported (generic, offset)", path, o.Pagination.Type)
+}
+
+// credentialUse is an entry of the description's credentials (INodeCredentialDescription).
+type credentialUse struct {
+	Name           string `json:"name"`
+	Required       bool   `json:"required"`
+	DisplayOptions struct {
+		Show struct {
+			Authentication []any `json:"authentication"`
+		} `json:"show"`
+	} `json:"displayOptions"`
 }
