@@ -120,13 +120,10 @@ type Authenticate struct {
 	Properties AuthenticateProperties `json:"properties"`
 }
 
-// AuthenticateProperties are the headers and query parameters Authenticate adds; Body and Auth
-// (basic auth's username and password) are applied by declarative custom nodes only.
+// AuthenticateProperties are the headers and query parameters Authenticate adds.
 type AuthenticateProperties struct {
 	Headers map[string]string `json:"headers,omitempty"`
 	QS      map[string]string `json:"qs,omitempty"`
-	Body    map[string]any    `json:"body,omitempty"`
-	Auth    map[string]string `json:"auth,omitempty"`
 }
 
 var password = map[string]any{"password": true}

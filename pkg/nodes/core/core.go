@@ -11,7 +11,6 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/compression"
 	"github.com/flowmill/flowmill/pkg/nodes/cron"
 	"github.com/flowmill/flowmill/pkg/nodes/crypto"
-	"github.com/flowmill/flowmill/pkg/nodes/custom"
 	"github.com/flowmill/flowmill/pkg/nodes/datetime"
 	"github.com/flowmill/flowmill/pkg/nodes/debughelper"
 	"github.com/flowmill/flowmill/pkg/nodes/editimage"
@@ -166,22 +165,4 @@ func Registry() *nodes.Registry {
 // editor's node list, runs, activation and previews agree.
 func ForInstance(c *config.Config) *nodes.Registry {
 	return Registry().Disable(c.DisabledNodes())
-}
-
-// Build is ForInstance with the custom node packages of FLOWMILL_CUSTOM_EXTENSIONS added (and
-// their credential types registered): every process calls it at start and refuses to start on
-// its error, which names the file and field at fault.
-func Build(c *config.Config) (*nodes.Registry, error) {
-	r := ForInstance(c)
-	if c.CustomExtensions == "" {
-		return r, nil
-	}
-	pkgs, err := custom.Load(c.CustomExtensions)
-	if err != nil {
-		return nil, err
-	}
-	if err := custom.Register(r, pkgs); err != nil {
-		return nil, err
-	}
-	return r, nil
 }

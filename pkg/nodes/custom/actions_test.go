@@ -58,7 +58,7 @@ func actionsType(t *testing.T) nodes.Type {
 		"actions.node.json": actionsNode, "actions.credentials.json": actionsCredential}})
 	pkgs, err := custom.Load(dir)
 	require.NoError(t, err)
-	require.NoError(t, custom.Register(nodes.NewRegistry(), pkgs))
+	require.NoError(t, custom.Register(nodes.NewRegistry(), pkgs, func(string) bool { return false }))
 	return pkgs[0].Nodes[0]
 }
 

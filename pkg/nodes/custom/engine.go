@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/flowmill/flowmill/pkg/credential"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -94,13 +93,15 @@ func executeItem(ctx context.Context, ex *nodes.Execution, s *spec, i int) ([]wo
 	if err != nil {
 		return nil, err
 	}
-	var credType *credential.Type
+	var auth *Authenticate
 	if use != nil {
 		data, err := ex.Credentials(ctx, use.Name)
 		switch {
 		case err == nil:
 			r.creds = data
-			credType, _ = credential.Lookup(use.Name)
+			if a, ok := authenticators.Load(use.Name); ok {
+				auth, _ = a.(*Authenticate)
+			}
 		case use.Required:
 			return nil, err
 		}
@@ -129,8 +130,8 @@ func executeItem(ctx context.Context, ex *nodes.Execution, s *spec, i int) ([]wo
 			return nil, err
 		}
 	}
-	if credType != nil && credType.Authenticate != nil {
-		if err := r.authenticate(req, credType.Authenticate); err != nil {
+	if auth != nil {
+		if err := r.authenticate(req, auth); err != nil {
 			return nil, err
 		}
 	}
@@ -365,7 +366,7 @@ func mergeInto(dst *workflow.Object, v any) {
 }
 
 // authenticate adds a generic authenticate block's headers, qs, body and basic auth.
-func (r *run) authenticate(req *request, a *credential.Authenticate) error {
+func (r *run) authenticate(req *request, a *Authenticate) error {
 	if a.Type != "generic" {
 		return nil
 	}

@@ -18,8 +18,8 @@ import (
 	"github.com/flowmill/flowmill/pkg/config"
 	"github.com/flowmill/flowmill/pkg/credential"
 	"github.com/flowmill/flowmill/pkg/egress"
+	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/nodes"
-	"github.com/flowmill/flowmill/pkg/nodes/core"
 	"github.com/flowmill/flowmill/pkg/nodes/nodetest"
 )
 
@@ -34,7 +34,7 @@ var (
 func exampleType(t *testing.T, name string) nodes.Type {
 	t.Helper()
 	registryOnce.Do(func() {
-		r, err := core.Build(&config.Config{CustomExtensions: examples})
+		r, err := infra.BuildNodes(&config.Config{CustomExtensions: examples})
 		if err != nil {
 			panic(err)
 		}

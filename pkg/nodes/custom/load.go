@@ -16,8 +16,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
-	"github.com/flowmill/flowmill/pkg/credential"
 	"github.com/flowmill/flowmill/pkg/nodes"
 )
 
@@ -29,7 +29,28 @@ type Package struct {
 	Name        string
 	Dir         string
 	Nodes       []nodes.Type
-	Credentials []*credential.Type
+	Credentials []Credential
+}
+
+// Credential is a credential type of a package: its name, the file's JSON (an n8n
+// ICredentialType, which the credential list reads) and its authenticate block.
+type Credential struct {
+	Name         string
+	JSON         []byte
+	Authenticate *Authenticate
+}
+
+// Authenticate is n8n's generic authenticate block (IAuthenticateGeneric): headers, query
+// parameters, body fields and basic auth added to every request, values being expressions on
+// $credentials.
+type Authenticate struct {
+	Type       string `json:"type"`
+	Properties struct {
+		Headers map[string]string `json:"headers"`
+		QS      map[string]string `json:"qs"`
+		Body    map[string]any    `json:"body"`
+		Auth    map[string]string `json:"auth"`
+	} `json:"properties"`
 }
 
 // Load reads every package in dir. The error names the file and field at fault.
@@ -184,40 +205,52 @@ func setDefault(d map[string]any, key string, v any) {
 }
 
 // loadCredential reads a declarative credential type.
-func loadCredential(path string) (*credential.Type, error) {
+func loadCredential(path string) (Credential, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("custom nodes: %w", err)
+		return Credential{}, fmt.Errorf("custom nodes: %w", err)
 	}
-	var t credential.Type
+	var t struct {
+		Name        string `json:"name"`
+		DisplayName string `json:"displayName"`
+		Properties  []struct {
+			Name string `json:"name"`
+		} `json:"properties"`
+		Authenticate *Authenticate `json:"authenticate"`
+	}
 	if err := json.Unmarshal(b, &t); err != nil {
 		var syntax *json.SyntaxError
 		if errors.As(err, &syntax) {
-			return nil, fileError(path, "", jsonProblem(err))
+			return Credential{}, fileError(path, "", jsonProblem(err))
 		}
-		return nil, fileError(path, "", "unexpected shape: "+err.Error())
+		return Credential{}, fileError(path, "", "unexpected shape: "+err.Error())
 	}
 	switch {
 	case t.Name == "":
-		return nil, fileError(path, "name", "missing")
+		return Credential{}, fileError(path, "name", "missing")
 	case t.DisplayName == "":
-		return nil, fileError(path, "displayName", "missing")
+		return Credential{}, fileError(path, "displayName", "missing")
 	case t.Properties == nil:
-		return nil, fileError(path, "properties", "missing (a list of fields)")
+		return Credential{}, fileError(path, "properties", "missing (a list of fields)")
 	case t.Authenticate != nil && t.Authenticate.Type != "generic":
-		return nil, fileError(path, "authenticate.type", fmt.Sprintf("%q is not supported (generic)", t.Authenticate.Type))
+		return Credential{}, fileError(path, "authenticate.type", fmt.Sprintf("%q is not supported (generic)", t.Authenticate.Type))
 	}
 	for n, p := range t.Properties {
 		if p.Name == "" {
-			return nil, fileError(path, fmt.Sprintf("properties[%d].name", n), "missing")
+			return Credential{}, fileError(path, fmt.Sprintf("properties[%d].name", n), "missing")
 		}
 	}
-	return &t, nil
+	return Credential{Name: t.Name, JSON: b, Authenticate: t.Authenticate}, nil
 }
 
-// Register adds the packages' node types to r and their credential types to the credential
-// list. A node or credential type name taken by a built-in or another package is an error.
-func Register(r *nodes.Registry, pkgs []Package) error {
+// authenticators are the authenticate blocks of the registered packages' credential types.
+var authenticators sync.Map // credential type name → *Authenticate
+
+// Register adds the packages' node types to r; the caller adds their credential types to the
+// credential list. builtinCredential tells the built-in credential type names. A node or
+// credential type name taken by a built-in or another package is an error, and so is a node
+// using a credential type nobody defines.
+func Register(r *nodes.Registry, pkgs []Package, builtinCredential func(name string) bool) error {
 	nodeFrom := map[string]string{}
 	credFrom := map[string]string{}
 	for _, p := range pkgs {
@@ -225,7 +258,7 @@ func Register(r *nodes.Registry, pkgs []Package) error {
 			if other, ok := credFrom[c.Name]; ok {
 				return fmt.Errorf("custom nodes: package %s (%s): credential type %q is also defined by package %s", p.Name, p.Dir, c.Name, other)
 			}
-			if _, builtin := credential.Lookup(c.Name); builtin && !credential.IsExtra(c.Name) {
+			if builtinCredential(c.Name) {
 				return fmt.Errorf("custom nodes: package %s (%s): credential type %q conflicts with a built-in credential type", p.Name, p.Dir, c.Name)
 			}
 			credFrom[c.Name] = p.Name
@@ -248,15 +281,15 @@ func Register(r *nodes.Registry, pkgs []Package) error {
 				if _, ok := credFrom[name]; ok {
 					continue
 				}
-				if _, ok := credential.Lookup(name); !ok || credential.IsExtra(name) {
+				if !builtinCredential(name) {
 					return fmt.Errorf("custom nodes: package %s (%s): node type %q uses credential type %q, which neither a built-in nor a package defines", p.Name, p.Dir, t.Description.Name, name)
 				}
 			}
 		}
 	}
 	for _, p := range pkgs {
-		if err := credential.RegisterExtra(p.Credentials...); err != nil {
-			return fmt.Errorf("custom nodes: package %s (%s): %w", p.Name, p.Dir, err)
+		for _, c := range p.Credentials {
+			authenticators.Store(c.Name, c.Authenticate)
 		}
 		for _, t := range p.Nodes {
 			if err := r.Register(t); err != nil {

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowmill/flowmill/pkg/config"
-	"github.com/flowmill/flowmill/pkg/nodes/core"
+	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/nodes/custom"
 )
 
@@ -108,7 +108,7 @@ func TestLoadErrors(t *testing.T) {
 				require.Contains(t, err.Error(), w)
 			}
 			// A process given the folder refuses to start with the same message.
-			_, buildErr := core.Build(&config.Config{CustomExtensions: dir})
+			_, buildErr := infra.BuildNodes(&config.Config{CustomExtensions: dir})
 			require.EqualError(t, buildErr, err.Error())
 		})
 	}
@@ -142,7 +142,7 @@ func TestRegisterConflicts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			dir := writePackages(t, tc.pkgs)
-			_, err := core.Build(&config.Config{CustomExtensions: dir})
+			_, err := infra.BuildNodes(&config.Config{CustomExtensions: dir})
 			require.ErrorContains(t, err, tc.want)
 			require.ErrorContains(t, err, "custom nodes: package ")
 		})
@@ -151,7 +151,7 @@ func TestRegisterConflicts(t *testing.T) {
 
 func TestLoadMissingFolder(t *testing.T) {
 	t.Parallel()
-	_, err := core.Build(&config.Config{CustomExtensions: filepath.Join(t.TempDir(), "absent")})
+	_, err := infra.BuildNodes(&config.Config{CustomExtensions: filepath.Join(t.TempDir(), "absent")})
 	require.ErrorContains(t, err, "custom nodes:")
 	require.ErrorContains(t, err, "absent")
 }
