@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strconv"
 	"sync"
 	"testing"
@@ -25,21 +26,23 @@ import (
 
 const examples = "../../../examples/custom-nodes"
 
-var (
-	registryOnce sync.Once
-	registry     *nodes.Registry
-)
+// registry holds the examples, loaded and registered as a process does at start, before any
+// test runs: registering credential types is not meant to race with lookups.
+var registry *nodes.Registry
 
-// exampleType returns an example node type, loaded and registered as a process does at start.
+func TestMain(m *testing.M) {
+	r, err := infra.BuildNodes(&config.Config{CustomExtensions: examples})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	registry = r
+	os.Exit(m.Run())
+}
+
+// exampleType returns an example node type.
 func exampleType(t *testing.T, name string) nodes.Type {
 	t.Helper()
-	registryOnce.Do(func() {
-		r, err := infra.BuildNodes(&config.Config{CustomExtensions: examples})
-		if err != nil {
-			panic(err)
-		}
-		registry = r
-	})
 	typ, ok := registry.Get(name, 1)
 	require.True(t, ok, name)
 	return *typ
