@@ -147,7 +147,7 @@ func pickCredential(ex *nodes.Execution, s *spec) (*credentialUse, error) {
 	case 1:
 		return &s.Credentials[0], nil
 	}
-	method, _ := ex.Node().Parameters["authentication"]
+	method := ex.Node().Parameters["authentication"]
 	for n, c := range s.Credentials {
 		if slices.ContainsFunc(c.DisplayOptions.Show.Authentication, func(v any) bool { return sameValue(v, method) }) {
 			return &s.Credentials[n], nil
