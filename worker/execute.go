@@ -18,8 +18,8 @@ import (
 	"github.com/flowmill/flowmill/pkg/engine"
 	"github.com/flowmill/flowmill/pkg/expr"
 	"github.com/flowmill/flowmill/pkg/filefence"
+	"github.com/flowmill/flowmill/pkg/infra"
 	"github.com/flowmill/flowmill/pkg/nodes"
-	"github.com/flowmill/flowmill/pkg/nodes/core"
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
@@ -90,8 +90,13 @@ func runExecute(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "worker execute:", err)
 		return 1
 	}
+	registry, err := infra.BuildNodes(cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "worker execute:", err)
+		return 1
+	}
 	eng, err := engine.New(engine.Options{
-		Registry:  core.ForInstance(cfg),
+		Registry:  registry,
 		Evaluator: ev,
 		Logger:    slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
 		Env:       config.NodeEnvironment(),

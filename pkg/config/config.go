@@ -167,6 +167,9 @@ type Config struct {
 	// same forms as NodesExclude; naming any other type is an error. NodesExclude wins over it.
 	// Default empty: Execute Command and Local File Trigger stay off.
 	NodesEnable string
+	// CustomExtensions is the folder of custom node packages (declarative node descriptions and
+	// credential types as JSON), loaded at start by every process. Default empty: none.
+	CustomExtensions string
 	// FilesDir is the only folder file nodes (Read/Write Binary File(s), Execute Workflow's
 	// local file) may use; relative node paths are relative to it. Created (mode 0700) at start
 	// when missing. Default DataDir/files. /proc, /sys, /dev and the data folder outside it are

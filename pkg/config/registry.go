@@ -192,6 +192,8 @@ var registry = []Setting{
 		field: func(c *Config) any { return &c.EgressDeny }},
 	{Env: "FLOWMILL_NODES_ENABLE", Flag: "nodes-enable", Default: "", Help: "Off-by-default node types to turn on, comma-separated: n8n-nodes-base.executeCommand (runs shell commands as the Flowmill user) and n8n-nodes-base.localFileTrigger. FLOWMILL_NODES_EXCLUDE wins.",
 		field: func(c *Config) any { return &c.NodesEnable }},
+	{Env: "FLOWMILL_CUSTOM_EXTENSIONS", Flag: "custom-extensions", Default: "", Help: "Folder of custom node packages: one subfolder per package with n8n declarative node descriptions and credential types as JSON files (see Custom nodes). Loaded at start; an invalid file stops the process. Empty: off.",
+		field: func(c *Config) any { return &c.CustomExtensions }},
 	{Env: "FLOWMILL_FILES_DIR", Flag: "files-dir", Default: "", Help: "The only folder file nodes may read and write (default files/ in the data folder, created with mode 0700); /proc, /sys, /dev and the rest of the data folder are never available.",
 		field: func(c *Config) any { return &c.FilesDir }},
 	{Env: "FLOWMILL_WEBHOOK_RESPONSE_TIMEOUT", Flag: "webhook-response-timeout", Default: "2m", Help: "Longest a webhook caller waits for the workflow's answer (response modes lastNode and responseNode); then 504 while the run is known to be going on, else 503 with Retry-After.",

@@ -5,6 +5,7 @@ package credential
 
 import (
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/flowmill/flowmill/pkg/egress"
@@ -256,6 +257,31 @@ func Lookup(name string) (*Type, bool) {
 	}
 	return types[i], true
 }
+
+// extraTypes are the names of the types RegisterExtra added.
+var extraTypes = map[string]bool{}
+
+// RegisterExtra adds credential types loaded at start (custom node packages). A name taken by a
+// built-in type is an error; registering an added name again replaces it. Call it before the
+// process serves anything: the list is not guarded for concurrent use.
+func RegisterExtra(extra ...*Type) error {
+	for _, t := range extra {
+		i := slices.IndexFunc(types, func(have *Type) bool { return have.Name == t.Name })
+		switch {
+		case i < 0:
+			types = append(types, t)
+			extraTypes[t.Name] = true
+		case extraTypes[t.Name]:
+			types[i] = t
+		default:
+			return fmt.Errorf("credential type %q conflicts with a built-in credential type", t.Name)
+		}
+	}
+	return nil
+}
+
+// IsExtra reports whether RegisterExtra added the type called name.
+func IsExtra(name string) bool { return extraTypes[name] }
 
 // Types returns every credential type, in a fixed order. Callers must not modify them.
 func Types() []*Type { return slices.Clone(types) }

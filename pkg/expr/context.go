@@ -44,7 +44,8 @@ type Context struct {
 
 	// Additional holds globals a node adds for one evaluation (n8n's additionalKeys), by name
 	// among AdditionalNames: the HTTP Request node's $response, $request and $pageCount while
-	// it paginates. A name not set is undefined.
+	// it paginates; declarative custom nodes' $value, $credentials, $responseItem, $parent and
+	// $index. A name not set is undefined.
 	Additional map[string]any
 	// Lenient makes a JavaScript error inside a {{ }} segment give undefined for this
 	// evaluation, as Options.LenientErrors does for all: n8n's request helpers resolve their
@@ -54,7 +55,7 @@ type Context struct {
 }
 
 // AdditionalNames are the globals Context.Additional may set.
-var AdditionalNames = []string{"$request", "$response", "$pageCount", "$version"}
+var AdditionalNames = []string{"$request", "$response", "$pageCount", "$version", "$value", "$credentials", "$responseItem", "$parent", "$index"}
 
 // NodeInfo is what expressions may read about a node other than the current one.
 type NodeInfo struct {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -16,12 +17,14 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/flowmill/flowmill/pkg/config"
+	"github.com/flowmill/flowmill/pkg/credential"
 	"github.com/flowmill/flowmill/pkg/egress"
 	"github.com/flowmill/flowmill/pkg/expr"
 	"github.com/flowmill/flowmill/pkg/filefence"
 	"github.com/flowmill/flowmill/pkg/metrics"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/nodes/core"
+	"github.com/flowmill/flowmill/pkg/nodes/custom"
 	"github.com/flowmill/flowmill/pkg/push"
 	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/redisconn"
@@ -58,11 +61,14 @@ const settleAfter = 5 * time.Second
 // starting the embedded Redis when no Redis URL is configured, and checks that the encryption key matches the one the
 // database was first used with.
 func Open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*Infra, error) {
-	in := &Infra{Config: cfg, Log: log, Metrics: metrics.New(), Nodes: core.ForInstance(cfg)}
+	registry, err := BuildNodes(cfg)
+	if err != nil {
+		return nil, err
+	}
+	in := &Infra{Config: cfg, Log: log, Metrics: metrics.New(), Nodes: registry}
 	if err := cfg.EnsureEncryptionKey(); err != nil {
 		return nil, err
 	}
-	var err error
 	scriptTimeout, scriptMemory := cfg.ScriptLimits()
 	if in.Eval, err = expr.New(expr.Options{DefaultTimezone: cfg.Timezone, ScriptTimeout: scriptTimeout, MemoryLimit: scriptMemory}); err != nil {
 		return nil, err
@@ -105,6 +111,40 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*Infra, er
 	in.Metrics.RegisterQueueDepth(in.Queue)
 	in.settle = time.AfterFunc(settleAfter, debug.FreeOSMemory)
 	return in, nil
+}
+
+// BuildNodes is the instance's node registry (core.ForInstance) with the custom node packages
+// of FLOWMILL_CUSTOM_EXTENSIONS added and their credential types joined to the credential
+// list. Every process calls it at start and refuses to start on its error, which names the
+// file and field at fault.
+func BuildNodes(cfg *config.Config) (*nodes.Registry, error) {
+	r := core.ForInstance(cfg)
+	if cfg.CustomExtensions == "" {
+		return r, nil
+	}
+	pkgs, err := custom.Load(cfg.CustomExtensions)
+	if err != nil {
+		return nil, err
+	}
+	builtin := func(name string) bool {
+		_, ok := credential.Lookup(name)
+		return ok && !credential.IsExtra(name)
+	}
+	if err := custom.Register(r, pkgs, builtin); err != nil {
+		return nil, err
+	}
+	for _, p := range pkgs {
+		for _, c := range p.Credentials {
+			var t credential.Type
+			if err := json.Unmarshal(c.JSON, &t); err != nil {
+				return nil, fmt.Errorf("custom nodes: package %s (%s): credential type %s: %w", p.Name, p.Dir, c.Name, err)
+			}
+			if err := credential.RegisterExtra(&t); err != nil {
+				return nil, fmt.Errorf("custom nodes: package %s (%s): %w", p.Name, p.Dir, err)
+			}
+		}
+	}
+	return r, nil
 }
 
 // ErrKeyMismatch means this process's encryption key is not the one the database was set up
