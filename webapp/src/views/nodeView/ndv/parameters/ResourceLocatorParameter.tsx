@@ -69,7 +69,7 @@ export function ResourceLocatorParameter({
           <Select
             className={classes.locatorMode}
             size="sm"
-            w={130}
+            w={110}
             allowDeselect={false}
             disabled={disabled}
             value={locator.mode}

@@ -54,9 +54,11 @@ export function ResourceMapperParameter({ property, value, disabled, onValue }: 
         </Alert>
       ) : (
         <Stack gap={6} data-test-id="mapping-fields-container">
-          <Text size="sm" fw={600}>
-            {typeof options.valuesLabel === 'string' ? options.valuesLabel : t('parameters.mapper.valuesToSend')}
-          </Text>
+          {options.valuesLabel === property.displayName ? null : (
+            <Text size="sm" fw={600}>
+              {typeof options.valuesLabel === 'string' ? options.valuesLabel : t('parameters.mapper.valuesToSend')}
+            </Text>
+          )}
           {rows.length === 0 ? (
             <Text size="xs" c="dimmed">
               {t('parameters.mapper.noFields', { words: plural })}
