@@ -12,6 +12,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
+	"github.com/flowmill/flowmill/pkg/store"
 )
 
 // nodeIconMaxAge is how long browsers may keep node icons (seconds); icons change only with a
@@ -171,6 +172,60 @@ func (s *server) getNodeParameterOptions(c fiber.Ctx) error {
 		return err
 	}
 	return respond(c, options)
+}
+
+// getNodesListSearch answers the list of a resourceLocator parameter's list mode from the node's
+// searchListMethod: {data: {results: [{name, value, url?}], paginationToken?}}. The query is
+// that of node-parameter-options plus filter (the search text) and paginationToken.
+func (s *server) getNodesListSearch(c fiber.Ctx) error {
+	q, err := parseOptionsQuery(c.Query("nodeTypeAndVersion"), c.Query("currentNodeParameters"), c.Query("credentials"))
+	if err != nil {
+		return err
+	}
+	methodName := c.Query("methodName")
+	if methodName == "" {
+		return badRequest("The query parameter methodName is missing")
+	}
+	t, ok := s.nodeTypes.Get(q.node.Name, q.node.Version)
+	if !ok {
+		return notFound(fmt.Sprintf("The node-type %q (version %g) is not known", q.node.Name, q.node.Version))
+	}
+	method, ok := t.ListSearch[methodName]
+	if !ok {
+		return notFound(fmt.Sprintf("The node-type %q does not have the method %q defined!", t.Description.Name, methodName))
+	}
+	if q.parameters == nil {
+		q.parameters = map[string]any{}
+	}
+	user := sessionUser(c)
+	req := nodes.ListSearchRequest{
+		LoadOptionsRequest: nodes.LoadOptionsRequest{Path: c.Query("path"), Parameters: q.parameters, Credentials: q.credentials},
+		Filter:             c.Query("filter"),
+		PaginationToken:    c.Query("paginationToken"),
+		EditorURL:          s.cfg.PublicURL,
+		Workflows: func(ctx context.Context, name string) ([]nodes.WorkflowRef, error) {
+			list, err := s.in.Store.ListWorkflows(ctx, user, store.WorkflowFilter{Name: name})
+			if err != nil {
+				return nil, err
+			}
+			out := make([]nodes.WorkflowRef, len(list))
+			for i, w := range list {
+				out[i] = nodes.WorkflowRef{ID: w.ID, Name: w.Name}
+			}
+			return out, nil
+		},
+	}
+	result, err := method(c.Context(), req)
+	if err != nil {
+		return &apiError{Status: http.StatusInternalServerError, Message: "Problem loading the list: " + err.Error(), cause: err}
+	}
+	if result == nil {
+		result = &nodes.ListSearchResult{}
+	}
+	if result.Results == nil {
+		result.Results = []nodes.ListSearchItem{}
+	}
+	return respond(c, result)
 }
 
 // parameterOptionsQuery is the decoded query of GET /rest/node-parameter-options.

@@ -24,3 +24,41 @@ type LoadOptionsRequest struct {
 
 // LoadOptionsFunc answers one load-options method of a node type.
 type LoadOptionsFunc func(ctx context.Context, req LoadOptionsRequest) ([]OptionValue, error)
+
+// ListSearchItem is one entry of a resource locator's list (n8n's INodeListSearchItems).
+type ListSearchItem struct {
+	Name  string `json:"name"`
+	Value any    `json:"value"`
+	URL   string `json:"url,omitempty"`
+}
+
+// ListSearchResult is what a list-search method answers: one page of entries and, when more
+// follow, the token that asks for the next page.
+type ListSearchResult struct {
+	Results         []ListSearchItem `json:"results"`
+	PaginationToken any              `json:"paginationToken,omitempty"`
+}
+
+// WorkflowRef names a stored workflow.
+type WorkflowRef struct {
+	ID   string
+	Name string
+}
+
+// ListSearchRequest is what the editor sends when it fills the list mode of a resourceLocator
+// parameter whose mode names a searchListMethod.
+type ListSearchRequest struct {
+	LoadOptionsRequest
+	// Filter is the search text typed by the user ("" for all).
+	Filter string
+	// PaginationToken is the token of the previous page, "" for the first.
+	PaginationToken string
+	// Workflows lists the workflows the signed-in user may read whose name contains the text
+	// (any case); nil when no store answers.
+	Workflows func(ctx context.Context, name string) ([]WorkflowRef, error)
+	// EditorURL is the editor's base URL ending in "/", for entry links.
+	EditorURL string
+}
+
+// ListSearchFunc answers one searchListMethod of a node type.
+type ListSearchFunc func(ctx context.Context, req ListSearchRequest) (*ListSearchResult, error)

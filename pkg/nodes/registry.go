@@ -48,6 +48,9 @@ type Type struct {
 	// LoadOptions are the methods named by typeOptions.loadOptionsMethod in the properties,
 	// answered by GET /rest/node-parameter-options; nil when the node has none.
 	LoadOptions map[string]LoadOptionsFunc
+	// ListSearch are the methods named by a resourceLocator mode's typeOptions.searchListMethod,
+	// answered by GET /rest/nodes-list-search; nil when the node has none.
+	ListSearch map[string]ListSearchFunc
 	// IconSVG is the file behind a "file:" icon, served by GET /rest/node-icon/{type}.
 	IconSVG []byte
 	// EffectFree marks a node whose run only computes items from its input: running it again

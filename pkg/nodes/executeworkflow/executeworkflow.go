@@ -29,7 +29,9 @@ const maxWorkflowSize = 16 << 20
 
 // Type returns the node type for registration.
 func Type() nodes.Type {
-	return nodes.Define(descriptionJSON, nodes.KindAction, execute)
+	t := nodes.Define(descriptionJSON, nodes.KindAction, execute)
+	t.ListSearch = map[string]nodes.ListSearchFunc{"searchWorkflows": searchWorkflows}
+	return t
 }
 
 func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {

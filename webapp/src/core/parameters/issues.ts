@@ -42,7 +42,9 @@ export function valueIssues(property: NodeProperty, value: JsonValue | undefined
   const issues: ParameterIssue[] = [];
   if (property.required === true && !NEVER_REQUIRED.has(property.type)) {
     const multiple = property.typeOptions?.multipleValues === true && Array.isArray(value);
-    const empty = multiple ? (value as JsonValue[]).some(isEmptyValue) : isEmptyValue(value);
+    // A resource locator is empty when its {__rl, mode, value} holds no value.
+    const checked = property.type === 'resourceLocator' && typeof value === 'object' && value !== null && !Array.isArray(value) ? value.value : value;
+    const empty = multiple ? (value as JsonValue[]).some(isEmptyValue) : isEmptyValue(checked);
     if (empty) issues.push({ kind: 'required', path, displayName });
   }
   if ((property.type === 'options' || property.type === 'multiOptions') && !hasRemoteOptions(property)) {

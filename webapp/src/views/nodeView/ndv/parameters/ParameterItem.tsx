@@ -12,8 +12,11 @@ import { ParameterInput } from './ParameterInput';
 import { ParameterIssues } from './ParameterIssues';
 import { ParameterLabel } from './ParameterLabel';
 import { ParameterOptions } from './ParameterOptions';
+import { ResourceLocatorParameter } from './ResourceLocatorParameter';
+import { ResourceMapperParameter } from './ResourceMapperParameter';
 import { useParameters } from './ParametersContext';
 import { canBeExpression, staticChoices } from './editorValues';
+import { isLocatorExpression, locatorErrors, locatorModes, toLocator } from './resourceValues';
 import { useRemoteChoices } from './useRemoteChoices';
 import classes from './parameters.module.css';
 
@@ -27,13 +30,28 @@ export function ParameterItem({ property, value, path }: { property: NodePropert
   const ndv = useNdv();
   const id = useId();
   const remote = useRemoteChoices(property, path);
-  const expression = isExpression(value);
+  const locator = property.type === 'resourceLocator';
+  // A resource locator keeps its expression inside the {__rl, mode, value} object (n8n 1.x).
+  const expression = locator ? isLocatorExpression(value) : isExpression(value);
   const multiple = property.typeOptions?.multipleValues === true && !expression;
   const setValue = (next: JsonValue | undefined) => onChange({ path, value: next });
 
   const openEditor = (current: string) => ndv.openExpressionEditor({ path, value: current, onChange: (next) => setValue(next) });
+  const modes = locator ? locatorModes(property) : [];
+  const openLocatorEditor = () => {
+    const current = toLocator(value, modes);
+    ndv.openExpressionEditor({ path, value: String(current.value ?? ''), onChange: (next) => setValue({ ...current, value: next }) });
+  };
   const switchMode = (toExpressionMode: boolean) => {
     if (toExpressionMode === expression) return;
+    if (locator) {
+      const current = toLocator(value, modes);
+      const text = current.value === null ? '' : String(current.value);
+      const next = { __rl: true as const, mode: current.mode, value: toExpressionMode ? `=${text}` : text.replace(/^=/, '') };
+      setValue(next);
+      if (toExpressionMode) ndv.openExpressionEditor({ path, value: next.value, onChange: (edited) => setValue({ ...next, value: edited }) });
+      return;
+    }
     if (toExpressionMode) {
       const next = toExpression(value, property);
       setValue(next);
@@ -49,11 +67,12 @@ export function ParameterItem({ property, value, path }: { property: NodePropert
 
   const issues: ParameterIssue[] = valueIssues(property, value, path);
   const texts = issues.map((issue) => (issue.kind === 'required' ? t('parameters.required') : issue.kind === 'optionNotSupported' ? t('parameters.notSupported', { value: issue.value }) : t('parameters.selectCredentialType')));
+  if (locator) texts.push(...locatorErrors(toLocator(value, modes), modes));
   if (remote?.error) texts.push(t('parameters.loadOptionsError', { message: remote.error }));
   else if (remote?.options && !remote.isLoading) for (const unsupported of unsupportedOptionValues(property, value, remote.options)) texts.push(t('parameters.notSupported', { value: unsupported }));
 
   // A field dragged from the input panel maps into the parameter as an expression (n8n 0.186).
-  const droppable = !readOnly && canBeExpression(property) && !multiple;
+  const droppable = !readOnly && canBeExpression(property) && !multiple && !locator && property.type !== 'resourceMapper';
   const [dropOver, setDropOver] = useState(false);
   const onDragOver = (event: DragEvent) => {
     if (!event.dataTransfer.types.includes(MAPPING_MIME)) return;
@@ -94,7 +113,11 @@ export function ParameterItem({ property, value, path }: { property: NodePropert
         onDragLeave={droppable ? () => setDropOver(false) : undefined}
         onDrop={droppable ? onDrop : undefined}
       >
-        {expression ? (
+        {locator ? (
+          <ResourceLocatorParameter property={property} value={value} id={id} path={path} disabled={readOnly} onValue={setValue} onOpenExpression={openLocatorEditor} />
+        ) : property.type === 'resourceMapper' ? (
+          <ResourceMapperParameter property={property} value={value} disabled={readOnly} onValue={setValue} />
+        ) : isExpression(value) ? (
           <InlineExpression value={value} path={path} onOpen={() => openEditor(value)} />
         ) : multiple ? (
           <MultipleValues property={property} value={value} path={path} choices={choices} loadingChoices={remote?.isLoading ?? false} />

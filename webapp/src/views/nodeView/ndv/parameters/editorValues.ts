@@ -22,7 +22,7 @@ export function textOf(value: JsonValue | undefined): string {
   return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value, null, 2) : String(value);
 }
 
-const NO_EXPRESSION_TYPES = new Set(['collection', 'fixedCollection', 'notice', 'hidden', 'credentialsSelect']);
+const NO_EXPRESSION_TYPES = new Set(['collection', 'fixedCollection', 'notice', 'hidden', 'credentialsSelect', 'resourceMapper']);
 
 /** Whether a property offers the Fixed/Expression switch. */
 export function canBeExpression(property: NodeProperty): boolean {
