@@ -22,6 +22,9 @@ if (!window.matchMedia) {
   });
 }
 
+// Mantine's Combobox scrolls the selected option into view on a timer, after a test may be done.
+Element.prototype.scrollIntoView ??= () => undefined;
+
 if (!('ResizeObserver' in window)) {
   class ResizeObserverStub {
     observe(): void {}
