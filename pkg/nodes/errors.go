@@ -54,3 +54,32 @@ func (e *Error) ExecutionError(node string, runIndex int, now int64) *workflow.E
 		Node:        node,
 	}
 }
+
+// APIStatusMessage is n8n's NodeApiError message for an HTTP status code ("404"), or for its
+// class ("4XX") when the code has none of its own; "" for codes outside 4xx and 5xx.
+func APIStatusMessage(code string) string {
+	if msg, ok := apiStatusMessages[code]; ok {
+		return msg
+	}
+	if code == "" {
+		return ""
+	}
+	return apiStatusMessages[code[:1]+"XX"]
+}
+
+// apiStatusMessages are n8n's NodeApiError messages for HTTP status codes.
+var apiStatusMessages = map[string]string{
+	"4XX": "Your request is invalid or could not be processed by the service",
+	"400": "Bad request - please check your parameters",
+	"401": "Authorization failed - please check your credentials",
+	"402": "Payment required - perhaps check your payment details?",
+	"403": "Forbidden - perhaps check your credentials?",
+	"404": "The resource you are requesting could not be found",
+	"405": "Method not allowed - please check you are using the right HTTP method",
+	"429": "The service is receiving too many requests from you",
+	"5XX": "The service failed to process your request",
+	"500": "The service was not able to process your request",
+	"502": "Bad gateway - the service failed to handle your request",
+	"503": "Service unavailable - try again later or consider setting this node to retry automatically (in the node settings)",
+	"504": "Gateway timed out - perhaps try again later?",
+}

@@ -799,31 +799,12 @@ func leadingDigits(s string) string {
 	return s[:end]
 }
 
-// statusMessages are n8n's NodeApiError messages for HTTP status codes.
-var statusMessages = map[string]string{
-	"4XX": "Your request is invalid or could not be processed by the service",
-	"400": "Bad request - please check your parameters",
-	"401": "Authorization failed - please check your credentials",
-	"402": "Payment required - perhaps check your payment details?",
-	"403": "Forbidden - perhaps check your credentials?",
-	"404": "The resource you are requesting could not be found",
-	"405": "Method not allowed - please check you are using the right HTTP method",
-	"5XX": "The service failed to process your request",
-	"500": "The service was not able to process your request",
-	"502": "Bad gateway - the service failed to handle your request",
-	"503": "Service unavailable - try again later or consider setting this node to retry automatically (in the node settings)",
-	"504": "Gateway timed out - perhaps try again later?",
-}
-
 // apiError is the error an answer outside 2xx fails the node with (n8n's NodeApiError): the
 // status's message, and the answer's own message (or text) as the description. A 429 gets
 // the routing node's advice instead.
 func apiError(res *response, i int) error {
 	code := strconv.Itoa(res.status)
-	msg, ok := statusMessages[code]
-	if !ok {
-		msg = statusMessages[code[:1]+"XX"]
-	}
+	msg := nodes.APIStatusMessage(code)
 	if res.status == http.StatusTooManyRequests {
 		msg = "Try spacing your requests out using the batching settings under 'Options'"
 	}

@@ -14,23 +14,6 @@ import (
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
-// statusMessages are n8n's NodeApiError messages for HTTP status codes.
-var statusMessages = map[string]string{
-	"4XX": "Your request is invalid or could not be processed by the service",
-	"400": "Bad request - please check your parameters",
-	"401": "Authorization failed - please check your credentials",
-	"402": "Payment required - perhaps check your payment details?",
-	"403": "Forbidden - perhaps check your credentials?",
-	"404": "The resource you are requesting could not be found",
-	"405": "Method not allowed - please check you are using the right HTTP method",
-	"429": "The service is receiving too many requests from you",
-	"5XX": "The service failed to process your request",
-	"500": "The service was not able to process your request",
-	"502": "Bad gateway - the service failed to handle your request",
-	"503": "Service unavailable - try again later or consider setting this node to retry automatically (in the node settings)",
-	"504": "Gateway timed out - perhaps try again later?",
-}
-
 // networkMessages are n8n's messages for Node.js network error codes.
 var networkMessages = map[string]string{
 	"ECONNREFUSED": "The service refused the connection - perhaps it is offline",
@@ -107,10 +90,7 @@ func apiError(err error, i int) error {
 	var se *statusError
 	if errors.As(err, &se) {
 		code := strconv.Itoa(se.status)
-		msg, ok := statusMessages[code]
-		if !ok {
-			msg = statusMessages[code[:1]+"XX"]
-		}
+		msg := nodes.APIStatusMessage(code)
 		desc := findProperty(map[string]any{"error": se.body, "message": se.message3()}, errorMessageKeys3, nestedErrorKeys, 0)
 		if msg == "" {
 			msg, desc = cmpOr(se.message3(), desc), ""
