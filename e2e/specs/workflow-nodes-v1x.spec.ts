@@ -26,7 +26,7 @@ async function closeNode(page: Page): Promise<void> {
   await expect(ndv(page)).toBeHidden();
 }
 
-test('Edit Fields 3.4 assignments and If 2 filter conditions are edited in the panel and run', async ({ page }) => {
+test('Edit Fields 3.4 assignments and If 2.3 filter conditions are edited in the panel and run', async ({ page }) => {
   test.setTimeout(90_000);
   await openNewWorkflow(page);
   await page.getByTestId('workflow-name-input').click();
@@ -82,7 +82,7 @@ test('Edit Fields 3.4 assignments and If 2 filter conditions are edited in the p
   expect(byName['Edit Fields']?.parameters).toMatchObject({
     assignments: { assignments: [{ name: 'count', type: 'number', value: '12' }, { name: 'label', type: 'string', value: '={{ "n" + 5 }}' }] },
   });
-  expect(byName.If?.typeVersion).toBe(2);
+  expect(byName.If?.typeVersion).toBe(2.3);
   expect(byName.If?.parameters).toMatchObject({
     conditions: {
       combinator: 'or',
