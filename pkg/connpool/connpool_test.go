@@ -20,9 +20,10 @@ func (c *conn) Close() error { c.closed.Store(true); return nil }
 func TestSharesOneOpenPerKey(t *testing.T) {
 	c := New[*conn](Options{})
 	var opens atomic.Int32
+	gate := make(chan struct{})
 	open := func() (*conn, error) {
 		opens.Add(1)
-		time.Sleep(10 * time.Millisecond)
+		<-gate
 		return &conn{id: int(opens.Load())}, nil
 	}
 	var wg sync.WaitGroup
@@ -37,6 +38,13 @@ func TestSharesOneOpenPerKey(t *testing.T) {
 			got[i] = v
 		}()
 	}
+	// Every caller is waiting on the one open before it returns.
+	require.Eventually(t, func() bool {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.entries["a"] != nil && c.entries["a"].refs == len(got)
+	}, 5*time.Second, time.Millisecond)
+	close(gate)
 	wg.Wait()
 	require.EqualValues(t, 1, opens.Load())
 	for _, v := range got {
@@ -79,7 +87,6 @@ func TestIdleAndFullEntriesAreClosed(t *testing.T) {
 	_, release = get("d", 4)
 	release()
 	require.Equal(t, 2, c.Len())
-	time.Sleep(10 * time.Millisecond)
 	require.False(t, b.closed.Load())
 	releaseB()
 	require.True(t, b.closed.Load())

@@ -91,10 +91,30 @@ func ready(t *testing.T, in *infra.Infra, pub mqtt.Client, topic, id string) {
 	t.Helper()
 	probe := fmt.Sprintf("probe-%d", topicSeq.Add(1))
 	require.Eventually(t, func() bool {
+		if count(messages(t, in, id), probe) > 0 {
+			return true
+		}
 		publish(t, pub, topic, probe)
-		time.Sleep(100 * time.Millisecond)
-		return count(messages(t, in, id), probe) > 0
-	}, 20*time.Second, 50*time.Millisecond, "the listener never fired")
+		return false
+	}, 20*time.Second, 150*time.Millisecond, "the listener never fired")
+}
+
+// allStored waits until each of the five messages prefix-0 … prefix-4 has an execution, then
+// checks for half a second that none gets a second one.
+func allStored(t *testing.T, in *infra.Infra, id, prefix string) {
+	t.Helper()
+	each := func(ok func(n int) bool) bool {
+		got := messages(t, in, id)
+		for i := range 5 {
+			if !ok(count(got, fmt.Sprintf("%s-%d", prefix, i))) {
+				return false
+			}
+		}
+		return true
+	}
+	require.Eventually(t, func() bool { return each(func(n int) bool { return n >= 1 }) }, 10*time.Second, 20*time.Millisecond)
+	require.Never(t, func() bool { return !each(func(n int) bool { return n == 1 }) }, 500*time.Millisecond, 50*time.Millisecond,
+		"one execution per message: %v", messages(t, in, id))
 }
 
 func count(list []string, s string) int {
@@ -145,12 +165,7 @@ func TestMQTTTriggerOneHolderAndTakeover(t *testing.T) {
 	for i := range 5 {
 		publish(t, pub, topic, fmt.Sprintf("before-%d", i))
 	}
-	require.Eventually(t, func() bool { return count(messages(t, in, w.ID), "before-4") == 1 }, 10*time.Second, 20*time.Millisecond)
-	time.Sleep(500 * time.Millisecond)
-	got := messages(t, in, w.ID)
-	for i := range 5 {
-		require.Equal(t, 1, count(got, fmt.Sprintf("before-%d", i)), "one execution per message: %v", got)
-	}
+	allStored(t, in, w.ID, "before")
 
 	// The holder dies without giving the lease back: the other takes over once it lapses.
 	killed := time.Now()
@@ -163,12 +178,8 @@ func TestMQTTTriggerOneHolderAndTakeover(t *testing.T) {
 	for i := range 5 {
 		publish(t, pub, topic, fmt.Sprintf("after-%d", i))
 	}
-	require.Eventually(t, func() bool { return count(messages(t, in, w.ID), "after-4") == 1 }, 10*time.Second, 20*time.Millisecond)
-	time.Sleep(500 * time.Millisecond)
-	got = messages(t, in, w.ID)
-	for i := range 5 {
-		require.Equal(t, 1, count(got, fmt.Sprintf("after-%d", i)), "one execution per message: %v", got)
-	}
+	allStored(t, in, w.ID, "after")
+	got := messages(t, in, w.ID)
 	probes := 0
 	for _, m := range got {
 		if strings.HasPrefix(m, "probe-") {
