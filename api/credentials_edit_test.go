@@ -37,7 +37,7 @@ func TestCredentialCreateReadUpdateDelete(t *testing.T) {
 	member, _ := signUpMember(t, owner, smtp, "mia@example.com", "Mia")
 	ctx := context.Background()
 
-	created := createCredential(t, member, "  Orders API  ", "httpBasicAuth", `{"user":"ada","password":"s3cret-pw"}`)
+	created := createCredential(t, member, "  Orders API  ", "httpBasicAuth", `{"user":"ada.lovelace","password":"s3cret-pw"}`)
 	require.Equal(t, "Orders API", created.Name, "the name is trimmed")
 	require.Equal(t, "httpBasicAuth", created.Type)
 	require.Nil(t, created.Data, "create answers no data")
@@ -49,10 +49,10 @@ func TestCredentialCreateReadUpdateDelete(t *testing.T) {
 	row, err := e.in.Store.GetCredential(ctx, created.ID)
 	require.NoError(t, err)
 	require.NotContains(t, row.Data, "s3cret-pw")
-	require.NotContains(t, row.Data, "ada")
+	require.NotContains(t, row.Data, "ada.lovelace")
 	plain, err := e.srv.credentials.Decrypt(row.Data)
 	require.NoError(t, err)
-	require.Equal(t, map[string]any{"user": "ada", "password": "s3cret-pw"}, plain)
+	require.Equal(t, map[string]any{"user": "ada.lovelace", "password": "s3cret-pw"}, plain)
 
 	// Metadata, then data with the secret redacted, for the owner of the credential.
 	var got map[string]any
@@ -60,7 +60,7 @@ func TestCredentialCreateReadUpdateDelete(t *testing.T) {
 	require.ElementsMatch(t, []string{"id", "name", "type", "nodesAccess", "createdAt", "updatedAt"}, keys(got))
 	var withData credentialJSON
 	member.ok(t, "GET", "rest/credentials/"+created.ID+"?includeData=true", "", &withData)
-	require.Equal(t, map[string]any{"user": "ada", "password": credential.BlankValue}, withData.Data)
+	require.Equal(t, map[string]any{"user": "ada.lovelace", "password": credential.BlankValue}, withData.Data)
 
 	// The instance owner sees it but not its data; the owner's own data it sees.
 	owner.ok(t, "GET", "rest/credentials/"+created.ID, "", &got)

@@ -52,7 +52,7 @@ func TestPublicAPICredentials(t *testing.T) {
 
 	before := time.Now().Add(-time.Second)
 	var created credentialResponse
-	ownerAPI.ok(t, "POST", "credentials", `{"name":"Orders API","type":"httpBasicAuth","data":{"user":"ada","password":"s3cret-pw"}}`, &created)
+	ownerAPI.ok(t, "POST", "credentials", `{"name":"Orders API","type":"httpBasicAuth","data":{"user":"ada.lovelace","password":"s3cret-pw"}}`, &created)
 	require.Len(t, created.ID, 16)
 	require.Equal(t, "Orders API", created.Name)
 	require.Equal(t, "httpBasicAuth", created.Type)
@@ -67,13 +67,13 @@ func TestPublicAPICredentials(t *testing.T) {
 	row, err := e.in.Store.GetCredential(context.Background(), created.ID)
 	require.NoError(t, err)
 	require.NotContains(t, row.Data, "s3cret-pw")
-	require.NotContains(t, row.Data, "ada")
+	require.NotContains(t, row.Data, "ada.lovelace")
 	require.True(t, strings.HasPrefix(row.Data, "v1:"))
 	cipher, err := credential.NewCipher(e.cfg.EncryptionKey)
 	require.NoError(t, err)
 	data, err := cipher.Decrypt(row.Data)
 	require.NoError(t, err)
-	require.Equal(t, map[string]any{"user": "ada", "password": "s3cret-pw"}, data)
+	require.Equal(t, map[string]any{"user": "ada.lovelace", "password": "s3cret-pw"}, data)
 	require.JSONEq(t, `"n8n-nodes-base.httpbasicauth"`, mustJSON(t, row.NodesAccess, 0, "nodeType"))
 
 	// Delete: members only their own; the owner any; the answer never holds data.
