@@ -86,7 +86,7 @@ func encodeDelta(state *engine.State, saved int) ([]byte, error) {
 // durable tells whether that checkpoint must reach the disk before the run goes on: all but
 // those after an effect-free node.
 func (h *hooks) needsCheckpoint(ev engine.NodeEvent, task *workflow.TaskData, state *engine.State) (needed, durable bool) {
-	if len(state.ExecutionData.NodeExecutionStack) == 0 && state.ExecutionData.Waiting.Len() == 0 && task.Error == nil {
+	if runEnds(task, state) {
 		return false, false
 	}
 	effectFree := task.Error == nil && h.effectFree(ev.Node)

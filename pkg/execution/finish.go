@@ -12,13 +12,14 @@ import (
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
-// finish records the outcome (with a retry's success on the original, in the same
-// transaction), tells the editor and any waiting api, saves changed static data,
+// finish records the outcome (with a retry's success on the original and the webhook answer,
+// in the same transaction), tells the editor and any waiting api, saves changed static data,
 // starts the error workflow of a failed run, and drops executions the save settings say not to
 // keep.
 func (r *Runner) finish(ctx context.Context, e *store.Execution, wf *workflow.Workflow, res *engine.Result, h *hooks) error {
 	status := res.Status
 	keep := r.cfg.Saving.of(wf.Settings).keep(e.Mode, status)
+	out := store.Outcome{Status: status, WaitTill: res.WaitTill, RetryOf: e.RetryOf, Answer: h.answer.outcome(res)}
 	// An execution not to be kept is removed at once: its outcome reaches the editor through
 	// push and a webhook caller through its answer, and nobody reads its row again.
 	var ok bool
@@ -27,15 +28,17 @@ func (r *Runner) finish(ctx context.Context, e *store.Execution, wf *workflow.Wo
 		if err != nil {
 			return fmt.Errorf("encode result: %w", err)
 		}
-		if ok, err = r.cfg.Store.FinishExecution(ctx, e.ID, e.LeaseOwner, status, res.WaitTill, data, e.RetryOf); err != nil {
+		out.Data = data
+		if ok, err = r.cfg.Store.FinishExecution(ctx, e.ID, e.LeaseOwner, out); err != nil {
 			return err
 		}
 	} else {
 		var err error
-		if ok, err = r.cfg.Store.DropExecution(ctx, e.ID, e.LeaseOwner, status, e.RetryOf); err != nil {
+		if ok, err = r.cfg.Store.DropExecution(ctx, e.ID, e.LeaseOwner, out); err != nil {
 			return err
 		}
 	}
+	h.answer.settled(ctx, out.Answer, ok)
 	if !ok {
 		r.log.Warn("execution changed under the worker; result dropped", "execution", e.ID)
 		return nil

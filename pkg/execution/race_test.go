@@ -59,7 +59,7 @@ func TestCancelFinishTakeoverRace(t *testing.T) {
 				}
 				return
 			}
-			if _, err := s.FinishExecution(ctx, ex.ID, token, workflow.StatusSuccess, nil, store.JSON(`{}`), nil); err != nil {
+			if _, err := s.FinishExecution(ctx, ex.ID, token, store.Outcome{Status: workflow.StatusSuccess, Data: store.JSON(`{}`)}); err != nil {
 				t.Errorf("finish %d: %v", ex.ID, err)
 			}
 		})

@@ -336,9 +336,12 @@ func (r *Runner) run(taskCtx, runCtx context.Context, cancel context.CancelCause
 	hooks := r.hooks(e, wf)
 	hooks.lease = lease
 	hooks.answer = r.answererFor(id, d.StartData)
+	// A node's answer that no final write took still goes out.
+	defer hooks.answer.flush(taskCtx)
 	hooks.started(taskCtx)
 	res, err := r.execute(runCtx, e, d, wf, hooks)
 	if err != nil {
+		hooks.answer.flush(taskCtx)
 		return r.fail(taskCtx, e, err)
 	}
 	switch cause := context.Cause(runCtx); {

@@ -103,7 +103,7 @@ func TestCheckpointDeltasReadAsOneState(t *testing.T) {
 
 		// The final result is the data, and the deltas are gone.
 		final := `{"resultData":{"runData":{}},"nodeExecutionOrder":[]}`
-		ok, err = s.FinishExecution(ctx, e.ID, "w2", workflow.StatusSuccess, nil, store.JSON(final), nil)
+		ok, err = s.FinishExecution(ctx, e.ID, "w2", store.Outcome{Status: workflow.StatusSuccess, Data: store.JSON(final)})
 		require.NoError(t, err)
 		require.True(t, ok)
 		d, err = s.GetExecutionData(ctx, e.ID)

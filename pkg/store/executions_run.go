@@ -46,22 +46,39 @@ func (s *Store) SaveExecutionState(ctx context.Context, id int64, owner string, 
 	return n == 1, nil
 }
 
+// Outcome is what the final write of a run records.
+type Outcome struct {
+	// Status is the final status, or waiting (until WaitTill).
+	Status   workflow.Status
+	WaitTill *time.Time
+	// Data is the run data and resumable state (FinishExecution only).
+	Data JSON
+	// RetryOf is the execution the run retries, if any: its success is linked on the original.
+	RetryOf *int64
+	// Answer, when not nil, is the webhook answer of the run, kept in webhook_answers with the
+	// outcome (the first answer of an execution stays) instead of in a write of its own.
+	Answer []byte
+}
+
 // FinishExecution records the outcome of a run by owner: the final status (or waiting with
-// waitTill), and the data. It changes nothing unless the execution is still running under
-// owner's lease, so a canceled or taken-over execution keeps the status it has. A retry that
-// succeeded (retryOf set, status success) is recorded on the original in the same transaction,
-// so nobody ever sees the one without the other.
-func (s *Store) FinishExecution(ctx context.Context, id int64, owner string, status workflow.Status, waitTill *time.Time, data JSON, retryOf *int64) (bool, error) {
+// out.WaitTill), the data and the webhook answer. It changes nothing unless the execution is
+// still running under owner's lease, so a canceled or taken-over execution keeps the status it
+// has. A retry that succeeded (out.RetryOf set, status success) is recorded on the original in
+// the same transaction, so nobody ever sees the one without the other.
+func (s *Store) FinishExecution(ctx context.Context, id int64, owner string, out Outcome) (bool, error) {
 	now := time.Now().UTC()
 	var stoppedAt *time.Time
-	if status != workflow.StatusWaiting {
+	if out.Status != workflow.StatusWaiting {
 		stoppedAt = &now
 	}
-	finished := status == workflow.StatusSuccess
-	original := retriedBy(status, retryOf)
+	finished := out.Status == workflow.StatusSuccess
+	original := retriedBy(out.Status, out.RetryOf)
 	if s.Dialect == Postgres {
-		// One statement, one round trip (two for a retry that succeeded): the data and the
-		// original's link are written only when the status changed.
+		// One statement, one round trip (two for a retry that succeeded): the data, the answer
+		// and the original's link are written only when the status changed.
+		args := []any{out.Status, out.WaitTill, stoppedAt, stoppedAt != nil, finished,
+			id, workflow.StatusRunning, owner, out.Data, id, original}
+		args, answer := keptAnswer(args, "fin", out.Answer, now)
 		var n int64
 		err := s.lockingOriginal(ctx, original, func(tx *gorm.DB) error {
 			return tx.Raw(`WITH fin AS (
@@ -70,9 +87,8 @@ func (s *Store) FinishExecution(ctx context.Context, id int64, owner string, sta
 			WHERE id = ? AND status = ? AND lease_owner = ? RETURNING id),
 		upd AS (UPDATE execution_data SET data = ? WHERE execution_id IN (SELECT id FROM fin) RETURNING execution_id),
 		del AS (DELETE FROM execution_checkpoints WHERE execution_id IN (SELECT id FROM fin)),
-		orig AS (UPDATE executions SET retry_success_id = ? WHERE id = ? AND EXISTS (SELECT 1 FROM fin) RETURNING id)
-		SELECT count(*) FROM fin`, status, waitTill, stoppedAt, stoppedAt != nil, finished,
-				id, workflow.StatusRunning, owner, data, id, original).Scan(&n).Error
+		orig AS (UPDATE executions SET retry_success_id = ? WHERE id = ? AND EXISTS (SELECT 1 FROM fin) RETURNING id)`+answer+`
+		SELECT count(*) FROM fin`, args...).Scan(&n).Error
 		})
 		if err != nil {
 			return false, fmt.Errorf("finish execution %d: %w", id, err)
@@ -82,7 +98,7 @@ func (s *Store) FinishExecution(ctx context.Context, id int64, owner string, sta
 	var ok bool
 	err := s.group.write(ctx, func(tx *gorm.DB) error {
 		ok = false
-		updates := map[string]any{"status": status, "lease_owner": "", "lease_expires_at": nil, "wait_till": waitTill}
+		updates := map[string]any{"status": out.Status, "lease_owner": "", "lease_expires_at": nil, "wait_till": out.WaitTill}
 		if stoppedAt != nil {
 			updates["stopped_at"] = now
 			updates["finished"] = finished
@@ -98,7 +114,10 @@ func (s *Store) FinishExecution(ctx context.Context, id int64, owner string, sta
 		if err := tx.Exec(`DELETE FROM execution_checkpoints WHERE execution_id = ?`, id).Error; err != nil {
 			return err
 		}
-		if err := tx.Model(&ExecutionData{}).Where("execution_id = ?", id).Update("data", data).Error; err != nil {
+		if err := tx.Model(&ExecutionData{}).Where("execution_id = ?", id).Update("data", out.Data).Error; err != nil {
+			return err
+		}
+		if err := keepAnswer(tx, id, out.Answer, now); err != nil {
 			return err
 		}
 		return setRetrySuccess(tx, original, id)
@@ -107,6 +126,26 @@ func (s *Store) FinishExecution(ctx context.Context, id int64, owner string, sta
 		return false, fmt.Errorf("finish execution %d: %w", id, err)
 	}
 	return ok, nil
+}
+
+// keptAnswer is the part of a Postgres final write that keeps answer (none when nil), as a CTE
+// inserting for the row the CTE named from returns, with its arguments appended to args.
+func keptAnswer(args []any, from string, answer []byte, now time.Time) ([]any, string) {
+	if answer == nil {
+		return args, ""
+	}
+	return append(args, string(answer), now), `,
+		ans AS (INSERT INTO webhook_answers (execution_id, answer, created_at) SELECT id, CAST(? AS text), CAST(? AS timestamptz) FROM ` + from + `
+			ON CONFLICT DO NOTHING)`
+}
+
+// keepAnswer keeps answer (none when nil) in the transaction tx of a final write.
+func keepAnswer(tx *gorm.DB, id int64, answer []byte, now time.Time) error {
+	if answer == nil {
+		return nil
+	}
+	row := WebhookAnswer{ExecutionID: id, Answer: string(answer), CreatedAt: now}
+	return tx.Clauses(clause.OnConflict{DoNothing: true}).Create(&row).Error
 }
 
 // lockingOriginal runs fn (a Postgres statement that finishes a retry of original) after
@@ -142,20 +181,22 @@ func setRetrySuccess(tx *gorm.DB, original, retry int64) error {
 }
 
 // DropExecution removes a run that owner finished and that is not to be kept, with its data,
-// in one statement instead of recording the outcome first. Like FinishExecution it changes
-// nothing unless the execution is still running under owner's lease, reports whether it did,
-// and records a retry's success on the original (retryOf, when status is success) in the same
-// transaction.
-func (s *Store) DropExecution(ctx context.Context, id int64, owner string, status workflow.Status, retryOf *int64) (bool, error) {
+// in one statement instead of recording the outcome first (out.Data is not used). Like
+// FinishExecution it changes nothing unless the execution is still running under owner's
+// lease, reports whether it did, and keeps the answer and records a retry's success on the
+// original (out.RetryOf, when the status is success) in the same transaction.
+func (s *Store) DropExecution(ctx context.Context, id int64, owner string, out Outcome) (bool, error) {
 	// execution_data goes with its execution (ON DELETE CASCADE).
 	const drop = `DELETE FROM executions WHERE id = ? AND status = ? AND lease_owner = ?`
-	original := retriedBy(status, retryOf)
+	now := time.Now().UTC()
+	original := retriedBy(out.Status, out.RetryOf)
 	var n int64
-	if s.Dialect == Postgres && original != 0 {
+	if s.Dialect == Postgres && (original != 0 || out.Answer != nil) {
+		args, answer := keptAnswer([]any{id, workflow.StatusRunning, owner, id, original}, "del", out.Answer, now)
 		err := s.lockingOriginal(ctx, original, func(tx *gorm.DB) error {
 			return tx.Raw(`WITH del AS (`+drop+` RETURNING id),
-			orig AS (UPDATE executions SET retry_success_id = ? WHERE id = ? AND EXISTS (SELECT 1 FROM del) RETURNING id)
-			SELECT count(*) FROM del`, id, workflow.StatusRunning, owner, id, original).Scan(&n).Error
+			orig AS (UPDATE executions SET retry_success_id = ? WHERE id = ? AND EXISTS (SELECT 1 FROM del) RETURNING id)`+answer+`
+			SELECT count(*) FROM del`, args...).Scan(&n).Error
 		})
 		if err != nil {
 			return false, fmt.Errorf("drop execution %d: %w", id, err)
@@ -167,6 +208,9 @@ func (s *Store) DropExecution(ctx context.Context, id int64, owner string, statu
 		n = res.RowsAffected
 		if res.Error != nil || n != 1 {
 			return res.Error
+		}
+		if err := keepAnswer(tx, id, out.Answer, now); err != nil {
+			return err
 		}
 		return setRetrySuccess(tx, original, id)
 	})

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -86,11 +87,11 @@ func TestRetrySuccessIsRecordedWithTheRetry(t *testing.T) {
 			_, err = s.ClaimExecution(ctx, retry.ID, "w/1", time.Minute)
 			require.NoError(t, err)
 			if keep {
-				ok, err := s.FinishExecution(ctx, retry.ID, "w/1", workflow.StatusSuccess, nil, store.JSON(`{}`), &orig.ID)
+				ok, err := s.FinishExecution(ctx, retry.ID, "w/1", store.Outcome{Status: workflow.StatusSuccess, Data: store.JSON(`{}`), RetryOf: &orig.ID})
 				require.NoError(t, err)
 				require.True(t, ok)
 			} else {
-				ok, err := s.DropExecution(ctx, retry.ID, "w/1", workflow.StatusSuccess, &orig.ID)
+				ok, err := s.DropExecution(ctx, retry.ID, "w/1", store.Outcome{Status: workflow.StatusSuccess, RetryOf: &orig.ID})
 				require.NoError(t, err)
 				require.True(t, ok)
 			}
@@ -110,7 +111,7 @@ func TestRetrySuccessIsRecordedWithTheRetry(t *testing.T) {
 		require.NoError(t, s.CreateRetry(ctx, failed, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}))
 		_, err = s.ClaimExecution(ctx, failed.ID, "w/1", time.Minute)
 		require.NoError(t, err)
-		ok, err := s.FinishExecution(ctx, failed.ID, "w/1", workflow.StatusError, nil, store.JSON(`{}`), &orig.ID)
+		ok, err := s.FinishExecution(ctx, failed.ID, "w/1", store.Outcome{Status: workflow.StatusError, Data: store.JSON(`{}`), RetryOf: &orig.ID})
 		require.NoError(t, err)
 		require.True(t, ok)
 		got, err := s.GetExecution(ctx, orig.ID)
@@ -118,5 +119,50 @@ func TestRetrySuccessIsRecordedWithTheRetry(t *testing.T) {
 		require.Nil(t, got.RetrySuccessID)
 		next := &store.Execution{Status: workflow.StatusQueued, Mode: workflow.ModeRetry, RetryOf: &orig.ID}
 		require.NoError(t, s.CreateRetry(ctx, next, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}))
+	})
+}
+
+// TestFinalWriteKeepsTheAnswer: the answer goes with the outcome, kept or dropped, only when the
+// run still held its lease, and an answer kept before stays.
+func TestFinalWriteKeepsTheAnswer(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		answerOf := func(id int64) string {
+			b, err := s.GetWebhookAnswer(ctx, id)
+			if errors.Is(err, store.ErrNotFound) {
+				return ""
+			}
+			require.NoError(t, err)
+			return string(b)
+		}
+		for _, keep := range []bool{true, false} {
+			finish := func(id int64, owner, answer string) bool {
+				out := store.Outcome{Status: workflow.StatusSuccess, Data: store.JSON(`{}`), Answer: []byte(answer)}
+				var ok bool
+				var err error
+				if keep {
+					ok, err = s.FinishExecution(ctx, id, owner, out)
+				} else {
+					ok, err = s.DropExecution(ctx, id, owner, out)
+				}
+				require.NoError(t, err)
+				return ok
+			}
+			e := newExecution(t, s)
+			_, err := s.ClaimExecution(ctx, e.ID, "w/1", time.Minute)
+			require.NoError(t, err)
+			require.False(t, finish(e.ID, "w/2", `{"by":"w2"}`), "a run without the lease writes nothing")
+			require.Empty(t, answerOf(e.ID))
+			require.True(t, finish(e.ID, "w/1", `{"by":"w1"}`))
+			require.Equal(t, `{"by":"w1"}`, answerOf(e.ID))
+
+			// An answer kept during the run stays the answer.
+			e = newExecution(t, s)
+			_, err = s.ClaimExecution(ctx, e.ID, "w/1", time.Minute)
+			require.NoError(t, err)
+			require.NoError(t, s.SaveWebhookAnswer(ctx, e.ID, []byte(`{"first":true}`)))
+			require.True(t, finish(e.ID, "w/1", `{"first":false}`))
+			require.Equal(t, `{"first":true}`, answerOf(e.ID))
+		}
 	})
 }

@@ -22,10 +22,12 @@ import (
 //go:embed description.json
 var descriptionJSON []byte
 
-// Type returns the node type for registration.
+// Type returns the node type for registration. The node is effect-free: it only decides the
+// answer (into its context) and passes its input on; the runner sends the answer, and an
+// execution's first answer is the one kept, so running the node again changes nothing.
 func Type() nodes.Type {
 	return nodes.Type{Description: nodes.MustParseDescription(descriptionJSON), Kind: nodes.KindAction,
-		Node: nodes.NodeFunc(execute), IconSVG: webhook.Icon()}
+		Node: nodes.NodeFunc(execute), IconSVG: webhook.Icon(), EffectFree: true}
 }
 
 // ContextKey is the key of the recorded response in the node's context data.
