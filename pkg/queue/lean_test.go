@@ -5,27 +5,31 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowmill/flowmill/pkg/queue/queuetest"
 	"github.com/flowmill/flowmill/pkg/redisconn"
 )
 
-// TestLeanDone: a task that succeeded is removed as asynq removes it, and counted nowhere —
-// which also tells that the hook still knows the done script of the asynq in go.mod.
-func TestLeanDone(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		url  func(t *testing.T) string
-	}{
-		{"redis", func(t *testing.T) string { _, u := queuetest.Redis(t); return u }},
-		{"embedded", func(t *testing.T) string {
-			e, err := redisconn.StartEmbedded()
-			require.NoError(t, err)
-			t.Cleanup(e.Stop)
-			return e.URL()
-		}},
-	} {
+var redisServers = []struct {
+	name string
+	url  func(t *testing.T) string
+}{
+	{"redis", func(t *testing.T) string { _, u := queuetest.Redis(t); return u }},
+	{"embedded", func(t *testing.T) string {
+		e, err := redisconn.StartEmbedded()
+		require.NoError(t, err)
+		t.Cleanup(e.Stop)
+		return e.URL()
+	}},
+}
+
+// TestLeanScripts: tasks are taken and, once done, removed as asynq does, and counted nowhere —
+// which also tells that the hook still knows the scripts of the asynq in go.mod.
+func TestLeanScripts(t *testing.T) {
+	for _, tc := range redisServers {
 		t.Run(tc.name, func(t *testing.T) {
 			url := tc.url(t)
 			rdb := queuetest.RedisAt(t, url)
@@ -33,7 +37,9 @@ func TestLeanDone(t *testing.T) {
 			ran := make(chan int64, 2)
 			srv.Handle(KindExecutionRun, func(_ context.Context, payload []byte) error {
 				var p ExecutionRun
-				require.NoError(t, Decode(KindExecutionRun, payload, &p))
+				if err := Decode(KindExecutionRun, payload, &p); err != nil {
+					return err
+				}
 				ran <- p.ExecutionID
 				return nil
 			})
@@ -41,7 +47,7 @@ func TestLeanDone(t *testing.T) {
 			t.Cleanup(srv.Stop)
 			c := NewClient(rdb)
 			ctx := context.Background()
-			for id := int64(1); id <= 2; id++ { // the first loads the script, the second finds it
+			for id := int64(1); id <= 2; id++ { // the first loads the scripts, the second finds them
 				require.NoError(t, c.EnqueueExecution(ctx, QueueCritical, ExecutionRun{ExecutionID: id}))
 				select {
 				case got := <-ran:
@@ -58,15 +64,78 @@ func TestLeanDone(t *testing.T) {
 			keys, err := rdb.Keys(ctx, "asynq:{critical}:processed*").Result()
 			require.NoError(t, err)
 			require.Empty(t, keys, "asynq's own done script ran")
+			known, err := rdb.ScriptExists(ctx, leanDequeue.sha, leanDone.sha).Result()
+			require.NoError(t, err)
+			require.Equal(t, []bool{true, true}, known, "the lean scripts ran")
 		})
 	}
 }
 
-func TestLeanDoneRecognition(t *testing.T) {
+// TestLeanDequeueKeepsAPausedQueue: a paused queue gives nothing and keeps its tasks in order;
+// once resumed, its oldest task is taken.
+func TestLeanDequeueKeepsAPausedQueue(t *testing.T) {
+	for _, tc := range redisServers {
+		t.Run(tc.name, func(t *testing.T) {
+			rdb := queuetest.RedisAt(t, tc.url(t))
+			rdb.AddHook(leanScripts{})
+			ctx := context.Background()
+			const q = "asynq:{critical}:"
+			keys := []string{q + "pending", q + "paused", q + "active", q + "lease"}
+			dequeue := func() (string, error) {
+				// asynq's dequeue as asynq sends it: by its digest.
+				return rdb.EvalSha(ctx, leanDequeue.asynqSHA, keys, int64(1234), q+"t:").Text()
+			}
+			for _, id := range []string{"a", "b"} {
+				require.NoError(t, rdb.HSet(ctx, q+"t:"+id, "msg", "msg-"+id, "state", "pending", "pending_since", 1).Err())
+				require.NoError(t, rdb.LPush(ctx, q+"pending", id).Err())
+			}
+			require.NoError(t, rdb.Set(ctx, q+"paused", time.Now().Unix(), 0).Err())
+			_, err := dequeue()
+			require.ErrorIs(t, err, redis.Nil)
+			require.Equal(t, []string{"b", "a"}, rdb.LRange(ctx, q+"pending", 0, -1).Val())
+			require.Zero(t, rdb.LLen(ctx, q+"active").Val())
+
+			require.NoError(t, rdb.Del(ctx, q+"paused").Err())
+			msg, err := dequeue()
+			require.NoError(t, err)
+			require.Equal(t, "msg-a", msg)
+			require.Equal(t, []string{"a"}, rdb.LRange(ctx, q+"active", 0, -1).Val())
+			require.Equal(t, "active", rdb.HGet(ctx, q+"t:a", "state").Val())
+			require.Equal(t, 1234.0, rdb.ZScore(ctx, q+"lease", "a").Val())
+		})
+	}
+}
+
+// TestLeanScriptsPauseThroughTheInspector: asynq's own pause stops a server using the lean
+// dequeue, and resuming lets it take the task.
+func TestLeanScriptsPauseThroughTheInspector(t *testing.T) {
+	_, url := queuetest.Redis(t)
+	rdb := queuetest.RedisAt(t, url)
+	insp := asynq.NewInspectorFromRedisClient(rdb)
+	c := NewClient(rdb)
+	require.NoError(t, c.EnqueuePing(context.Background(), DebugPing{ID: "paused"}))
+	require.NoError(t, insp.PauseQueue(QueueLow))
+	// The server finds every queue empty, the paused one included, and then looks again every
+	// 100 ms.
+	_, got := idleServer(t, url, 100*time.Millisecond)
+	info, err := insp.GetQueueInfo(QueueLow)
+	require.NoError(t, err)
+	require.Equal(t, 1, info.Pending, "the task stays queued")
+	require.NoError(t, insp.UnpauseQueue(QueueLow))
+	waitPing(t, got, `{"id":"paused","message":""}`)
+}
+
+func TestLeanScriptRecognition(t *testing.T) {
 	keys := []any{"asynq:{critical}:active", "asynq:{critical}:lease", "asynq:{critical}:t:x",
 		"asynq:{critical}:processed:2026-11-26", "asynq:{critical}:processed"}
-	done := append([]any{"evalsha", asynqDoneSHA, 5}, append(keys, "x", int64(1), int64(2))...)
-	require.True(t, isAsynqDone(done))
-	require.False(t, isAsynqDone(append([]any{"evalsha", leanDoneSHA, 5}, done[3:]...)), "the lean script is left as it is")
-	require.False(t, isAsynqDone([]any{"get", "k"}))
+	done := append([]any{"evalsha", leanDone.asynqSHA, 5}, append(keys, "x", int64(1), int64(2))...)
+	lean, ok := leanFor(done)
+	require.True(t, ok)
+	require.Equal(t, leanDone.sha, lean.sha)
+	_, ok = leanFor(append([]any{"evalsha", leanDone.sha, 5}, done[3:]...))
+	require.False(t, ok, "the lean script is left as it is")
+	_, ok = leanFor(append([]any{"evalsha", leanDone.asynqSHA, 4}, done[3:7]...))
+	require.False(t, ok, "not with other keys")
+	_, ok = leanFor([]any{"get", "k"})
+	require.False(t, ok)
 }

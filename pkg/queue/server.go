@@ -38,8 +38,8 @@ type Server struct {
 	srv      *asynq.Server
 	mux      *asynq.ServeMux
 	stopOnce sync.Once
-	// gate, own and wakeups spare an idle server polling (idle.go), and own ends tasks
-	// without asynq's statistics (lean.go); nil when rdb is not a single-node client.
+	// gate, own and wakeups spare an idle server polling (idle.go), and own takes and ends
+	// tasks with fewer commands than asynq (lean.go); nil when rdb is not a single-node client.
 	gate    *idleGate
 	own     *redis.Client
 	wakeups *bus.Subscriber
@@ -63,7 +63,7 @@ func NewServer(rdb redis.UniversalClient, cfg ServerConfig) *Server {
 		}
 		s.gate = newIdleGate(names, durOr(cfg.IdleRecheck, time.Second))
 		s.own.AddHook(s.gate)
-		s.own.AddHook(leanDone{})
+		s.own.AddHook(leanScripts{})
 		s.wakeups = bus.QueueWake.Subscribe(rdb, s.gate.wake, bus.SubscriberConfig{Logger: cfg.Logger})
 		taskRdb = s.own
 	}
