@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/flowmill/flowmill/pkg/metrics"
 	"time"
 
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/flowmill/flowmill/pkg/bus"
+	"github.com/flowmill/flowmill/pkg/metrics"
 )
 
 // ErrDuplicate means a task with the same id is already queued or running.
@@ -42,11 +42,16 @@ const NoExecutionTimeout = 100 * 365 * 24 * time.Hour
 // NewClient builds a client on rdb with tasks that may run for ever; Close does not close rdb.
 func NewClient(rdb redis.UniversalClient) *Client { return NewClientWith(rdb, ClientConfig{}) }
 
-// NewClientWith builds a client on rdb adjusted by cfg; Close does not close rdb.
+// NewClientWith builds a client on rdb adjusted by cfg; Close does not close rdb. A
+// single-node rdb gets a hook that sends an enqueue's wake-up in the enqueue's own script (one
+// round trip instead of two; see wakeRequest); it changes no other command.
 func NewClientWith(rdb redis.UniversalClient, cfg ClientConfig) *Client {
 	timeout := cfg.ExecutionTimeout
 	if timeout <= 0 {
 		timeout = NoExecutionTimeout
+	}
+	if c, ok := rdb.(*redis.Client); ok {
+		c.AddHook(leanEnqueueHook{})
 	}
 	return &Client{rdb: rdb, asynq: asynq.NewClientFromRedisClient(rdb), inspector: asynq.NewInspectorFromRedisClient(rdb),
 		runTimeout: timeout}
@@ -195,14 +200,15 @@ func (c *Client) enqueue(ctx context.Context, kind string, payload any, opts ...
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", kind, err)
 	}
-	info, err := c.asynq.EnqueueContext(ctx, asynq.NewTask(kind, b), opts...)
+	wake := &wakeRequest{channel: bus.QueueWake.Channel(c.rdb)}
+	info, err := c.asynq.EnqueueContext(context.WithValue(ctx, wakeRequestKey{}, wake), asynq.NewTask(kind, b), opts...)
 	if errors.Is(err, asynq.ErrTaskIDConflict) {
 		return fmt.Errorf("%s: %w", kind, ErrDuplicate)
 	}
 	if err != nil {
 		return fmt.Errorf("enqueue %s: %w", kind, err)
 	}
-	if info.State == asynq.TaskStatePending {
+	if info.State == asynq.TaskStatePending && !wake.handled {
 		// Idle workers wait for this instead of polling. The task is stored: if the message is
 		// lost, a worker still finds it at its next look (ServerConfig.IdleRecheck).
 		_ = bus.QueueWake.Publish(ctx, c.rdb, info.Queue)

@@ -74,7 +74,21 @@ if redis.call("DEL", KEYS[3]) == 0 then
 end
 return redis.status_reply("OK")`)
 
-	leanByAsynqSHA = map[string]leanScript{leanDequeue.asynqSHA: leanDequeue, leanDone.asynqSHA: leanDone}
+	// serverScripts are the scripts of the task server that leanScripts replaces.
+	serverScripts = map[string]leanScript{leanDequeue.asynqSHA: leanDequeue, leanDone.asynqSHA: leanDone}
+
+	// leanEnqueue is asynq's enqueue script that also sends the queue's wake-up, in the same
+	// round trip, when the task is the only one pending (see wakeRequest): KEYS[1] task hash,
+	// KEYS[2] pending list; ARGV[1] message, ARGV[2] task id, ARGV[3] pending since, ARGV[4]
+	// the wake-up channel, ARGV[5] the queue. 1 when queued, 0 when the task id is taken.
+	leanEnqueue = newLeanScript("98d28b42650870a743450ffda9791e9e19c6991b", 2, `if redis.call("EXISTS", KEYS[1]) == 1 then
+  return 0
+end
+redis.call("HSET", KEYS[1], "msg", ARGV[1], "state", "pending", "pending_since", ARGV[3])
+if redis.call("LPUSH", KEYS[2], ARGV[2]) == 1 then
+  redis.call("PUBLISH", ARGV[4], ARGV[5])
+end
+return 1`)
 )
 
 // DialHook is the redis.Hook method for new connections: nothing to do.
@@ -90,7 +104,7 @@ func (leanScripts) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.Pro
 func (leanScripts) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
 		args := cmd.Args()
-		lean, ok := leanFor(args)
+		lean, ok := leanFor(args, serverScripts)
 		if !ok {
 			return next(ctx, cmd)
 		}
@@ -106,8 +120,8 @@ func (leanScripts) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 }
 
 // leanFor is the lean script to run in place of args, an EVALSHA or EVAL of one of asynq's
-// scripts with the keys it takes.
-func leanFor(args []any) (leanScript, bool) {
+// scripts in table (by digest) with the keys it takes.
+func leanFor(args []any, table map[string]leanScript) (leanScript, bool) {
 	if len(args) < 3 {
 		return leanScript{}, false
 	}
@@ -121,10 +135,77 @@ func leanFor(args []any) (leanScript, bool) {
 	default:
 		return leanScript{}, false
 	}
-	lean, ok := leanByAsynqSHA[script]
+	lean, ok := table[script]
 	if !ok {
 		return leanScript{}, false
 	}
 	n, _ := args[2].(int)
 	return lean, n == lean.keys
+}
+
+// wakeRequest, in the context of an enqueue, asks the client's lean enqueue hook to send the
+// queue's wake-up (on channel) from the enqueue script; handled tells that it did (or that it
+// was not needed), otherwise the caller publishes it itself.
+//
+// The script sends it only when the task is the only one pending: a task already pending was
+// announced when it was queued onto the empty list, and every server whose dequeue found the
+// list empty before that got the message, so it looks again and goes on looking until it finds
+// the list empty, which it cannot while this task waits. A task moved to pending by a server's
+// forwarder is announced to that server only; another server may then wait up to its
+// IdleRecheck for a task queued behind it, as for a lost message.
+type wakeRequest struct {
+	channel string
+	handled bool
+}
+
+type wakeRequestKey struct{}
+
+// leanEnqueueHook runs leanEnqueue in place of asynq's enqueue script for an enqueue whose
+// context carries a wakeRequest; any other command goes on unchanged.
+type leanEnqueueHook struct{}
+
+// DialHook is the redis.Hook method for new connections: nothing to do.
+func (leanEnqueueHook) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+// ProcessPipelineHook is the redis.Hook method for pipelines: asynq sends its scripts alone.
+func (leanEnqueueHook) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+
+// ProcessHook sends the lean enqueue in place of asynq's, answering asynq's command with its
+// result.
+func (leanEnqueueHook) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		wr, _ := ctx.Value(wakeRequestKey{}).(*wakeRequest)
+		script, ok := cmd.(*redis.Cmd)
+		args := cmd.Args()
+		if wr == nil || !ok || !isAsynqEnqueue(args) {
+			return next(ctx, cmd)
+		}
+		keys, argv := args[3:5], args[5:8]
+		queue := queueOfKey(keys[1].(string))
+		// next answers with the command's error (go-redis sets it on the command afterwards).
+		run := func(name, source string) (*redis.Cmd, error) {
+			c := redis.NewCmd(ctx, append(append(append([]any{name, source, 2}, keys...), argv...), wr.channel, queue)...)
+			return c, next(ctx, c)
+		}
+		lean, err := run("evalsha", leanEnqueue.sha)
+		if err != nil && strings.HasPrefix(err.Error(), "NOSCRIPT") {
+			lean, err = run("eval", leanEnqueue.source)
+		}
+		script.SetVal(lean.Val())
+		script.SetErr(err)
+		wr.handled = err == nil
+		return err
+	}
+}
+
+// isAsynqEnqueue tells whether args are an EVALSHA or EVAL of asynq's enqueue script: two
+// keys, the task hash and a pending list, and three arguments.
+func isAsynqEnqueue(args []any) bool {
+	if _, ok := leanFor(args, map[string]leanScript{leanEnqueue.asynqSHA: leanEnqueue}); !ok || len(args) != 8 {
+		return false
+	}
+	pending, _ := args[4].(string)
+	return strings.HasSuffix(pending, "}:pending")
 }

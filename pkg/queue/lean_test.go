@@ -9,6 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
+	"github.com/flowmill/flowmill/pkg/bus"
 	"github.com/flowmill/flowmill/pkg/queue/queuetest"
 	"github.com/flowmill/flowmill/pkg/redisconn"
 )
@@ -129,13 +130,48 @@ func TestLeanScriptRecognition(t *testing.T) {
 	keys := []any{"asynq:{critical}:active", "asynq:{critical}:lease", "asynq:{critical}:t:x",
 		"asynq:{critical}:processed:2026-11-26", "asynq:{critical}:processed"}
 	done := append([]any{"evalsha", leanDone.asynqSHA, 5}, append(keys, "x", int64(1), int64(2))...)
-	lean, ok := leanFor(done)
+	lean, ok := leanFor(done, serverScripts)
 	require.True(t, ok)
 	require.Equal(t, leanDone.sha, lean.sha)
-	_, ok = leanFor(append([]any{"evalsha", leanDone.sha, 5}, done[3:]...))
+	_, ok = leanFor(append([]any{"evalsha", leanDone.sha, 5}, done[3:]...), serverScripts)
 	require.False(t, ok, "the lean script is left as it is")
-	_, ok = leanFor(append([]any{"evalsha", leanDone.asynqSHA, 4}, done[3:7]...))
+	_, ok = leanFor(append([]any{"evalsha", leanDone.asynqSHA, 4}, done[3:7]...), serverScripts)
 	require.False(t, ok, "not with other keys")
-	_, ok = leanFor([]any{"get", "k"})
+	_, ok = leanFor([]any{"get", "k"}, serverScripts)
 	require.False(t, ok)
+}
+
+// TestEnqueueWakesOnlyAnEmptyQueue: the enqueue's own script announces a task queued onto an
+// empty list, and only such a task.
+func TestEnqueueWakesOnlyAnEmptyQueue(t *testing.T) {
+	for _, tc := range redisServers {
+		t.Run(tc.name, func(t *testing.T) {
+			rdb := queuetest.RedisAt(t, tc.url(t))
+			ctx := context.Background()
+			woken := make(chan string, 10)
+			sub := bus.QueueWake.Subscribe(rdb, func(q string) { woken <- q }, bus.SubscriberConfig{})
+			require.NoError(t, sub.Start(ctx))
+			t.Cleanup(sub.Stop)
+			c := NewClient(rdb)
+			require.NoError(t, c.EnqueueExecution(ctx, QueueCritical, ExecutionRun{ExecutionID: 1}))
+			require.NoError(t, c.EnqueueExecution(ctx, QueueCritical, ExecutionRun{ExecutionID: 2}))
+			require.NoError(t, c.EnqueueExecution(ctx, QueueDefault, ExecutionRun{ExecutionID: 3}))
+			// Messages arrive in the order they were sent: a wake-up for the second task would
+			// come before the default queue's.
+			for _, want := range []string{QueueCritical, QueueDefault} {
+				select {
+				case got := <-woken:
+					require.Equal(t, want, got)
+				case <-time.After(10 * time.Second):
+					t.Fatalf("no wake-up for %s", want)
+				}
+			}
+			require.Equal(t, int64(2), rdb.LLen(ctx, "asynq:{critical}:pending").Val())
+			known, err := rdb.ScriptExists(ctx, leanEnqueue.sha).Result()
+			require.NoError(t, err)
+			require.Equal(t, []bool{true}, known, "the lean enqueue ran")
+			require.ErrorIs(t, c.enqueue(ctx, KindExecutionRun, ExecutionRun{ExecutionID: 1},
+				c.runOptions(QueueCritical, ExecutionRun{ExecutionID: 1})...), ErrDuplicate)
+		})
+	}
 }
