@@ -14,7 +14,8 @@ import (
 // and tries again — hundreds of scripts a second per worker, doing nothing. The gate is a hook
 // on the server's own Redis client that sees those scripts: once a queue was found empty it
 // answers "empty" for it without asking Redis, and when every queue is known empty it holds the
-// dequeue until a wake-up — an enqueue's message on bus.QueueWake, or asynq's forwarder moving
+// dequeue until a wake-up — an enqueue's message on bus.QueueWake (see wakeRequest for when an
+// enqueue sends one), or asynq's forwarder moving
 // scheduled or retried tasks to a pending list in this process — or until Recheck has passed
 // since the queue was last asked, so a lost message (a Redis reconnect, a task moved by another
 // worker's forwarder) delays a task by at most Recheck and never loses it.

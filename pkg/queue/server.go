@@ -23,9 +23,9 @@ type ServerConfig struct {
 	// ~0.5s median latency to every run.
 	PollInterval time.Duration
 	// IdleRecheck is the longest an idle server goes without asking Redis for tasks: between
-	// looks it waits for a wake-up (bus.QueueWake, sent with every enqueue, or its own
-	// forwarder moving a scheduled or retried task), so it costs no CPU. A wake-up that is lost
-	// delays a task by at most this long. Default 1s.
+	// looks it waits for a wake-up (bus.QueueWake, sent by an enqueue onto an empty queue, or
+	// its own forwarder moving a scheduled or retried task), so it costs no CPU. A wake-up that
+	// is lost delays a task by at most this long. Default 1s.
 	IdleRecheck time.Duration
 	// ShutdownTimeout is how long Stop lets running tasks finish before handing them back to
 	// the queue. Default 30s.
