@@ -54,6 +54,10 @@ type New struct {
 	// Stored, when set, is called once the execution is stored and before it is queued: what it
 	// sends reaches the editor before any message of the run.
 	Stored func(e *store.Execution)
+	// Idempotency, when set, is the idempotency key claim of the call that starts the run: a
+	// run of a saved workflow is recorded on it by the statement that stores it
+	// (Idempotency.Recorded), otherwise the caller records it.
+	Idempotency *store.IdempotencyClaim
 }
 
 // ServiceConfig is what a Service stands on; every field is required.
@@ -149,6 +153,8 @@ func (s *Service) Create(ctx context.Context, n New) (*store.Execution, error) {
 	switch {
 	case e.RetryOf != nil:
 		err = s.cfg.Store.CreateRetry(ctx, e, data)
+	case ownerInInsert && n.Idempotency != nil:
+		err = s.cfg.Store.CreateOwnedExecutionWithKey(ctx, e, data, n.Idempotency)
 	case ownerInInsert:
 		err = s.cfg.Store.CreateOwnedExecution(ctx, e, data)
 	default:

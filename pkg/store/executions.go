@@ -15,21 +15,38 @@ import (
 
 // CreateExecution stores an execution and its data in one transaction and fills e.ID.
 func (s *Store) CreateExecution(ctx context.Context, e *Execution, data *ExecutionData) error {
-	return s.createExecution(ctx, e, data, false)
+	return s.createExecution(ctx, e, data, false, nil)
 }
 
 // CreateOwnedExecution stores an execution as CreateExecution does, acting for the owner of its
 // workflow: e.UserID is set to the user who owns e.WorkflowID (see WorkflowOwner), "" when it
 // has none, read in the same statement instead of a round trip of its own.
 func (s *Store) CreateOwnedExecution(ctx context.Context, e *Execution, data *ExecutionData) error {
-	return s.createExecution(ctx, e, data, true)
+	return s.createExecution(ctx, e, data, true, nil)
+}
+
+// CreateOwnedExecutionWithKey stores an execution as CreateOwnedExecution does and records it
+// on the idempotency key claim in the same statement, so a call whose create committed although
+// its answer was lost cannot give the key back (ReleaseIdempotencyKey leaves a key with an
+// execution): a repeat replays this execution instead of starting another. claim.Recorded tells
+// whether the claim was still the caller's.
+func (s *Store) CreateOwnedExecutionWithKey(ctx context.Context, e *Execution, data *ExecutionData, claim *IdempotencyClaim) error {
+	return s.createExecution(ctx, e, data, true, claim)
+}
+
+// IdempotencyClaim is a call's claim of an idempotency key (see ClaimIdempotencyKey).
+type IdempotencyClaim struct {
+	Scope, Key string
+	ClaimedAt  time.Time
+	// Recorded is set when the execution was recorded on the claim.
+	Recorded bool
 }
 
 // ownerOfWorkflow selects the id of the owner of workflow ? (role ?), as WorkflowOwner finds it.
 const ownerOfWorkflow = `SELECT u.id FROM users u JOIN shared_workflows sw ON sw.user_id = u.id
 	WHERE sw.workflow_id = ? AND sw.role = ? LIMIT 1`
 
-func (s *Store) createExecution(ctx context.Context, e *Execution, data *ExecutionData, owned bool) error {
+func (s *Store) createExecution(ctx context.Context, e *Execution, data *ExecutionData, owned bool, claim *IdempotencyClaim) error {
 	if e.CreatedAt.IsZero() {
 		e.CreatedAt = time.Now().UTC()
 	}
@@ -46,17 +63,29 @@ func (s *Store) createExecution(ctx context.Context, e *Execution, data *Executi
 		args = append(append([]any{e.WorkflowID, e.WorkflowName, e.Status, e.Mode, e.Finished, e.RetryOf, e.RetrySuccessID,
 			e.SessionID}, args...), e.LeaseOwner, e.LeaseExpiresAt, e.CreatedAt, e.StartedAt, e.StoppedAt, e.WaitTill,
 			data.WorkflowData, data.StartData, data.Data)
+		keyed, recorded := "", "false"
+		if claim != nil {
+			keyed = `,
+		k AS (UPDATE idempotency_keys SET execution_id = (SELECT id FROM e)
+			WHERE scope = ? AND key = ? AND execution_id IS NULL AND created_at = ? RETURNING 1)`
+			recorded = "EXISTS (SELECT 1 FROM k)"
+			args = append(args, claim.Scope, claim.Key, claim.ClaimedAt)
+		}
 		var id int64
 		var userID string
+		var keyRecorded bool
 		err := s.DB.WithContext(ctx).Raw(`WITH e AS (INSERT INTO executions (workflow_id, workflow_name, status, mode,
 			finished, retry_of, retry_success_id, session_id, user_id, lease_owner, lease_expires_at, created_at, started_at,
 			stopped_at, wait_till) VALUES (?, ?, ?, ?, ?, ?, ?, ?, `+user+`, ?, ?, ?, ?, ?, ?) RETURNING id, user_id),
-		d AS (INSERT INTO execution_data (execution_id, workflow_data, start_data, data) SELECT id, ?, ?, ? FROM e)
-		SELECT id, user_id FROM e`, args...).Row().Scan(&id, &userID)
+		d AS (INSERT INTO execution_data (execution_id, workflow_data, start_data, data) SELECT id, ?, ?, ? FROM e)`+keyed+`
+		SELECT id, user_id, `+recorded+` FROM e`, args...).Row().Scan(&id, &userID, &keyRecorded)
 		if err != nil {
 			return fmt.Errorf("create execution: %w", err)
 		}
 		e.ID, e.UserID, data.ExecutionID = id, userID, id
+		if claim != nil {
+			claim.Recorded = keyRecorded
+		}
 		return nil
 	}
 	return s.group.write(ctx, func(tx *gorm.DB) error {
@@ -78,7 +107,14 @@ func (s *Store) createExecution(ctx context.Context, e *Execution, data *Executi
 		if err := tx.Create(data).Error; err != nil {
 			return fmt.Errorf("create execution data: %w", err)
 		}
-		return nil
+		if claim == nil {
+			return nil
+		}
+		res := tx.Model(&IdempotencyKey{}).
+			Where("scope = ? AND key = ? AND execution_id IS NULL AND created_at = ?", claim.Scope, claim.Key, claim.ClaimedAt).
+			Update("execution_id", e.ID)
+		claim.Recorded = res.RowsAffected == 1
+		return res.Error
 	})
 }
 

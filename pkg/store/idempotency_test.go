@@ -10,6 +10,7 @@ import (
 
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/store/storetest"
+	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 func TestIdempotencyKeyIsClaimedOnce(t *testing.T) {
@@ -128,4 +129,37 @@ func TestIsUnavailable(t *testing.T) {
 	require.True(t, store.IsUnavailable(context.DeadlineExceeded))
 	require.False(t, store.IsUnavailable(store.ErrNotFound))
 	require.False(t, store.IsUnavailable(nil))
+}
+
+// TestCreateRecordsTheIdempotencyKey: the statement that stores the execution records it on the
+// key's claim, so giving the key back afterwards (a call that lost the store's answer) leaves
+// it; a claim taken over meanwhile is not written.
+func TestCreateRecordsTheIdempotencyKey(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		_, held, err := s.ClaimIdempotencyKey(ctx, "scope", "k", time.Now().Add(-time.Hour))
+		require.NoError(t, err)
+		claim := &store.IdempotencyClaim{Scope: "scope", Key: "k", ClaimedAt: held.CreatedAt}
+		e := &store.Execution{Status: workflow.StatusQueued, Mode: workflow.ModeWebhook}
+		require.NoError(t, s.CreateOwnedExecutionWithKey(ctx, e, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}, claim))
+		require.True(t, claim.Recorded)
+		require.NoError(t, s.ReleaseIdempotencyKey(ctx, "scope", "k", held.CreatedAt))
+		got, err := s.GetIdempotencyKey(ctx, "scope", "k")
+		require.NoError(t, err)
+		require.NotNil(t, got.ExecutionID)
+		require.Equal(t, e.ID, *got.ExecutionID)
+
+		// A claim that is no longer the caller's (another time) is left alone.
+		stale := &store.IdempotencyClaim{Scope: "scope", Key: "k", ClaimedAt: held.CreatedAt.Add(-time.Second)}
+		_, held2, err := s.ClaimIdempotencyKey(ctx, "scope", "k2", time.Now().Add(-time.Hour))
+		require.NoError(t, err)
+		stale.Key = "k2"
+		e2 := &store.Execution{Status: workflow.StatusQueued, Mode: workflow.ModeWebhook}
+		require.NoError(t, s.CreateOwnedExecutionWithKey(ctx, e2, &store.ExecutionData{WorkflowData: store.JSON(`{}`)}, stale))
+		require.False(t, stale.Recorded)
+		got, err = s.GetIdempotencyKey(ctx, "scope", "k2")
+		require.NoError(t, err)
+		require.Nil(t, got.ExecutionID)
+		require.Equal(t, held2.CreatedAt.UTC(), got.CreatedAt.UTC())
+	})
 }

@@ -55,7 +55,8 @@ func idempotencyScope(h *hit) string {
 const abandonAfter = 30 * time.Second
 
 // idempotent makes start run once per key: the first call with the key claims it and runs
-// start, recording its execution; a repeat gets replay's answer instead (a nil startFunc). A
+// start, recording its execution (in the statement that stores it, where start can: see
+// store.CreateOwnedExecutionWithKey); a repeat gets replay's answer instead (a nil startFunc). A
 // first call whose execution could not be stored gives the key back, so a repeat runs; one that
 // could not even do that leaves a claim that a repeat takes over after abandonAfter.
 func (rt *Runtime) idempotent(ctx context.Context, h *hit, key string, start startFunc) (startFunc, *Answer, error) {
@@ -72,16 +73,21 @@ func (rt *Runtime) idempotent(ctx context.Context, h *hit, key string, start sta
 		}
 		claimedAt = takenAt
 	}
-	return func(item workflow.Item, respond *trigger.Response) (int64, error) {
-		id, err := start(item, respond)
+	return func(item workflow.Item, respond *trigger.Response, _ *store.IdempotencyClaim) (int64, error) {
+		claim := &store.IdempotencyClaim{Scope: scope, Key: key, ClaimedAt: claimedAt}
+		id, err := start(item, respond, claim)
 		bg := context.WithoutCancel(ctx)
 		if err != nil && !errors.Is(err, execution.ErrNotQueued) {
+			// A key its execution was recorded on stays, even when the store's answer was lost
+			// after it committed: the repeat replays that execution.
 			if rerr := rt.cfg.Store.ReleaseIdempotencyKey(bg, scope, key, claimedAt); rerr != nil {
 				rt.cfg.Log.Warn("release idempotency key", "err", rerr)
 			}
 			return id, err
 		}
-		rt.recordKey(bg, scope, key, claimedAt, id)
+		if !claim.Recorded {
+			rt.recordKey(bg, scope, key, claimedAt, id)
+		}
 		return id, err
 	}, nil, nil
 }

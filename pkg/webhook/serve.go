@@ -83,7 +83,7 @@ type hit struct {
 
 // startFunc begins (or resumes) the execution of a hit with the node's item; respond is set
 // when the caller waits for the run's answer. It returns the execution id.
-type startFunc func(item workflow.Item, respond *trigger.Response) (int64, error)
+type startFunc func(item workflow.Item, respond *trigger.Response, claim *store.IdempotencyClaim) (int64, error)
 
 func unregistered(method, path, hint string) *Error {
 	e := newError(NotFound, "The requested webhook %q is not registered.", method+" "+path)
@@ -107,9 +107,10 @@ func (rt *Runtime) serveProduction(ctx context.Context, call Call) (Answer, erro
 	if err != nil {
 		return Answer{}, err
 	}
-	return rt.runCORS(ctx, call, h, func(item workflow.Item, respond *trigger.Response) (int64, error) {
+	return rt.runCORS(ctx, call, h, func(item workflow.Item, respond *trigger.Response, claim *store.IdempotencyClaim) (int64, error) {
 		e, err := rt.cfg.Executions.Create(ctx, execution.New{Workflow: h.wf, Snapshot: h.snapshot, Mode: workflow.ModeWebhook,
-			Start: execution.StartData{StartNode: h.hook.Node, Input: []workflow.Item{item}, InputIndex: h.hook.OutputIndex, Respond: respond}})
+			Start:       execution.StartData{StartNode: h.hook.Node, Input: []workflow.Item{item}, InputIndex: h.hook.OutputIndex, Respond: respond},
+			Idempotency: claim})
 		if errors.Is(err, execution.ErrNotQueued) {
 			return e.ID, err
 		}
@@ -141,7 +142,7 @@ func (rt *Runtime) serveTest(ctx context.Context, call Call) (Answer, error) {
 		return Answer{}, err
 	}
 	h := &hit{hook: *hook, wf: wf, params: params, userID: reg.UserID}
-	return rt.runCORS(ctx, call, h, func(item workflow.Item, respond *trigger.Response) (int64, error) {
+	return rt.runCORS(ctx, call, h, func(item workflow.Item, respond *trigger.Response, _ *store.IdempotencyClaim) (int64, error) {
 		e, err := rt.cfg.Executions.Create(ctx, execution.New{Workflow: wf, Mode: workflow.ModeManual, SessionID: reg.SessionID, UserID: reg.UserID,
 			Start: execution.StartData{StartNode: hook.Node, Input: []workflow.Item{item}, InputIndex: hook.OutputIndex,
 				DestinationNode: reg.Destination, Respond: respond},
@@ -210,7 +211,7 @@ func (rt *Runtime) serveWaiting(ctx context.Context, call Call) (Answer, error) 
 		_ = json.Unmarshal(d.StartData, &start)
 	}
 	h := &hit{hook: *hook, wf: wf, params: map[string]string{}, userID: e.UserID}
-	return rt.run(ctx, call, h, func(item workflow.Item, respond *trigger.Response) (int64, error) {
+	return rt.run(ctx, call, h, func(item workflow.Item, respond *trigger.Response, _ *store.IdempotencyClaim) (int64, error) {
 		state.ExecutionData.NodeExecutionStack[0].Data.Main = [][]workflow.Item{{item}}
 		data, err := json.Marshal(&state)
 		if err != nil {
@@ -318,7 +319,7 @@ func (rt *Runtime) run(ctx context.Context, call Call, h *hit, start startFunc) 
 	}
 	respond := h.hook.Response
 	if !respond.WaitsForRun() {
-		if _, err := start(item, nil); err != nil && !rt.notQueued(err) {
+		if _, err := start(item, nil, nil); err != nil && !rt.notQueued(err) {
 			return Answer{}, err
 		}
 		return respond.OnReceived(), nil
@@ -326,7 +327,7 @@ func (rt *Runtime) run(ctx context.Context, call Call, h *hit, start startFunc) 
 	respond.Token, respond.Keep = store.NewID(), key != ""
 	answer, release := rt.answers.expect(respond.Token)
 	defer release()
-	id, err := start(item, &respond)
+	id, err := start(item, &respond, nil)
 	if err != nil && !rt.notQueued(err) {
 		return Answer{}, err
 	}
