@@ -132,7 +132,9 @@ test.describe('template library', () => {
     await expect(page.locator('body')).toHaveAttribute('data-push-connected', 'true');
     await shoot(page, 'imported');
     await page.getByTestId('execute-workflow-button').click();
-    await expect(node(page, 'Build the message')).toHaveAttribute('data-status', 'success');
+    // The first Code run of a fresh instance builds its JavaScript runtime: on a loaded machine
+    // that can take longer than the default wait.
+    await expect(node(page, 'Build the message')).toHaveAttribute('data-status', 'success', { timeout: 25_000 });
   });
 
   test('a collection lists its workflows; an unknown id shows not found; a failed import opens a new workflow', async ({ page }) => {
