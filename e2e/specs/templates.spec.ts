@@ -105,6 +105,7 @@ test.describe('template library', () => {
   });
 
   test('a template page previews the workflow; Use this workflow opens it unsaved on the canvas and it runs', async ({ page }) => {
+    test.slow();
     await page.goto('/templates/?search=hello%20world');
     await cards(page).filter({ hasText: 'Hello world with the Code node' }).click();
     await expect(page).toHaveURL(/\/templates\/1$/);
