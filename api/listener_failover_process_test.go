@@ -20,6 +20,16 @@ import (
 // listener is killed with SIGKILL, while no scheduler listens, and after the other one took the
 // lease over each start exactly one execution.
 func TestListenerFailsOverToTheOtherScheduler(t *testing.T) {
+	stamp := time.Now().UnixNano()
+	// Registered first, so it runs once the schedulers have stopped.
+	t.Cleanup(func() {
+		// A clean connection ends the session the broker keeps for the trigger's client id.
+		c := mqtt.NewClient(mqtt.NewClientOptions().AddBroker("tcp://127.0.0.1:1883").
+			SetClientID(fmt.Sprintf("flowmill-failover-%d", stamp)).SetCleanSession(true))
+		if tok := c.Connect(); tok.WaitTimeout(10*time.Second) && tok.Error() == nil {
+			c.Disconnect(100)
+		}
+	})
 	env := scaledEnv(t, "FLOWMILL_LOG_LEVEL", "info")
 	apiEnv := maps.Clone(env)
 	port := freePort(t)
@@ -33,7 +43,6 @@ func TestListenerFailsOverToTheOtherScheduler(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = db.Close() })
 
-	stamp := time.Now().UnixNano()
 	topic := fmt.Sprintf("flowmill-test/failover/%d", stamp)
 	code, body := post(t, a+"rest/credentials", fmt.Sprintf(`{"name":"broker","type":"mqtt",
 	 "nodesAccess":[{"nodeType":"n8n-nodes-base.mqttTrigger"}],
