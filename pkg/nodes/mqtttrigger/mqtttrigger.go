@@ -103,28 +103,35 @@ func listen(ctx context.Context, ex *nodes.Execution, emit func([]workflow.Item)
 		default:
 		}
 	})
-	client, err := mqttconn.Connect(ctx, o)
-	if err != nil {
-		return nodes.Errorf(0, "%v", err)
-	}
-	defer client.Disconnect(250)
 	handler := func(_ mqtt.Client, m mqtt.Message) {
 		select {
 		case msgs <- m:
 		case <-ctx.Done():
 		}
 	}
-	if err := mqttconn.Wait(ctx, client.SubscribeMultiple(subs, handler)); err != nil {
-		if ctx.Err() != nil {
-			return nil
-		}
+	// A resumed session (Clean Session off) delivers the messages the broker kept as soon as
+	// the connection stands, before the subscription below is answered: they go to the same
+	// handler instead of being dropped unacknowledged.
+	o.SetDefaultPublishHandler(handler)
+	client, err := mqttconn.Connect(ctx, o)
+	if err != nil {
 		return nodes.Errorf(0, "%v", err)
 	}
+	defer client.Disconnect(250)
+	// Messages are taken while the subscription is being answered: the kept ones come first,
+	// and the client reads the answer only once the handler has passed them on.
+	sub := client.SubscribeMultiple(subs, handler)
+	subscribed := sub.Done()
 	limit := ex.UnpackMaxBytes()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
+		case <-subscribed:
+			subscribed = nil
+			if err := sub.Error(); err != nil {
+				return nodes.Errorf(0, "%v", err)
+			}
 		case err := <-lost:
 			return nodes.Errorf(0, "The connection to the MQTT broker was lost: %v", err)
 		case m := <-msgs:
