@@ -227,6 +227,41 @@ func (s *server) getNodesListSearch(c fiber.Ctx) error {
 	return respond(c, result)
 }
 
+// getMappingFields answers the fields of a resourceMapper parameter from the node's
+// resourceMapperMethod, as n8n 1.x's GET /rest/get-mapping-fields: {data: {fields: [{id,
+// displayName, required, defaultMatch, canBeUsedToMatch, display, type, options?}]}}. The query
+// is that of node-parameter-options.
+func (s *server) getMappingFields(c fiber.Ctx) error {
+	q, err := parseOptionsQuery(c.Query("nodeTypeAndVersion"), c.Query("currentNodeParameters"), c.Query("credentials"))
+	if err != nil {
+		return err
+	}
+	methodName := c.Query("methodName")
+	if methodName == "" {
+		return badRequest("The query parameter methodName is missing")
+	}
+	t, ok := s.nodeTypes.Get(q.node.Name, q.node.Version)
+	if !ok {
+		return notFound(fmt.Sprintf("The node-type %q (version %g) is not known", q.node.Name, q.node.Version))
+	}
+	method, ok := t.ResourceMapping[methodName]
+	if !ok {
+		return notFound(fmt.Sprintf("The node-type %q does not have the method %q defined!", t.Description.Name, methodName))
+	}
+	q.path = c.Query("path")
+	fields, err := method(c.Context(), s.lookupRequest(c, q))
+	if err != nil {
+		return &apiError{Status: http.StatusInternalServerError, Message: "Problem loading the fields: " + err.Error(), cause: err}
+	}
+	if fields == nil {
+		fields = &nodes.MapperFields{}
+	}
+	if fields.Fields == nil {
+		fields.Fields = []nodes.MapperField{}
+	}
+	return respond(c, fields)
+}
+
 // lookupRequest is what a node's lookup method gets: the editor's node, parameters and selected
 // credentials, the credentials the signed-in user may use (a member only theirs and those
 // shared with them, as their manual runs) and the host runs get, so a lookup connects only
