@@ -105,6 +105,7 @@ describe('resource mapper fields from the node', { timeout: 20000 }, () => {
     const user = userEvent.setup();
     const spy = setup({ table: '' });
     expect(screen.queryByTestId('mapping-field')).toBeNull();
+    expect(screen.getByTestId('mapper-waiting')).toHaveTextContent('Choose the Table to see its columns');
     expect(requests).toHaveLength(0);
 
     await user.type(screen.getByTestId('parameter-input-table').querySelector('input, textarea') as HTMLElement, 'orders');

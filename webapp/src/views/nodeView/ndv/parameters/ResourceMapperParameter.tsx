@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Group, Loader, MultiSelect, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Box, Group, Loader, MultiSelect, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconRefresh, IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,7 +23,7 @@ const MATCHING_MODES = new Set(['update', 'upsert']);
  * on has a value (a table to read the columns of).
  */
 function useFetchedFields(property: NodeProperty, path: string, mapper: MapperValue, disabled: boolean, onValue: (value: MapperValue) => void) {
-  const { node, root } = useParameters();
+  const { node, root, type } = useParameters();
   const typeOptions = property.typeOptions ?? {};
   const options = (typeOptions.resourceMapper ?? {}) as Record<string, unknown>;
   const methodName = typeof options.resourceMapperMethod === 'string' ? options.resourceMapperMethod : undefined;
@@ -41,7 +41,12 @@ function useFetchedFields(property: NodeProperty, path: string, mapper: MapperVa
     const next = applyFetchedFields(mapper, fields);
     if (next !== mapper) onValue(next);
   }, [fields, mapper, disabled, onValue]);
-  return methodName ? state : null;
+  if (!methodName) return null;
+  // The parameter still to set before the fields can load, by its display name.
+  const missing = dependsOn.find((_, index) => values[index] === null || values[index] === '');
+  const missingName = missing === undefined ? undefined : missing.replace(/^\//, '').split('.')[0];
+  const waitingFor = missingName === undefined ? undefined : (type.properties?.find((entry) => entry.name === missingName)?.displayName ?? missingName);
+  return { ...state, waitingFor };
 }
 
 /** One field's value: a choice for options fields, text for the rest. */
@@ -100,6 +105,13 @@ export function ResourceMapperParameter({ property, path, value, disabled, onVal
   const matching = (Array.isArray(mapper.matchingColumns) ? mapper.matchingColumns : []).filter((id): id is string => typeof id === 'string');
   const matchLabel = t('parameters.mapper.matchOn', { words: capitalized(options.multiKeyMatch === true ? plural : singular) });
 
+  if (fetched?.waitingFor !== undefined) {
+    return (
+      <Text size="sm" c="dimmed" data-test-id="mapper-waiting">
+        {t('parameters.mapper.waiting', { parameter: fetched.waitingFor, words: plural })}
+      </Text>
+    );
+  }
   if (fetched && !fetched.fields && (fetched.isLoading || fetched.error)) {
     return (
       <Stack gap="xs" data-test-id="resource-mapper" data-mode={mapper.mappingMode}>
@@ -189,7 +201,10 @@ export function ResourceMapperParameter({ property, path, value, disabled, onVal
             return (
               <Group key={field.id} gap="xs" wrap="nowrap" align="flex-end" data-test-id="mapping-field" data-field={field.id}>
                 <FieldInput field={field} value={current} disabled={disabled} onValue={(next) => onValue(setMapperField(mapper, field.id, next ?? ''))} />
-                {field.required || disabled ? null : (
+                {disabled ? null : field.required ? (
+                  // Keeps required inputs as wide as the others, which have a remove button.
+                  <Box w={28} style={{ flexShrink: 0 }} aria-hidden />
+                ) : (
                   <Tooltip label={t('parameters.mapper.removeField', { word: singular })} withArrow>
                     <ActionIcon variant="subtle" color="gray" mb={4} onClick={() => onValue(setMapperField(mapper, field.id, undefined))} aria-label={t('parameters.mapper.removeField', { word: singular })}>
                       <IconTrash size={14} />
