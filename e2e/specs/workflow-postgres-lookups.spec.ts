@@ -134,6 +134,12 @@ test.describe('Postgres lists tables and maps columns in the editor', () => {
     await mapper.getByLabel('note', { exact: true }).fill('gift wrap');
     await mapper.getByLabel('note', { exact: true }).blur();
     await page.screenshot({ path: '/tmp/postgres-mapper.png' });
+    // The list again, over the filled mapper; picking the same table keeps the values.
+    await table.getByTestId('rlc-list').click();
+    await expect(options).toHaveText(['customers', 'invoices', 'orders']);
+    await page.screenshot({ path: '/tmp/postgres-list-and-mapper.png' });
+    await page.getByRole('option', { name: 'orders', exact: true }).click();
+    await expect(mapper.getByLabel('item *')).toHaveValue('Fountain pen');
 
     // Running the node inserts the row and shows it.
     await ndv(page).getByTestId('ndv-output-execute-node').click();
