@@ -45,7 +45,8 @@ type server struct {
 	promHandler  fiber.Handler
 	executions   *execution.Service
 	nodeTypes    *nodes.Registry
-	// nodeHost is what nodes run by the api itself (expression previews) may reach.
+	// nodeHost is what nodes run by the api itself (expression previews, editor lookups) may
+	// reach: the host runs get.
 	nodeHost nodes.Host
 	// workflowURLClient fetches workflow files for "Import from URL" (strict egress profile).
 	workflowURLClient *http.Client

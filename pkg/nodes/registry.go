@@ -51,6 +51,10 @@ type Type struct {
 	// ListSearch are the methods named by a resourceLocator mode's typeOptions.searchListMethod,
 	// answered by GET /rest/nodes-list-search; nil when the node has none.
 	ListSearch map[string]ListSearchFunc
+	// ResourceMapping are the methods named by a resourceMapper's typeOptions
+	// resourceMapper.resourceMapperMethod, answered by GET /rest/get-mapping-fields; nil when
+	// the node has none.
+	ResourceMapping map[string]ResourceMappingFunc
 	// IconSVG is the file behind a "file:" icon, served by GET /rest/node-icon/{type}.
 	IconSVG []byte
 	// EffectFree marks a node whose run only computes items from its input: running it again

@@ -157,6 +157,9 @@ func Connect(ctx context.Context, data map[string]any, policy *egress.Policy) er
 
 // connectMessage is the message n8n shows for a failed connection.
 func connectMessage(err error) string {
+	if r, ok := egress.Refusal(err); ok {
+		return r.Error()
+	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
 		return pe.Message
