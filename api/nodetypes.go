@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -216,7 +217,7 @@ func (s *server) getNodesListSearch(c fiber.Ctx) error {
 	}
 	result, err := method(c.Context(), req)
 	if err != nil {
-		return &apiError{Status: http.StatusInternalServerError, Message: "Problem loading the list: " + err.Error(), cause: err}
+		return lookupFailed("list", err)
 	}
 	if result == nil {
 		result = &nodes.ListSearchResult{}
@@ -251,7 +252,7 @@ func (s *server) getMappingFields(c fiber.Ctx) error {
 	q.path = c.Query("path")
 	fields, err := method(c.Context(), s.lookupRequest(c, q))
 	if err != nil {
-		return &apiError{Status: http.StatusInternalServerError, Message: "Problem loading the fields: " + err.Error(), cause: err}
+		return lookupFailed("fields", err)
 	}
 	if fields == nil {
 		fields = &nodes.MapperFields{}
@@ -333,7 +334,7 @@ func loadParameterOptions(ctx context.Context, reg *nodes.Registry, q parameterO
 	}
 	options, err := method(ctx, req)
 	if err != nil {
-		return nil, &apiError{Status: http.StatusInternalServerError, Message: "Problem loading the parameter options: " + err.Error(), cause: err}
+		return nil, lookupFailed("parameter options", err)
 	}
 	if options == nil {
 		options = []nodes.OptionValue{}
@@ -346,4 +347,14 @@ func loadParameterOptions(ctx context.Context, reg *nodes.Registry, q parameterO
 // n8n's body is then {} (its data is undefined).
 func (s *server) getNodeTranslationHeaders(c fiber.Ctx) error {
 	return c.JSON(fiber.Map{})
+}
+
+// lookupFailed is the answer to an editor lookup that failed: 404 when the node's credential is
+// not one the signed-in user may use, else 500 with the node's message, as n8n answers.
+func lookupFailed(what string, err error) *apiError {
+	status := http.StatusInternalServerError
+	if _, ok := errors.AsType[*nodes.CredentialNotFoundError](err); ok {
+		status = http.StatusNotFound
+	}
+	return &apiError{Status: status, Message: "Problem loading the " + what + ": " + err.Error(), cause: err}
 }
