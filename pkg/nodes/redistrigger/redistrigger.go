@@ -108,6 +108,8 @@ func listen(ctx context.Context, ex *nodes.Execution, emit func([]workflow.Item)
 	}
 	ps := client.PSubscribe(ctx)
 	defer ps.Close()
+	// A read does not end with its context: closing the subscription ends it.
+	defer context.AfterFunc(ctx, func() { _ = ps.Close() })()
 	if err := ps.PSubscribe(ctx, patterns...); err != nil {
 		return fail(err)
 	}
