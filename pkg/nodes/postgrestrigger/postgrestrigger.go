@@ -225,7 +225,7 @@ func (p *Plan) Drops() []string {
 // stand, so that one still dropping them (a holder that lost its lease) and one creating them
 // (the one that took over) never overlap.
 func (p *Plan) lockKey() string {
-	return "flowmill postgres trigger\x00" + p.Schema + "\x00" + p.Table + "\x00" + p.Trigger
+	return fmt.Sprintf("flowmill postgres trigger %q %q %q", p.Schema, p.Table, p.Trigger)
 }
 
 // lockSQL takes the advisory lock of a Plan.lockKey for the session.
