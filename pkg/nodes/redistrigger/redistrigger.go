@@ -129,6 +129,10 @@ func listen(ctx context.Context, ex *nodes.Execution, emit func([]workflow.Item)
 				pinged = true
 				continue
 			}
+			if _, ok := errors.AsType[redis.Error](err); ok {
+				// The server refused (an ACL without Pub/Sub rights, say).
+				return &nodes.Error{Message: err.Error(), ItemIndex: -1, Cause: err}
+			}
 			return &nodes.Error{Message: "The connection to Redis was lost: " + redisclient.DialMessage(err, s.Address()),
 				ItemIndex: -1, Cause: err}
 		}

@@ -211,6 +211,18 @@ func TestListenErrors(t *testing.T) {
 	err := nodetest.Listen(t, typ, n, emit)
 	require.Error(t, err)
 	require.Contains(t, err.Error(), "WRONGPASS")
+
+	// A user the server refuses Pub/Sub gets the server's answer.
+	pub := publisher(t)
+	user := fmt.Sprintf("flowmill_test_%d", seq.Add(1)+time.Now().UnixNano())
+	require.NoError(t, pub.Do(context.Background(), "ACL", "SETUSER", user, "on", ">pw", "+ping", "resetchannels").Err())
+	t.Cleanup(func() { pub.Do(context.Background(), "ACL", "DELUSER", user) })
+	n = credential(m{"host": "127.0.0.1", "port": 6379.0, "user": user, "password": "pw"})
+	n.Parameters = m{"channels": "x"}
+	err = nodetest.Listen(t, typ, n, emit)
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "NOPERM")
+	require.NotContains(t, err.Error(), "lost")
 }
 
 // A listener whose connection is cut returns an error (pkg/listener then subscribes again).
