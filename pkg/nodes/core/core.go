@@ -43,11 +43,13 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/mysql"
 	"github.com/flowmill/flowmill/pkg/nodes/noop"
 	"github.com/flowmill/flowmill/pkg/nodes/postgres"
+	"github.com/flowmill/flowmill/pkg/nodes/postgrestrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/rabbitmq"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfile"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfiles"
 	"github.com/flowmill/flowmill/pkg/nodes/readpdf"
 	"github.com/flowmill/flowmill/pkg/nodes/redis"
+	"github.com/flowmill/flowmill/pkg/nodes/redistrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/removeduplicates"
 	"github.com/flowmill/flowmill/pkg/nodes/renamekeys"
 	"github.com/flowmill/flowmill/pkg/nodes/respondtowebhook"
@@ -164,6 +166,8 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(rabbitmq.Type())
 	r.MustRegister(mqtt.Type())
 	r.MustRegister(mqtttrigger.Type())
+	r.MustRegister(redistrigger.Type())
+	r.MustRegister(postgrestrigger.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.
