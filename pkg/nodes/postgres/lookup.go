@@ -36,7 +36,8 @@ func withPool(ctx context.Context, req nodes.LoadOptionsRequest, fn func(ex *nod
 // the text literal, where LIKE would read % and _ in it.
 const searchText = "($%d = '' OR strpos(lower(%s), lower($%d)) > 0)"
 
-func schemaSearch(ctx context.Context, req nodes.ListSearchRequest) (*nodes.ListSearchResult, error) {
+// SchemaSearch lists the schemas whose name contains the filter (also the Postgres Trigger's).
+func SchemaSearch(ctx context.Context, req nodes.ListSearchRequest) (*nodes.ListSearchResult, error) {
 	var names []string
 	err := withPool(ctx, req.LoadOptionsRequest, func(_ *nodes.Execution, p *pgxpool.Pool) error {
 		var err error
@@ -47,7 +48,9 @@ func schemaSearch(ctx context.Context, req nodes.ListSearchRequest) (*nodes.List
 	return listOf(names), err
 }
 
-func tableSearch(ctx context.Context, req nodes.ListSearchRequest) (*nodes.ListSearchResult, error) {
+// TableSearch lists the tables of the node's "schema" parameter (public when unset) whose name
+// contains the filter (also the Postgres Trigger's).
+func TableSearch(ctx context.Context, req nodes.ListSearchRequest) (*nodes.ListSearchResult, error) {
 	var names []string
 	err := withPool(ctx, req.LoadOptionsRequest, func(ex *nodes.Execution, p *pgxpool.Pool) error {
 		schema, err := locatorParam(ex, "schema", "public")

@@ -31,7 +31,7 @@ func TypeV1() nodes.Type {
 func TypeV2() nodes.Type {
 	t := nodes.Define(v2JSON, nodes.KindAction, executeV2)
 	t.IconSVG = iconSVG
-	t.ListSearch = map[string]nodes.ListSearchFunc{"schemaSearch": schemaSearch, "tableSearch": tableSearch}
+	t.ListSearch = map[string]nodes.ListSearchFunc{"schemaSearch": SchemaSearch, "tableSearch": TableSearch}
 	t.LoadOptions = map[string]nodes.LoadOptionsFunc{
 		"getColumns":                       getColumns,
 		"getColumnsMultiOptions":           getColumnsMultiOptions,

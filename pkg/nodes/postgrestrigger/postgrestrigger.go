@@ -44,6 +44,7 @@ func Type() nodes.Type {
 	t := nodes.Define(description, nodes.KindTrigger, execute)
 	t.IconSVG = iconSVG
 	t.Listen = listen
+	t.ListSearch = map[string]nodes.ListSearchFunc{"searchSchema": postgres.SchemaSearch, "searchTables": postgres.TableSearch}
 	return t
 }
 

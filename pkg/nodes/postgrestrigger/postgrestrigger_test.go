@@ -390,3 +390,28 @@ func TestLostConnection(t *testing.T) {
 	f, tr := objects(t, db, "n8n_trigger_function_lost", "n8n_trigger_lost")
 	require.Equal(t, [2]int{0, 0}, [2]int{f, tr})
 }
+
+// The schema and table lists of the editor are the Postgres node's, on the trigger's credential.
+func TestEditorListsSchemasAndTables(t *testing.T) {
+	creds, db := database(t)
+	exec(t, db, `CREATE SCHEMA shop; CREATE TABLE shop.orders (id int); CREATE TABLE shop.refunds (id int)`)
+	typ := postgrestrigger.Type()
+	req := func(params m, filter string) nodes.ListSearchRequest {
+		return nodes.ListSearchRequest{Filter: filter, LoadOptionsRequest: nodes.LoadOptionsRequest{
+			NodeType: "n8n-nodes-base.postgresTrigger", Version: 1, Parameters: params,
+			Credentials: m{"postgres": m{"id": "1", "name": "pg"}},
+			Lookup:      func(context.Context, nodes.CredentialRef) (map[string]any, error) { return creds, nil }}}
+	}
+	names := func(res *nodes.ListSearchResult, err error) []string {
+		require.NoError(t, err)
+		out := []string{}
+		for _, r := range res.Results {
+			out = append(out, r.Name)
+		}
+		return out
+	}
+	require.Equal(t, []string{"shop"}, names(typ.ListSearch["searchSchema"](context.Background(), req(m{}, "sho"))))
+	schema := m{"__rl": true, "mode": "list", "value": "shop"}
+	require.Equal(t, []string{"orders", "refunds"}, names(typ.ListSearch["searchTables"](context.Background(), req(m{"schema": schema}, ""))))
+	require.Equal(t, []string{"refunds"}, names(typ.ListSearch["searchTables"](context.Background(), req(m{"schema": schema}, "REF"))))
+}
