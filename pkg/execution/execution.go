@@ -120,7 +120,7 @@ func (s *Service) Create(ctx context.Context, n New) (*store.Execution, error) {
 	userID := n.UserID
 	// A saved workflow's run with no user given acts for the workflow's owner: read in the
 	// creating statement itself where it can be (store.CreateOwnedExecution).
-	ownerInInsert := userID == "" && n.Workflow.ID != "" && n.RetryOf == nil && !here
+	ownerInInsert := userID == "" && n.Workflow.ID != "" && n.RetryOf == nil
 	if userID == "" && !ownerInInsert {
 		if userID, err = WorkflowOwnerID(ctx, s.cfg.Store, n.Workflow.ID); err != nil {
 			return nil, err
@@ -139,7 +139,7 @@ func (s *Service) Create(ctx context.Context, n New) (*store.Execution, error) {
 		}
 	}
 	if here {
-		if handled, err := s.here.createHere(ctx, e, data, n.Stored); handled {
+		if handled, err := s.here.createHere(ctx, e, data, ownerInInsert, n.Stored); handled {
 			if err != nil {
 				return nil, err
 			}
