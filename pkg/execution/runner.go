@@ -336,6 +336,7 @@ func (r *Runner) run(taskCtx, runCtx context.Context, cancel context.CancelCause
 	hooks := r.hooks(e, wf)
 	hooks.lease = lease
 	hooks.answer = r.answererFor(id, d.StartData)
+	hooks.awaited = r.awaiterFor(id, d.StartData)
 	hooks.started(taskCtx)
 	res, err := r.execute(runCtx, e, d, wf, hooks)
 	if err != nil {
@@ -412,6 +413,9 @@ func (r *Runner) engineWith(h *hooks) (*engine.Engine, error) {
 	opts.Credentials, opts.Workflows, opts.SubWorkflows = r.actingFor(h.e.UserID)
 	if h.answer != nil {
 		opts.Hooks = append(opts.Hooks, h.answer)
+	}
+	if h.awaited != nil {
+		opts.Hooks = append(opts.Hooks, h.awaited)
 	}
 	return engine.New(opts)
 }

@@ -66,8 +66,11 @@ type Manager struct {
 	mu      sync.Mutex
 	running map[string]*holder // workflow id + "\x00" + node → its listener
 
-	wake     chan struct{}
-	sub      *bus.Subscriber
+	wake chan struct{}
+	sub  *bus.Subscriber
+	// finished hears the ends of runs listeners wait for (see run.Outcome).
+	finished *bus.Subscriber
+	waiters  waiters
 	cancel   context.CancelFunc
 	done     chan struct{}
 	stopOnce sync.Once
@@ -96,6 +99,11 @@ func (m *Manager) Start(ctx context.Context) error {
 		}
 	}, bus.SubscriberConfig{Logger: m.log})
 	if err := m.sub.Start(ctx); err != nil {
+		return err
+	}
+	m.finished = bus.Finished.Subscribe(m.cfg.Redis, m.waiters.notice, bus.SubscriberConfig{Logger: m.log})
+	if err := m.finished.Start(ctx); err != nil {
+		m.sub.Stop()
 		return err
 	}
 	ctx, m.cancel = context.WithCancel(context.WithoutCancel(ctx))
@@ -129,6 +137,7 @@ func (m *Manager) stop(release bool) {
 		for _, h := range hs {
 			h.stop(release)
 		}
+		m.finished.Stop()
 	})
 }
 
@@ -315,7 +324,9 @@ func (h *holder) hold(ctx context.Context) {
 		}
 	}()
 	for lctx.Err() == nil {
-		err := h.typ.Listen(lctx, h.execution(), func(items []workflow.Item) error { return h.emit(lctx, items) })
+		err := h.typ.Listen(lctx, h.execution(), func(items []workflow.Item, await nodes.Await) (nodes.Run, error) {
+			return h.emit(lctx, items, await)
+		})
 		if lctx.Err() != nil {
 			break
 		}
@@ -343,27 +354,33 @@ func (h *holder) hold(ctx context.Context) {
 
 // emit turns one message into one execution (stored, then queued). It refuses once the lease
 // is no longer this holder's, so a holder that was paused past its lease never fires
-// alongside the one that took over.
-func (h *holder) emit(ctx context.Context, items []workflow.Item) error {
+// alongside the one that took over. With an await it returns the run to wait for.
+func (h *holder) emit(ctx context.Context, items []workflow.Item, await nodes.Await) (nodes.Run, error) {
 	if ctx.Err() != nil {
-		return ctx.Err()
+		return nil, ctx.Err()
 	}
 	c, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
 	if v, err := h.m.cfg.Redis.Get(c, h.key).Result(); err != nil || v != h.token {
-		return fmt.Errorf("listener lease lost: %v", cmp.Or[error](err, errors.New("held by another scheduler")))
+		return nil, fmt.Errorf("listener lease lost: %v", cmp.Or[error](err, errors.New("held by another scheduler")))
 	}
-	_, err := h.m.cfg.Service.Create(c, execution.New{Workflow: h.wf, Mode: workflow.ModeTrigger,
-		Start: execution.StartData{StartNode: h.node.Name, Input: items}})
+	e, err := h.m.cfg.Service.Create(c, execution.New{Workflow: h.wf, Mode: workflow.ModeTrigger,
+		Start: execution.StartData{StartNode: h.node.Name, Input: items, Await: await}})
 	if errors.Is(err, execution.ErrNotQueued) {
 		// Stored: the reconciler queues it.
 		err = nil
 	}
-	if err == nil && h.failed.CompareAndSwap(true, false) {
+	if err != nil {
+		return nil, err
+	}
+	if h.failed.CompareAndSwap(true, false) {
 		// Listening again: the workflow no longer shows the failure.
 		_ = trigger.ClearError(c, h.m.cfg.Redis, h.workflowID)
 	}
-	return err
+	if await == nodes.AwaitNone {
+		return nil, nil
+	}
+	return run{m: h.m, id: e.ID}, nil
 }
 
 // execution is the node context a listener runs in: its parameters with defaults, the
