@@ -38,7 +38,10 @@ func newManager(t *testing.T, in *infra.Infra) *listener.Manager {
 	m, err := listener.New(listener.Config{Store: in.Store, Redis: in.Redis, Service: svc, Nodes: in.Nodes, Eval: in.Eval,
 		TTL: 2 * time.Second, Renew: 300 * time.Millisecond,
 		Credentials: func(string) nodes.CredentialsFunc {
-			return func(context.Context, nodes.CredentialRef) (map[string]any, error) {
+			return func(_ context.Context, ref nodes.CredentialRef) (map[string]any, error) {
+				if ref.Type == "rabbitmq" {
+					return map[string]any{"hostname": "127.0.0.1", "port": 5672.0, "username": "guest", "password": "guest"}, nil
+				}
 				return map[string]any{"protocol": "mqtt", "host": "127.0.0.1", "port": 1883.0, "clean": true}, nil
 			}
 		}})
