@@ -83,6 +83,11 @@ func (r *rabbit) settledAfterStop(q string) int {
 // rabbitWorkflow stores and announces an active workflow whose RabbitMQ Trigger consumes q with
 // options; rest are more nodes (JSON objects) and connections the workflow's connections.
 func rabbitWorkflow(t *testing.T, in *infra.Infra, q string, options map[string]any, rest, connections string) *store.Workflow {
+	return rabbitWorkflowWith(t, in, q, options, rest, connections, `{"executionOrder":"v1"}`)
+}
+
+// rabbitWorkflowWith is rabbitWorkflow with the workflow's settings.
+func rabbitWorkflowWith(t *testing.T, in *infra.Infra, q string, options map[string]any, rest, connections, settings string) *store.Workflow {
 	t.Helper()
 	params, err := json.Marshal(map[string]any{"queue": q, "options": options})
 	require.NoError(t, err)
@@ -90,7 +95,7 @@ func rabbitWorkflow(t *testing.T, in *infra.Infra, q string, options map[string]
 		"position":[0,0],"parameters":%s,"credentials":{"rabbitmq":{"id":"1","name":"broker"}}}%s]`, params, rest)
 	now := time.Now().UTC()
 	w := &store.Workflow{ID: store.NewID(), Name: "rabbit " + q, Active: true, Nodes: store.JSON(nodesJSON),
-		Connections: store.JSON(cmpOr(connections, `{}`)), Settings: store.JSON(`{"executionOrder":"v1"}`),
+		Connections: store.JSON(cmpOr(connections, `{}`)), Settings: store.JSON(settings),
 		VersionID: store.NewUUID(), CreatedAt: now, UpdatedAt: now}
 	require.NoError(t, in.Store.DB.Create(w).Error)
 	require.NoError(t, trigger.Announce(context.Background(), in.Redis, w.ID))
@@ -234,6 +239,25 @@ func TestRabbitMQTriggerAckModes(t *testing.T) {
 		deactivate(t, in, w)
 		require.Equal(t, 1, mq.settledAfterStop(q), "the failing message is still queued, the other acknowledged")
 		require.Len(t, of(runs(t, in, w.ID), "ok"), 1)
+	})
+
+	t.Run("executionFinishesSuccessfully, successes not kept", func(t *testing.T) {
+		// The worker drops a successful run at once: the listener reads the outcome it left.
+		q := mq.queue()
+		var before int64
+		require.NoError(t, in.Store.DB.Raw(`SELECT COALESCE(MAX(id), 0) FROM executions`).Scan(&before).Error)
+		w := rabbitWorkflowWith(t, in, q, map[string]any{"acknowledge": "executionFinishesSuccessfully"}, check, fromTrigger,
+			`{"executionOrder":"v1","saveDataSuccessExecution":"none"}`)
+		mq.publish(q, "ok")
+		require.Eventually(t, func() bool {
+			var n int64
+			require.NoError(t, in.Store.DB.Raw(`SELECT count(*) FROM webhook_answers WHERE execution_id > ? AND answer LIKE ?`,
+				before, `%"success"%`).Scan(&n).Error)
+			return n == 1
+		}, 30*time.Second, 50*time.Millisecond)
+		require.Empty(t, runs(t, in, w.ID), "the successful run is not kept")
+		deactivate(t, in, w)
+		require.Zero(t, mq.settledAfterStop(q), "acknowledged")
 	})
 
 	t.Run("laterMessageNode", func(t *testing.T) {
