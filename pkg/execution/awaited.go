@@ -16,14 +16,13 @@ import (
 // for the run's outcome, which any worker may produce. The worker keeps the outcome in the
 // database by execution id, beside webhook answers (store.SaveWebhookAnswer: the first one
 // stays, it outlives an execution its settings do not keep, pruned with them), then announces
-// it on bus.Finished; the listener reads it when told, and every second besides.
+// it on bus.Finished; the listener reads it when told, and now and then besides.
 
 // awaiter records the outcome of a run a listener waits for.
 type awaiter struct {
-	r     *Runner
-	id    int64
-	await nodes.Await
-	done  bool
+	r    *Runner
+	id   int64
+	done bool
 	engine.HookFuncs
 }
 
@@ -35,7 +34,7 @@ func (r *Runner) awaiterFor(id int64, startData []byte) *awaiter {
 	if len(startData) == 0 || json.Unmarshal(startData, &sd) != nil || sd.Await == nodes.AwaitNone {
 		return nil
 	}
-	a := &awaiter{r: r, id: id, await: sd.Await}
+	a := &awaiter{r: r, id: id}
 	if sd.Await == nodes.AwaitAcknowledge {
 		a.After = a.nodeRan
 	}

@@ -37,6 +37,12 @@ const (
 // retryDelay is how long a listener that failed waits before subscribing again.
 const retryDelay = 5 * time.Second
 
+// The causes that end a listener's context at once (see nodes.ErrStopping for the other).
+var (
+	errLeaseLost = errors.New("listener lease lost")
+	errAbandoned = errors.New("listener abandoned")
+)
+
 // Config is what a Manager stands on.
 type Config struct {
 	// Store, Redis, Service (stores and queues the executions), Nodes and Eval are required.
@@ -303,8 +309,22 @@ func (h *holder) run(ctx context.Context) {
 // ends, releasing the lease in the latter case unless abandoned.
 func (h *holder) hold(ctx context.Context) {
 	rdb := h.m.cfg.Redis
-	lctx, lost := context.WithCancel(ctx)
-	defer lost()
+	// The listener's context ends with a cause that tells it whether it may finish the work
+	// in flight: nodes.ErrStopping when the holder is stopped (not abandoned), errLeaseLost or
+	// errAbandoned otherwise.
+	lctx, lost := context.WithCancelCause(context.WithoutCancel(ctx))
+	defer lost(nil)
+	stopWatch := context.AfterFunc(ctx, func() {
+		h.mu.Lock()
+		abandon := h.abandon
+		h.mu.Unlock()
+		if abandon {
+			lost(errAbandoned)
+		} else {
+			lost(nodes.ErrStopping)
+		}
+	})
+	defer stopWatch()
 	h.m.log.Info("listener started", "workflow", h.workflowID, "node", h.node.Name)
 	go func() {
 		t := time.NewTicker(h.m.cfg.Renew)
@@ -318,7 +338,7 @@ func (h *holder) hold(ctx context.Context) {
 			n, err := renewScript.Run(lctx, rdb, []string{h.key}, h.token, h.m.cfg.TTL.Milliseconds()).Int()
 			if err == nil && n == 0 {
 				h.m.log.Warn("listener lease lost", "workflow", h.workflowID, "node", h.node.Name)
-				lost()
+				lost(errLeaseLost)
 				return
 			}
 		}
@@ -341,7 +361,7 @@ func (h *holder) hold(ctx context.Context) {
 		case <-time.After(retryDelay):
 		}
 	}
-	lost()
+	lost(nil)
 	h.mu.Lock()
 	abandon := h.abandon
 	h.mu.Unlock()

@@ -67,16 +67,18 @@ func (r *rabbit) state(q string) (ready, consumers int) {
 	return st.Messages, st.Consumers
 }
 
-// settledAfterStop waits until q has no consumer (the listener's channel is closed, so every
-// message not acknowledged is back in the queue) and returns how many messages are ready.
-func (r *rabbit) settledAfterStop(q string) int {
+// settledAfterStop waits until the listener of workflow w is gone (it gives its lease back once
+// its channel is closed, so every message not acknowledged is back in the queue) and returns
+// how many messages of q are ready.
+func (r *rabbit) settledAfterStop(in *infra.Infra, w *store.Workflow, q string) int {
 	r.t.Helper()
-	ready := 0
 	require.Eventually(r.t, func() bool {
-		var consumers int
-		ready, consumers = r.state(q)
-		return consumers == 0
-	}, 15*time.Second, 20*time.Millisecond, "the listener still consumes")
+		n, err := in.Redis.Exists(context.Background(), "flowmill:listener:"+w.ID+":RabbitMQ Trigger").Result()
+		require.NoError(r.t, err)
+		_, consumers := r.state(q)
+		return n == 0 && consumers == 0
+	}, 15*time.Second, 20*time.Millisecond, "the listener still runs")
+	ready, _ := r.state(q)
 	return ready
 }
 
@@ -220,7 +222,7 @@ func TestRabbitMQTriggerAckModes(t *testing.T) {
 		require.Equal(t, workflow.StatusSuccess, of(got, "ok")[0].Status)
 		require.Equal(t, workflow.StatusError, of(got, "fail")[0].Status)
 		deactivate(t, in, w)
-		require.Zero(t, mq.settledAfterStop(q), "both acknowledged, the failed run's too")
+		require.Zero(t, mq.settledAfterStop(in, w, q), "both acknowledged, the failed run's too")
 		require.Len(t, runs(t, in, w.ID), 2)
 	})
 
@@ -237,7 +239,7 @@ func TestRabbitMQTriggerAckModes(t *testing.T) {
 		require.False(t, of(got, "fail")[0].Redelivered)
 		require.True(t, of(got, "fail")[1].Redelivered)
 		deactivate(t, in, w)
-		require.Equal(t, 1, mq.settledAfterStop(q), "the failing message is still queued, the other acknowledged")
+		require.Equal(t, 1, mq.settledAfterStop(in, w, q), "the failing message is still queued, the other acknowledged")
 		require.Len(t, of(runs(t, in, w.ID), "ok"), 1)
 	})
 
@@ -257,7 +259,7 @@ func TestRabbitMQTriggerAckModes(t *testing.T) {
 		}, 30*time.Second, 50*time.Millisecond)
 		require.Empty(t, runs(t, in, w.ID), "the successful run is not kept")
 		deactivate(t, in, w)
-		require.Zero(t, mq.settledAfterStop(q), "acknowledged")
+		require.Zero(t, mq.settledAfterStop(in, w, q), "acknowledged")
 	})
 
 	t.Run("laterMessageNode", func(t *testing.T) {
@@ -279,7 +281,7 @@ func TestRabbitMQTriggerAckModes(t *testing.T) {
 		got := runs(t, in, w.ID)
 		require.Equal(t, workflow.StatusError, of(got, "del-fail")[0].Status, "Delete From Queue ran, then the run failed")
 		deactivate(t, in, w)
-		require.Equal(t, 1, mq.settledAfterStop(q), "only the failing message that was not deleted is queued")
+		require.Equal(t, 1, mq.settledAfterStop(in, w, q), "only the failing message that was not deleted is queued")
 		got = runs(t, in, w.ID)
 		require.Len(t, of(got, "del-fail"), 1)
 		require.Len(t, of(got, "plain-ok"), 1)
@@ -349,7 +351,7 @@ func TestRabbitMQTriggerWorkerAndListenerCrash(t *testing.T) {
 	// Once the second holder stops too, nothing is left unacknowledged: m1 and m2 were each
 	// acknowledged once their (last) execution ended.
 	deactivate(t, in, w)
-	require.Zero(t, mq.settledAfterStop(q))
+	require.Zero(t, mq.settledAfterStop(in, w, q))
 	got := runs(t, in, w.ID)
 	require.Len(t, of(got, "m1"), 1)
 	require.Len(t, of(got, "m2"), 2, "at least once: the run the dead listener started ran too")
@@ -394,10 +396,44 @@ func TestRabbitMQTriggerOneHolderAndTakeover(t *testing.T) {
 	require.Eventually(t, func() bool { return other.Holding(w.ID, "RabbitMQ Trigger") }, 15*time.Second, 20*time.Millisecond)
 	each("after")
 	deactivate(t, in, w)
-	require.Zero(t, mq.settledAfterStop(q))
+	require.Zero(t, mq.settledAfterStop(in, w, q))
 	got := runs(t, in, w.ID)
 	require.Len(t, got, 10, "%v", got)
 	for _, r := range got {
 		require.False(t, r.Redelivered, "no message came twice: %v", got)
 	}
+}
+
+// A listener that is stopped (the workflow deactivated) stops consuming but waits for the runs
+// it started before it closes its channel, so their messages are acknowledged, not run again.
+func TestRabbitMQTriggerDrainsWhenStopped(t *testing.T) {
+	in := infratest.Open(t, nil)
+	m := newManager(t, in)
+	mq := rabbitClient(t)
+	q := mq.queue()
+	w := rabbitWorkflow(t, in, q, map[string]any{"acknowledge": "executionFinishes"}, checkNode("Check", 0),
+		`{"RabbitMQ Trigger":{"main":[[{"node":"Check","type":"main","index":0}]]}}`)
+	require.Eventually(t, func() bool { return m.Holding(w.ID, "RabbitMQ Trigger") }, 15*time.Second, 20*time.Millisecond)
+	// No worker yet: the run waits.
+	mq.publish(q, "m1")
+	require.Eventually(t, func() bool { return len(of(runs(t, in, w.ID), "m1")) == 1 }, 15*time.Second, 20*time.Millisecond)
+	deactivate(t, in, w)
+	require.Eventually(t, func() bool {
+		_, consumers := mq.state(q)
+		return consumers == 0
+	}, 15*time.Second, 20*time.Millisecond, "the listener stops consuming")
+	ready, _ := mq.state(q)
+	require.Zero(t, ready, "m1 is still held by the draining listener")
+
+	startWorker(t, in)
+	require.Eventually(t, func() bool { return ended(runs(t, in, w.ID), "m1", 1) }, 30*time.Second, 20*time.Millisecond)
+	// Once its run ended the listener acknowledges m1, closes and gives the lease back.
+	require.Eventually(t, func() bool {
+		n, err := in.Redis.Exists(context.Background(), "flowmill:listener:"+w.ID+":RabbitMQ Trigger").Result()
+		require.NoError(t, err)
+		return n == 0
+	}, 15*time.Second, 20*time.Millisecond)
+	ready, _ = mq.state(q)
+	require.Zero(t, ready, "acknowledged")
+	require.Len(t, runs(t, in, w.ID), 1)
 }

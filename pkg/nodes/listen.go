@@ -2,12 +2,19 @@ package nodes
 
 import (
 	"context"
+	"errors"
 
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
 
 // ListenFunc is a listener trigger's subscription; see Type.Listen.
 type ListenFunc func(ctx context.Context, ex *Execution, emit Emit) error
+
+// ErrStopping is the cause (context.Cause) of a listener's context when its workflow was
+// deactivated or saved anew, or its scheduler stops: the listener may finish the work in flight
+// for a while before it returns (the RabbitMQ Trigger waits for the runs it started). Any other
+// end (the lease lost, the process killed) wants it to return at once.
+var ErrStopping = errors.New("the listener is stopping")
 
 // Emit starts one execution with items as the listener node's output. It returns once the
 // execution is stored and queued (it runs on any worker); with await AwaitNone the returned Run

@@ -82,7 +82,8 @@ type Type struct {
 	// one execution. It returns when ctx ends (nil) or the subscription fails (the error, after
 	// which it is called again). emit fails when the message could not be stored or the
 	// listener lost its lease; a listener that acknowledges messages must not acknowledge then.
-	// See Emit for a listener that acknowledges only once the execution is over.
+	// See Emit for a listener that acknowledges only once the execution is over, and
+	// ErrStopping for the cause of ctx's end that allows finishing the work in flight.
 	Listen ListenFunc
 }
 

@@ -11,11 +11,13 @@ package rabbitmqtrigger
 
 import (
 	"context"
+	"crypto/rand"
 	_ "embed"
 	"errors"
 	"fmt"
 	"math"
 	"sync"
+	"time"
 
 	amqp "github.com/rabbitmq/amqp091-go"
 
@@ -163,9 +165,14 @@ func (c *config) settle(d amqp.Delivery, o nodes.Outcome) error {
 	return d.Nack(false, true)
 }
 
+// DrainTimeout is how long a listener that is stopped (its workflow deactivated or saved anew,
+// its scheduler stopping) goes on waiting for the runs it started before it closes its channel:
+// the messages of runs still going on then go back to the queue and run again.
+const DrainTimeout = 30 * time.Second
+
 // open connects (through the egress policy), declares or checks the queue, binds it and starts
-// consuming with manual acknowledgement.
-func open(ctx context.Context, ex *nodes.Execution, c *config) (*amqpconn.Session, <-chan amqp.Delivery, error) {
+// consuming as consumer with manual acknowledgement.
+func open(ctx context.Context, ex *nodes.Execution, c *config, consumer string) (*amqpconn.Session, <-chan amqp.Delivery, error) {
 	cred, err := ex.Credentials(ctx, "rabbitmq")
 	if err != nil {
 		return nil, nil, err
@@ -192,7 +199,7 @@ func open(ctx context.Context, ex *nodes.Execution, c *config) (*amqpconn.Sessio
 			return fail(err)
 		}
 	}
-	deliveries, err := s.Consume(c.queue, c.prefetch, false)
+	deliveries, err := s.Consume(c.queue, consumer, c.prefetch, false)
 	if err != nil {
 		return fail(err)
 	}
@@ -207,18 +214,37 @@ func listen(ctx context.Context, ex *nodes.Execution, emit nodes.Emit) error {
 	if err != nil {
 		return err
 	}
-	s, deliveries, err := open(ctx, ex, c)
+	consumer := "flowmill-" + rand.Text()
+	s, deliveries, err := open(ctx, ex, c, consumer)
 	if err != nil {
 		return err
 	}
 	closed := s.Channel.NotifyClose(make(chan *amqp.Error, 1))
 	// Runs still awaited when listen returns stop waiting before the channel closes: their
-	// messages go back to the queue.
-	waitCtx, stopWaiting := context.WithCancel(ctx)
+	// messages go back to the queue. A listener that is stopped first waits for them a while.
+	waitCtx, stopWaiting := context.WithCancel(context.WithoutCancel(ctx))
 	var waiting sync.WaitGroup
 	defer s.Close()
 	defer waiting.Wait()
 	defer stopWaiting()
+	drain := func() {
+		if !errors.Is(context.Cause(ctx), nodes.ErrStopping) {
+			return
+		}
+		_ = s.Channel.Cancel(consumer, false) // nothing new; what was delivered goes back
+		all := make(chan struct{})
+		go func() {
+			waiting.Wait()
+			close(all)
+		}()
+		t := time.NewTimer(DrainTimeout)
+		defer t.Stop()
+		select {
+		case <-all:
+		case <-t.C:
+		case <-closed:
+		}
+	}
 
 	log := ex.Logger()
 	limit := ex.UnpackMaxBytes()
@@ -228,6 +254,7 @@ func listen(ctx context.Context, ex *nodes.Execution, emit nodes.Emit) error {
 		var ok bool
 		select {
 		case <-ctx.Done():
+			drain()
 			return nil
 		case err := <-closed:
 			if ctx.Err() != nil {
@@ -286,7 +313,7 @@ func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 		return nil, err
 	}
 	c.prefetch = 1
-	s, deliveries, err := open(ctx, ex, c)
+	s, deliveries, err := open(ctx, ex, c, "")
 	if err != nil {
 		return nil, err
 	}
