@@ -74,6 +74,8 @@ type Manager struct {
 
 	wake chan struct{}
 	sub  *bus.Subscriber
+	// stopping counts the holders of changed workflows still stopping.
+	stopping sync.WaitGroup
 	// finished hears the ends of runs listeners wait for (see run.Outcome).
 	finished *bus.Subscriber
 	waiters  waiters
@@ -143,6 +145,7 @@ func (m *Manager) stop(release bool) {
 		for _, h := range hs {
 			h.stop(release)
 		}
+		m.stopping.Wait()
 		m.finished.Stop()
 	})
 }
@@ -184,8 +187,10 @@ func (m *Manager) reload(ctx context.Context) error {
 		have[h.workflowID] = true
 	}
 	m.mu.Unlock()
+	// A stopped listener may take a while to finish its work in flight (nodes.ErrStopping):
+	// the others are not held up meanwhile, and a new version competes for the lease at once.
 	for _, h := range stale {
-		h.stop(true)
+		m.stopping.Go(func() { h.stop(true) })
 	}
 	for id := range versions {
 		if !have[id] {
