@@ -15,6 +15,7 @@ import (
 
 	"github.com/flowmill/flowmill/pkg/bus"
 	"github.com/flowmill/flowmill/pkg/engine"
+	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/trigger"
@@ -33,6 +34,9 @@ type StartData struct {
 	InputIndex int `json:"inputIndex,omitempty"`
 	// Respond says how a webhook execution answers the caller waiting for it.
 	Respond *trigger.Response `json:"respond,omitempty"`
+	// Await says what the listener that started the execution waits for (see Service.Outcome);
+	// the worker records the run's outcome for it.
+	Await nodes.Await `json:"await,omitempty"`
 }
 
 // New describes an execution to create.

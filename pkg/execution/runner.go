@@ -345,6 +345,7 @@ func (r *Runner) run(taskCtx, runCtx context.Context, cancel context.CancelCause
 	}
 	if startErr == nil {
 		hooks.answer = r.answererOf(id, start.Respond)
+		hooks.awaited = r.awaiterOf(id, start.Await)
 	}
 	hooks.started(taskCtx)
 	res, err := r.execute(runCtx, e, d, wf, hooks, &start, startErr)
@@ -421,6 +422,9 @@ func (r *Runner) engineWith(h *hooks) (*engine.Engine, error) {
 	opts.Credentials, opts.Workflows, opts.SubWorkflows = r.actingFor(h.e.UserID)
 	if h.answer != nil {
 		opts.Hooks = append(opts.Hooks, h.answer)
+	}
+	if h.awaited != nil {
+		opts.Hooks = append(opts.Hooks, h.awaited)
 	}
 	return engine.New(opts)
 }

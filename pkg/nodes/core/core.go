@@ -45,6 +45,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/postgres"
 	"github.com/flowmill/flowmill/pkg/nodes/postgrestrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/rabbitmq"
+	"github.com/flowmill/flowmill/pkg/nodes/rabbitmqtrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfile"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfiles"
 	"github.com/flowmill/flowmill/pkg/nodes/readpdf"
@@ -164,6 +165,7 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(mysql.TypeV2())
 	r.MustRegister(redis.Type())
 	r.MustRegister(rabbitmq.Type())
+	r.MustRegister(rabbitmqtrigger.Type())
 	r.MustRegister(mqtt.Type())
 	r.MustRegister(mqtttrigger.Type())
 	r.MustRegister(redistrigger.Type())

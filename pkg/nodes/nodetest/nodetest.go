@@ -77,7 +77,7 @@ func Listen(t testing.TB, typ nodes.Type, n Node, emit func([]workflow.Item) err
 		n.Mode = workflow.ModeTrigger
 	}
 	ctx, ex := execution(t, typ, n, nil)
-	return typ.Listen(ctx, ex, emit)
+	return typ.Listen(ctx, ex, func(items []workflow.Item, _ nodes.Await) (nodes.Run, error) { return nil, emit(items) })
 }
 
 // execution builds the node's run context as the engine does.

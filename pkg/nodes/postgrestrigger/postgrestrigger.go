@@ -50,21 +50,7 @@ func Type() nodes.Type {
 
 // execute waits for the first notification, for a run from the editor.
 func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
-	var first []workflow.Item
-	ctx, stop := context.WithCancel(ctx)
-	defer stop()
-	err := listen(ctx, ex, func(items []workflow.Item) error {
-		first = items
-		stop()
-		return nil
-	})
-	if first != nil {
-		return [][]workflow.Item{first}, nil
-	}
-	if err == nil {
-		err = ctx.Err()
-	}
-	return nil, err
+	return nodes.FirstEvent(ctx, ex, listen)
 }
 
 // Plan is what a listener sets up: the channel it LISTENs on and, in the createTrigger mode, the
@@ -255,7 +241,7 @@ func connection(ctx context.Context, ex *nodes.Execution) (*pgx.Conn, error) {
 // listen sets up the channel (and the trigger) and hands each notification on. On the way out it
 // UNLISTENs and drops the function and trigger it created. Notifications are not queued by
 // Postgres for a session that is not listening: those sent while no listener stands are lost.
-func listen(ctx context.Context, ex *nodes.Execution, emit func([]workflow.Item) error) error {
+func listen(ctx context.Context, ex *nodes.Execution, emit nodes.Emit) error {
 	p, err := PlanOf(ex)
 	if err != nil {
 		return err
@@ -321,7 +307,7 @@ func listen(ctx context.Context, ex *nodes.Execution, emit func([]workflow.Item)
 			ex.Logger().Warn("Postgres notification too large, skipped", "channel", n.Channel, "bytes", len(n.Payload))
 			continue
 		}
-		if err := emit([]workflow.Item{{JSON: Output(n)}}); err != nil {
+		if _, err := emit([]workflow.Item{{JSON: Output(n)}}, nodes.AwaitNone); err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}

@@ -40,21 +40,7 @@ func Type() nodes.Type {
 
 // execute waits for the first message, for a run from the editor.
 func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
-	var first []workflow.Item
-	ctx, stop := context.WithCancel(ctx)
-	defer stop()
-	err := listen(ctx, ex, func(items []workflow.Item) error {
-		first = items
-		stop()
-		return nil
-	})
-	if first != nil {
-		return [][]workflow.Item{first}, nil
-	}
-	if err == nil {
-		err = ctx.Err()
-	}
-	return nil, err
+	return nodes.FirstEvent(ctx, ex, listen)
 }
 
 // Patterns splits the Channels parameter at commas; surrounding spaces are dropped and empty
@@ -72,7 +58,7 @@ func Patterns(raw string) []string {
 // listen subscribes and hands each message on. Redis Pub/Sub keeps nothing: a message
 // published while no listener is subscribed (between a lost connection and the next
 // subscription, or during a takeover) is not delivered.
-func listen(ctx context.Context, ex *nodes.Execution, emit func([]workflow.Item) error) error {
+func listen(ctx context.Context, ex *nodes.Execution, emit nodes.Emit) error {
 	raw, err := ex.ParamString("channels", 0)
 	if err != nil {
 		return err
@@ -145,7 +131,7 @@ func listen(ctx context.Context, ex *nodes.Execution, emit func([]workflow.Item)
 			ex.Logger().Warn("Redis message too large, skipped", "channel", m.Channel, "bytes", len(m.Payload))
 			continue
 		}
-		if err := emit([]workflow.Item{{JSON: Output(m.Channel, m.Payload, parseJSON, onlyMessage)}}); err != nil {
+		if _, err := emit([]workflow.Item{{JSON: Output(m.Channel, m.Payload, parseJSON, onlyMessage)}}, nodes.AwaitNone); err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}
