@@ -10,7 +10,7 @@ COMPAT_DIR ?= ../shared/compat
 
 WEB_SOURCES := $(shell find webapp/src webapp/public -type f 2>/dev/null) webapp/index.html webapp/vite.config.ts \
 	webapp/tsconfig.json webapp/tsconfig.app.json webapp/package.json
-GO_SOURCES := $(shell find api worker scheduler pkg e2e/stack e2e/oauthprovider webapp/embed.go -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
+GO_SOURCES := $(shell find api worker scheduler pkg e2e/stack e2e/oauthprovider e2e/backends webapp/embed.go -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
 .PHONY: run image image-check test-manifests build web test test-go test-web test-e2e test-chaos compat compat-list bench bench-push bench-queue bench-webhook bench-editor bench-ndv bench-idle bench-chain chaos chaos-short docs clean
 
@@ -81,6 +81,9 @@ bin/stack: $(GO_SOURCES)
 bin/oauthprovider: $(GO_SOURCES)
 	$(GO) build -trimpath -o $@ ./e2e/oauthprovider
 
+bin/backends: $(GO_SOURCES)
+	$(GO) build -trimpath -o $@ ./e2e/backends
+
 test: test-manifests test-go test-web test-e2e test-chaos
 
 # Go tests need Postgres, Redis, MariaDB, RabbitMQ and Mosquitto (the integration nodes' tests):
@@ -103,7 +106,7 @@ e2e/node_modules/.package-lock.json: e2e/package-lock.json
 # End to end: the specs are type-checked (with the web app's TypeScript), then Playwright drives
 # Chromium (/usr/bin/chromium, or FLOWMILL_CHROMIUM) against the scaled stack that bin/stack
 # starts on a fresh database.
-test-e2e: build bin/stack bin/oauthprovider e2e/node_modules/.package-lock.json webapp/node_modules/.package-lock.json
+test-e2e: build bin/stack bin/oauthprovider bin/backends e2e/node_modules/.package-lock.json webapp/node_modules/.package-lock.json
 	webapp/node_modules/.bin/tsc -p e2e
 	cd e2e && npx playwright test
 

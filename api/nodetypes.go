@@ -5,12 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/gofiber/fiber/v3"
 
+	"github.com/flowmill/flowmill/pkg/credential"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/store"
 )
@@ -167,7 +169,7 @@ func (s *server) getNodeParameterOptions(c fiber.Ctx) error {
 	req.path = c.Query("path")
 	req.methodName = c.Query("methodName")
 	req.declarative = c.Query("loadOptions") != ""
-	options, err := loadParameterOptions(c.Context(), s.nodeTypes, req)
+	options, err := loadParameterOptions(c.Context(), s.nodeTypes, req, s.lookupRequest(c, req))
 	if err != nil {
 		return err
 	}
@@ -194,12 +196,10 @@ func (s *server) getNodesListSearch(c fiber.Ctx) error {
 	if !ok {
 		return notFound(fmt.Sprintf("The node-type %q does not have the method %q defined!", t.Description.Name, methodName))
 	}
-	if q.parameters == nil {
-		q.parameters = map[string]any{}
-	}
 	user := sessionUser(c)
+	q.path = c.Query("path")
 	req := nodes.ListSearchRequest{
-		LoadOptionsRequest: nodes.LoadOptionsRequest{Path: c.Query("path"), Parameters: q.parameters, Credentials: q.credentials},
+		LoadOptionsRequest: s.lookupRequest(c, q),
 		Filter:             c.Query("filter"),
 		PaginationToken:    c.Query("paginationToken"),
 		EditorURL:          s.cfg.PublicURL,
@@ -217,7 +217,7 @@ func (s *server) getNodesListSearch(c fiber.Ctx) error {
 	}
 	result, err := method(c.Context(), req)
 	if err != nil {
-		return &apiError{Status: http.StatusInternalServerError, Message: "Problem loading the list: " + err.Error(), cause: err}
+		return lookupFailed("list", err)
 	}
 	if result == nil {
 		result = &nodes.ListSearchResult{}
@@ -226,6 +226,62 @@ func (s *server) getNodesListSearch(c fiber.Ctx) error {
 		result.Results = []nodes.ListSearchItem{}
 	}
 	return respond(c, result)
+}
+
+// getMappingFields answers the fields of a resourceMapper parameter from the node's
+// resourceMapperMethod, as n8n 1.x's GET /rest/get-mapping-fields: {data: {fields: [{id,
+// displayName, required, defaultMatch, canBeUsedToMatch, display, type, options?}]}}. The query
+// is that of node-parameter-options.
+func (s *server) getMappingFields(c fiber.Ctx) error {
+	q, err := parseOptionsQuery(c.Query("nodeTypeAndVersion"), c.Query("currentNodeParameters"), c.Query("credentials"))
+	if err != nil {
+		return err
+	}
+	methodName := c.Query("methodName")
+	if methodName == "" {
+		return badRequest("The query parameter methodName is missing")
+	}
+	t, ok := s.nodeTypes.Get(q.node.Name, q.node.Version)
+	if !ok {
+		return notFound(fmt.Sprintf("The node-type %q (version %g) is not known", q.node.Name, q.node.Version))
+	}
+	method, ok := t.ResourceMapping[methodName]
+	if !ok {
+		return notFound(fmt.Sprintf("The node-type %q does not have the method %q defined!", t.Description.Name, methodName))
+	}
+	q.path = c.Query("path")
+	fields, err := method(c.Context(), s.lookupRequest(c, q))
+	if err != nil {
+		return lookupFailed("fields", err)
+	}
+	if fields == nil {
+		fields = &nodes.MapperFields{}
+	}
+	if fields.Fields == nil {
+		fields.Fields = []nodes.MapperField{}
+	}
+	return respond(c, fields)
+}
+
+// lookupRequest is what a node's lookup method gets: the editor's node, parameters and selected
+// credentials, the credentials the signed-in user may use (a member only theirs and those
+// shared with them, as their manual runs) and the host runs get, so a lookup connects only
+// where a run may.
+func (s *server) lookupRequest(c fiber.Ctx, q parameterOptionsQuery) nodes.LoadOptionsRequest {
+	req := q.request()
+	req.Host = s.nodeHost
+	req.Lookup = credential.ForUser(s.in.Store, s.credentials, sessionUser(c))
+	return req
+}
+
+// request is the query as a lookup request, without credentials or host.
+func (q parameterOptionsQuery) request() nodes.LoadOptionsRequest {
+	params := q.parameters
+	if params == nil {
+		params = map[string]any{}
+	}
+	return nodes.LoadOptionsRequest{NodeType: q.node.Name, Version: q.node.Version, Path: q.path,
+		Parameters: params, Credentials: q.credentials}
 }
 
 // parameterOptionsQuery is the decoded query of GET /rest/node-parameter-options.
@@ -261,7 +317,7 @@ func parseOptionsQuery(nodeTypeAndVersion, currentNodeParameters, credentials st
 
 // loadParameterOptions calls the node type's load-options method. Declarative (routing-based)
 // load options belong to declarative nodes, which Flowmill does not have.
-func loadParameterOptions(ctx context.Context, reg *nodes.Registry, q parameterOptionsQuery) ([]nodes.OptionValue, error) {
+func loadParameterOptions(ctx context.Context, reg *nodes.Registry, q parameterOptionsQuery, req nodes.LoadOptionsRequest) ([]nodes.OptionValue, error) {
 	t, ok := reg.Get(q.node.Name, q.node.Version)
 	if !ok {
 		return nil, notFound(fmt.Sprintf("The node-type %q (version %g) is not known", q.node.Name, q.node.Version))
@@ -276,13 +332,9 @@ func loadParameterOptions(ctx context.Context, reg *nodes.Registry, q parameterO
 	if !ok {
 		return nil, notFound(fmt.Sprintf("The node-type %q does not have the method %q defined!", t.Description.Name, q.methodName))
 	}
-	params := q.parameters
-	if params == nil {
-		params = map[string]any{}
-	}
-	options, err := method(ctx, nodes.LoadOptionsRequest{Path: q.path, Parameters: params, Credentials: q.credentials})
+	options, err := method(ctx, req)
 	if err != nil {
-		return nil, &apiError{Status: http.StatusInternalServerError, Message: "Problem loading the parameter options: " + err.Error(), cause: err}
+		return nil, lookupFailed("parameter options", err)
 	}
 	if options == nil {
 		options = []nodes.OptionValue{}
@@ -295,4 +347,14 @@ func loadParameterOptions(ctx context.Context, reg *nodes.Registry, q parameterO
 // n8n's body is then {} (its data is undefined).
 func (s *server) getNodeTranslationHeaders(c fiber.Ctx) error {
 	return c.JSON(fiber.Map{})
+}
+
+// lookupFailed is the answer to an editor lookup that failed: 404 when the node's credential is
+// not one the signed-in user may use, else 500 with the node's message, as n8n answers.
+func lookupFailed(what string, err error) *apiError {
+	status := http.StatusInternalServerError
+	if _, ok := errors.AsType[*nodes.CredentialNotFoundError](err); ok {
+		status = http.StatusNotFound
+	}
+	return &apiError{Status: status, Message: "Problem loading the " + what + ": " + err.Error(), cause: err}
 }

@@ -195,7 +195,7 @@ func TestLoadParameterOptions(t *testing.T) {
 	q, err := parseOptionsQuery(`{"name":"test.zones","version":1}`, `{"zone":"x"}`, `{"someApi":{"id":"1","name":"c"}}`)
 	require.NoError(t, err)
 	q.methodName, q.path = "getZones", "parameters.zone"
-	got, err := loadParameterOptions(context.Background(), reg, q)
+	got, err := loadParameterOptions(context.Background(), reg, q, q.request())
 	require.NoError(t, err)
 	b, err := json.Marshal(got)
 	require.NoError(t, err)
@@ -205,11 +205,11 @@ func TestLoadParameterOptions(t *testing.T) {
 	require.Contains(t, seen.Credentials, "someApi")
 
 	q.methodName = "broken"
-	_, err = loadParameterOptions(context.Background(), reg, q)
+	_, err = loadParameterOptions(context.Background(), reg, q, q.request())
 	require.Equal(t, 500, statusOf(err))
 	require.ErrorContains(t, err, "upstream down")
 
 	q.methodName, q.declarative = "", true
-	_, err = loadParameterOptions(context.Background(), reg, q)
+	_, err = loadParameterOptions(context.Background(), reg, q, q.request())
 	require.Equal(t, 400, statusOf(err))
 }

@@ -52,11 +52,30 @@ func freePort(t *testing.T) int {
 	return ln.Addr().(*net.TCPAddr).Port
 }
 
-// proc is a Flowmill process started by a test; its output is kept for failure messages.
+// proc is a Flowmill process started by a test; its output is kept for failure messages and
+// for tests that wait on a log line.
 type proc struct {
 	cmd    *exec.Cmd
-	output *bytes.Buffer
+	output *syncBuffer
 	done   chan struct{}
+}
+
+// syncBuffer is a bytes.Buffer the process writes to while the test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func startProc(t *testing.T, name string, env map[string]string) *proc {
@@ -67,7 +86,7 @@ func startProc(t *testing.T, name string, env map[string]string) *proc {
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	var out bytes.Buffer
+	var out syncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	require.NoError(t, cmd.Start())
 	p := &proc{cmd: cmd, output: &out, done: make(chan struct{})}

@@ -105,6 +105,7 @@ func (s *server) routes() []route {
 		{http.MethodGet, "/rest/node-icon/:scope/:type", signedIn, s.getNodeIcon},
 		{http.MethodGet, "/rest/node-parameter-options", signedIn, s.getNodeParameterOptions},
 		{http.MethodGet, "/rest/nodes-list-search", signedIn, s.getNodesListSearch},
+		{http.MethodGet, "/rest/get-mapping-fields", signedIn, s.getMappingFields},
 		{http.MethodGet, "/rest/node-translation-headers", signedIn, s.getNodeTranslationHeaders},
 		{http.MethodGet, "/rest/credentials", signedIn, s.getCredentials},
 		{http.MethodGet, "/rest/credential-types", signedIn, s.getCredentialTypes},

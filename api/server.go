@@ -45,7 +45,8 @@ type server struct {
 	promHandler  fiber.Handler
 	executions   *execution.Service
 	nodeTypes    *nodes.Registry
-	// nodeHost is what nodes run by the api itself (expression previews) may reach.
+	// nodeHost is what nodes run by the api itself (expression previews, editor lookups) may
+	// reach: the host runs get.
 	nodeHost nodes.Host
 	// workflowURLClient fetches workflow files for "Import from URL" (strict egress profile).
 	workflowURLClient *http.Client
@@ -70,9 +71,10 @@ type server struct {
 	draining atomic.Bool
 	// versions asks the version endpoint for the audit; nil when version notifications are off.
 	versions *versioncheck.Checker
-	// templates is the built-in template library the templates host serves; nil when templates
-	// are off.
-	templates *templates.Catalogue
+	// templates loads the built-in template library the templates host serves, on the first
+	// request for it (the catalogue is half a megabyte of heap an idle api does not need); nil
+	// when templates are off.
+	templates func() (*templates.Catalogue, error)
 	// prompts is the built-in prompts host; nil unless prompts are on without an outside host.
 	prompts *prompts.Host
 }
@@ -111,9 +113,7 @@ func newServer(in *infra.Infra, dist fs.FS) (*server, error) {
 		}
 	}
 	if cfg.TemplatesEnabled {
-		if s.templates, err = templates.Builtin(s.nodeTypes); err != nil {
-			return nil, err
-		}
+		s.templates = sync.OnceValues(func() (*templates.Catalogue, error) { return templates.Builtin(s.nodeTypes) })
 	}
 	if cfg.PromptsEnabled && cfg.PromptsHost == "" {
 		if s.prompts, err = prompts.New(prompts.Config{Store: in.Store}); err != nil {

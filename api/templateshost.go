@@ -82,7 +82,7 @@ func (s *server) catalogue() (*templates.Catalogue, error) {
 	if s.templates == nil {
 		return nil, notFound("The template library is turned off (FLOWMILL_TEMPLATES_ENABLED=false)")
 	}
-	return s.templates, nil
+	return s.templates()
 }
 
 func (s *server) templatesHealth(c fiber.Ctx) error {

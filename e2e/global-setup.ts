@@ -8,6 +8,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 interface StackInfo {
   urls: string[];
   redisUrl: string;
+  databaseUrl: string;
   logs: string;
 }
 
@@ -34,6 +35,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.FLOWMILL_E2E_URL = info.urls[0];
   process.env.FLOWMILL_E2E_URLS = info.urls.join(',');
   process.env.FLOWMILL_E2E_LOGS = info.logs;
+  // The stack's own databases, for specs whose workflows read and write Postgres and Redis.
+  process.env.FLOWMILL_E2E_DATABASE_URL = info.databaseUrl;
+  process.env.FLOWMILL_E2E_REDIS_URL = info.redisUrl;
   console.log(`stack ready at ${info.urls.join(', ')} (logs in ${info.logs})`);
   return async () => {
     child.stdin!.end();

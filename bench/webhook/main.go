@@ -9,6 +9,10 @@
 // statements and commands an execution sends, the most frequent first.
 //
 //	go run ./bench/webhook -bin bin -duration 20s -concurrency 1,10,50 -modes embedded,scaled
+//
+// With -cpuprofile DIR every process serves its runtime profiles on a loopback port
+// (FLOWMILL_PPROF_ADDR) and a CPU profile of each, taken over the load of each scenario, is
+// written to DIR/<mode>-<saving>-c<concurrency>-<process>.pprof (go tool pprof -top FILE).
 package main
 
 import (
@@ -62,11 +66,16 @@ type result struct {
 }
 
 // target is a running Flowmill: its base URL, what the cost probe reads, and how to stop it.
+// profileDir is the -cpuprofile folder; empty means no profiles.
+var profileDir string
+
 type target struct {
 	base   string
 	probe  cost.Config
 	stop   func()
 	sqlite string // the embedded database file
+	// pprof is each process's profile address, by the probe's process names (with -cpuprofile).
+	pprof map[string]string
 }
 
 func main() {
@@ -77,6 +86,7 @@ func main() {
 	workers := flag.Int("workers", 2, "worker processes in scaled mode")
 	pruneMax := flag.Int("prune-max-count", 0, "FLOWMILL_EXECUTIONS_DATA_PRUNE_MAX_COUNT (0: the default)")
 	pruneEvery := flag.Duration("prune-interval", 0, "FLOWMILL_EXECUTIONS_DATA_PRUNE_INTERVAL (0: the default)")
+	flag.StringVar(&profileDir, "cpuprofile", "", "folder for a CPU profile of each process per scenario (empty: none)")
 	flag.Parse()
 	env := []string{"FLOWMILL_LOG_LEVEL=warn", "FLOWMILL_WORKER_CONCURRENCY=50"}
 	if *pruneMax > 0 {
@@ -120,11 +130,16 @@ func start(bin, mode string, workers int, env []string) (*target, error) {
 	switch mode {
 	case "scaled":
 		cl, err := cost.Launch(ctx, benchstack.ClusterConfig{Bin: bin, Workers: workers,
-			Env: append(env, "FLOWMILL_SHUTDOWN_DRAIN=0s")})
+			Env: append(env, "FLOWMILL_SHUTDOWN_DRAIN=0s"), Pprof: profileDir != ""})
 		if err != nil {
 			return nil, err
 		}
-		return &target{base: cl.URL, stop: cl.Stop, probe: cl.Probe}, nil
+		t := &target{base: cl.URL, stop: cl.Stop, probe: cl.Probe, pprof: cl.PprofAddrs()}
+		if err := waitProfilers(t.pprof); err != nil {
+			cl.Stop()
+			return nil, err
+		}
+		return t, nil
 	case "embedded":
 		dir, err := os.MkdirTemp("", "flowmill-bench-")
 		if err != nil {
@@ -139,6 +154,16 @@ func start(bin, mode string, workers int, env []string) (*target, error) {
 		cmd := exec.Command(filepath.Join(bin, "api"))
 		cmd.Env = append(os.Environ(), append(env, "FLOWMILL_DATABASE_URL=", "FLOWMILL_REDIS_URL=",
 			"FLOWMILL_DATA_DIR="+dir, "FLOWMILL_PORT="+strconv.Itoa(port))...)
+		var pprof map[string]string
+		if profileDir != "" {
+			pl, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				return nil, err
+			}
+			pprof = map[string]string{"api": pl.Addr().String()}
+			pl.Close()
+			cmd.Env = append(cmd.Env, "FLOWMILL_PPROF_ADDR="+pprof["api"])
+		}
 		cmd.Stderr = os.Stderr
 		if err := cmd.Start(); err != nil {
 			return nil, err
@@ -148,12 +173,16 @@ func start(bin, mode string, workers int, env []string) (*target, error) {
 			_ = cmd.Wait()
 			os.RemoveAll(dir)
 		}
-		t := &target{base: fmt.Sprintf("http://127.0.0.1:%d/", port), stop: stop, sqlite: filepath.Join(dir, "database.sqlite"),
+		t := &target{base: fmt.Sprintf("http://127.0.0.1:%d/", port), stop: stop, sqlite: filepath.Join(dir, "database.sqlite"), pprof: pprof,
 			probe: cost.Config{Processes: map[string]int{"api": cmd.Process.Pid}}}
 		for deadline := time.Now().Add(30 * time.Second); ; {
 			if res, err := http.Get(t.base + "healthz/readiness"); err == nil {
 				res.Body.Close()
 				if res.StatusCode == 200 {
+					if err := waitProfilers(t.pprof); err != nil {
+						stop()
+						return nil, err
+					}
 					return t, nil
 				}
 			}
@@ -191,7 +220,11 @@ func scenarios(t *target, mode string, duration time.Duration, conc []int) error
 			if err := probe.Begin(context.Background()); err != nil {
 				return err
 			}
+			profiled := profile(t.pprof, duration, fmt.Sprintf("%s-%s-c%d", mode, save, c))
 			r := load(base+"webhook/bench", c, duration)
+			if err := profiled(); err != nil {
+				return err
+			}
 			r.Mode, r.Saving = mode, saving
 			var err error
 			r.Report, err = probe.End(context.Background(), r.Requests)
@@ -286,4 +319,71 @@ func load(url string, c int, duration time.Duration) result {
 	}
 	return result{Scenario: "webhook", Concurrency: c, Requests: len(lat), Errors: errs,
 		PerSecond: float64(len(lat)) / span, P50Ms: pct(0.5), P99Ms: pct(0.99), DurationS: span}
+}
+
+// waitProfilers waits until every process serves its profiles: a worker or the scheduler may
+// still be starting when the api is ready.
+func waitProfilers(addrs map[string]string) error {
+	for proc, addr := range addrs {
+		for deadline := time.Now().Add(60 * time.Second); ; {
+			res, err := http.Get("http://" + addr + "/debug/pprof/")
+			if err == nil {
+				res.Body.Close()
+				if res.StatusCode == http.StatusOK {
+					break
+				}
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("%s serves no profiles on %s", proc, addr)
+			}
+			time.Sleep(100 * time.Millisecond) // polling a starting process; no signal to wait on
+		}
+	}
+	return nil
+}
+
+// profile starts a CPU profile of each process in addrs over the coming load (duration less a
+// second, at least one) and returns a function that waits for them and writes each to
+// profileDir/<name>-<process>.pprof. With no addresses it does nothing.
+func profile(addrs map[string]string, duration time.Duration, name string) func() error {
+	if profileDir == "" || len(addrs) == 0 {
+		return func() error { return nil }
+	}
+	secs := max(1, int(duration.Seconds())-1)
+	errs := make(chan error, len(addrs))
+	for proc, addr := range addrs {
+		go func() {
+			errs <- func() error {
+				res, err := http.Get(fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", addr, secs))
+				if err != nil {
+					return fmt.Errorf("profile %s: %w", proc, err)
+				}
+				defer res.Body.Close()
+				if res.StatusCode != http.StatusOK {
+					return fmt.Errorf("profile %s: status %d", proc, res.StatusCode)
+				}
+				if err := os.MkdirAll(profileDir, 0o755); err != nil {
+					return err
+				}
+				f, err := os.Create(filepath.Join(profileDir, name+"-"+proc+".pprof"))
+				if err != nil {
+					return err
+				}
+				if _, err := io.Copy(f, res.Body); err != nil {
+					f.Close()
+					return err
+				}
+				return f.Close()
+			}()
+		}()
+	}
+	return func() error {
+		var first error
+		for range addrs {
+			if err := <-errs; err != nil && first == nil {
+				first = err
+			}
+		}
+		return first
+	}
 }

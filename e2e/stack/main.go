@@ -1,6 +1,6 @@
 // Command stack starts the scaled Flowmill stack for end-to-end tests and benchmarks: a fresh
-// Postgres database, a free Redis database, one or more api processes, N workers and a
-// scheduler, all from bin/. It prints one JSON line with the api URLs once every api is ready,
+// Postgres database, a free Redis database, one or more api processes, N workers and one or
+// more schedulers, all from bin/. It prints one JSON line with the api URLs once every api is ready,
 // then runs until it receives SIGINT/SIGTERM (or, with -stop-on-stdin-close, until its standard
 // input closes), and cleans up.
 package main
@@ -56,6 +56,7 @@ func run() error {
 	bin := flag.String("bin", "bin", "folder with the api, worker and scheduler binaries")
 	apis := flag.Int("apis", 1, "api processes")
 	workers := flag.Int("workers", 2, "worker processes")
+	schedulers := flag.Int("schedulers", 1, "scheduler processes (listener triggers run in one of them)")
 	port := flag.Int("port", 0, "port of the first api (0 = a free one)")
 	logs := flag.String("logs", "", "folder for process logs (default a temporary one)")
 	var extraEnv envFlags
@@ -134,8 +135,10 @@ func run() error {
 			return err
 		}
 	}
-	if err := start("scheduler"); err != nil {
-		return err
+	for range *schedulers {
+		if err := start("scheduler"); err != nil {
+			return err
+		}
 	}
 	for _, u := range urls {
 		if err := waitReady(ctx, u); err != nil {

@@ -386,15 +386,16 @@ func (s *Session) Publish(ctx context.Context, exchange, routingKey string, mand
 	}
 }
 
-// Consume starts delivering queue's messages with at most prefetch unacknowledged at a time (0:
-// no limit); noAck acknowledges them on delivery. The channel ends when the session closes.
-func (s *Session) Consume(queue string, prefetch int, noAck bool) (<-chan amqp.Delivery, error) {
+// Consume starts delivering queue's messages to the consumer tag (empty: one the broker makes)
+// with at most prefetch unacknowledged at a time (0: no limit); noAck acknowledges them on
+// delivery. The channel ends when the session closes or the consumer is cancelled.
+func (s *Session) Consume(queue, consumer string, prefetch int, noAck bool) (<-chan amqp.Delivery, error) {
 	if prefetch > 0 {
 		if err := s.Channel.Qos(prefetch, 0, false); err != nil {
 			return nil, OperationError("BasicQos", err)
 		}
 	}
-	d, err := s.Channel.Consume(queue, "", noAck, false, false, false, nil)
+	d, err := s.Channel.Consume(queue, consumer, noAck, false, false, false, nil)
 	if err != nil {
 		return nil, OperationError("BasicConsume", err)
 	}

@@ -115,7 +115,7 @@ func TestPublishConsume(t *testing.T) {
 	consumer, err := amqpconn.Open(ctx, nil, settings())
 	require.NoError(t, err)
 	defer consumer.Close()
-	deliveries, err := consumer.Consume(q, 1, false)
+	deliveries, err := consumer.Consume(q, "", 1, false)
 	require.NoError(t, err)
 	var got []string
 	for len(got) < 2 {

@@ -13,7 +13,7 @@ const (
 	// ChannelStop carries ids of executions to cancel to every worker.
 	ChannelStop = "flowmill:execution:stop"
 	// ChannelFinished carries ids of executions that just finished (or started waiting), for
-	// api processes waiting on them.
+	// api processes and listener triggers waiting on them.
 	ChannelFinished = "flowmill:execution:finished"
 	// ChannelActivation carries the id of a workflow whose activation changed (activated,
 	// deactivated, updated while active, deleted), so schedulers and api caches reload it.

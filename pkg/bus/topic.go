@@ -32,8 +32,9 @@ var (
 	// StopRequests carries the ids of executions to cancel to every worker (see KeyStopPrefix
 	// for a worker that claims one after the message went out).
 	StopRequests = Topic[int64]{channel: ChannelStop, about: "stop requests", encode: encodeID, decode: decodeID}
-	// Finished carries the ids of executions that just finished or started waiting; it only says
-	// when to look again, the database stays the truth.
+	// Finished carries the ids of executions that just finished or started waiting, or whose
+	// outcome a listener trigger waits for was recorded; it only says when to look again, the
+	// database stays the truth.
 	Finished = Topic[int64]{channel: ChannelFinished, about: "finished executions", encode: encodeID, decode: decodeID}
 	// Activations carries the id of a workflow whose activation changed.
 	Activations = Topic[string]{channel: ChannelActivation, about: "activation notices", encode: encodeString, decode: decodeString}

@@ -7,12 +7,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/mail"
 	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -158,6 +160,10 @@ type Config struct {
 	// /healthz/readiness and /metrics (on ListenAddress); 0 means none, so several processes
 	// share a host without choosing ports. The api serves them on Port. Default 0 (0–65535).
 	HealthPort int
+	// PprofAddr is a loopback host:port (127.0.0.1:6060, [::1]:6060, localhost:6060) on which
+	// the process serves Go's runtime profiles, /debug/pprof/ (CPU, heap, goroutines, …), for
+	// profiling under load. Empty (the default) serves nothing; a non-loopback host is refused.
+	PprofAddr string
 
 	// NodesExclude names node types removed from the registry, as n8n's NODES_EXCLUDE: a
 	// comma-separated list (or a JSON array) such as n8n-nodes-base.executeCommand. Default
@@ -550,6 +556,11 @@ func (c *Config) finish() error {
 	if c.HealthPort < 0 || c.HealthPort > 65535 {
 		errs = append(errs, fmt.Errorf("FLOWMILL_HEALTH_PORT: %d is not a port (1–65535, or 0 for none)", c.HealthPort))
 	}
+	if c.PprofAddr != "" {
+		if err := checkLoopback(c.PprofAddr); err != nil {
+			errs = append(errs, fmt.Errorf("FLOWMILL_PPROF_ADDR: %w", err))
+		}
+	}
 	if c.DatabasePoolSize < 1 || c.DatabasePoolSize > 1000 {
 		errs = append(errs, fmt.Errorf("FLOWMILL_DATABASE_POOL_SIZE: %d is outside 1–1000", c.DatabasePoolSize))
 	}
@@ -748,4 +759,23 @@ func (c *Config) ExecutionTaskTimeout() time.Duration {
 		return 0
 	}
 	return time.Duration(c.ExecutionsTimeoutMax)*time.Second + c.ShutdownTimeout + 2*c.ExecutionLeaseTTL + time.Minute
+}
+
+// checkLoopback accepts a host:port whose host is localhost or a loopback IP and whose port is
+// 0–65535 (0: any free port).
+func checkLoopback(addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("%q is not host:port", addr)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("%q has no port 0–65535", addr)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("%q is not a loopback address (127.0.0.1, [::1] or localhost): profiles show the process's internals", addr)
+	}
+	return nil
 }

@@ -124,6 +124,11 @@ func TestValidationMessages(t *testing.T) {
 			want: `FLOWMILL_EGRESS_ALLOW: "10.0.0.300" is not an IP address or CIDR network (such as 10.0.0.0/8, 192.168.1.5 or fd00::/8)`},
 		{env: map[string]string{"FLOWMILL_EGRESS_DENY": "metadata.internal"}, want: `FLOWMILL_EGRESS_DENY: "metadata.internal" is not an IP address or CIDR network`},
 		{env: map[string]string{"FLOWMILL_UNPACK_MAX_SIZE": "0"}, want: "FLOWMILL_UNPACK_MAX_SIZE: 0 MiB is outside 1–65536"},
+		{env: map[string]string{"FLOWMILL_PPROF_ADDR": "0.0.0.0:6060"}, want: `FLOWMILL_PPROF_ADDR: "0.0.0.0:6060" is not a loopback address`},
+		{env: map[string]string{"FLOWMILL_PPROF_ADDR": ":6060"}, want: `FLOWMILL_PPROF_ADDR: ":6060" is not a loopback address`},
+		{env: map[string]string{"FLOWMILL_PPROF_ADDR": "10.1.2.3:6060"}, want: `is not a loopback address`},
+		{env: map[string]string{"FLOWMILL_PPROF_ADDR": "127.0.0.1"}, want: `FLOWMILL_PPROF_ADDR: "127.0.0.1" is not host:port`},
+		{env: map[string]string{"FLOWMILL_PPROF_ADDR": "127.0.0.1:99999"}, want: `has no port 0–65535`},
 		{args: []string{"--nope=1"}, want: "unknown setting --nope"},
 		{args: []string{"--port"}, want: "--port needs a value"},
 	}
@@ -299,5 +304,18 @@ func TestPrompts(t *testing.T) {
 			require.Equal(t, tt.wantEnabled, c.PromptsEnabled)
 			require.Equal(t, tt.host, c.PromptsHost)
 		})
+	}
+}
+
+// TestPprofAddrTakesLoopbackOnly: the profile listener is off by default and accepts only a
+// loopback host.
+func TestPprofAddrTakesLoopbackOnly(t *testing.T) {
+	cfg, err := Load(nil, env(nil))
+	require.NoError(t, err)
+	require.Empty(t, cfg.PprofAddr)
+	for _, addr := range []string{"127.0.0.1:6060", "127.0.0.2:0", "[::1]:6060", "localhost:6060"} {
+		cfg, err := Load(nil, env(map[string]string{"FLOWMILL_PPROF_ADDR": addr}))
+		require.NoError(t, err, addr)
+		require.Equal(t, addr, cfg.PprofAddr)
 	}
 }

@@ -232,6 +232,8 @@ var registry = []Setting{
 		field: func(c *Config) any { return &c.VersionNotificationsInfoURL }},
 	{Env: "FLOWMILL_HEALTH_PORT", Flag: "health-port", Default: "0", Help: "Port on which a worker or scheduler process serves /healthz, /healthz/readiness and /metrics (FLOWMILL_METRICS still applies), on FLOWMILL_LISTEN_ADDRESS; 0 means none. The api serves them on its own port.",
 		field: func(c *Config) any { return &c.HealthPort }},
+	{Env: "FLOWMILL_PPROF_ADDR", Flag: "pprof-addr", Default: "", Help: "Loopback host:port (127.0.0.1:6060, [::1]:6060 or localhost:6060) on which each process serves Go's runtime profiles at /debug/pprof/ (e.g. `go tool pprof http://127.0.0.1:6060/debug/pprof/profile?seconds=10`); empty means none. Other hosts are refused. For diagnosing CPU and memory use; leave it off in production.",
+		field: func(c *Config) any { return &c.PprofAddr }},
 	{Env: "FLOWMILL_PROMPTS_ENABLED", Flag: "prompts-enabled", Default: "false", Help: "Show the editor's contact prompt and value survey, asked for and answered at the prompts host. Off by default: nothing is asked or sent unless an admin turns this on.",
 		field: func(c *Config) any { return &c.PromptsEnabled }},
 	{Env: "FLOWMILL_PROMPTS_HOST", Flag: "prompts-host", Default: "", Help: "The prompts host the editor calls (GET /prompts, POST /prompt, POST /value-survey, with the n8n-instance-id and n8n-user-id headers); empty means the built-in host, which keeps the answers in the database and lists them for the owner on the users settings page. An http(s) URL without a user name or password.",

@@ -116,3 +116,34 @@ func BenchmarkChain10k(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkShortRun is the webhook benchmark's shape (Start → Set → IF → Set, one item): a
+// short run, where setting a run up weighs most. BenchmarkShortRunParamCache runs it with the
+// node parameters resolved once (ParamCache), as a worker's cached snapshots are.
+func BenchmarkShortRun(b *testing.B)           { benchmarkShortRun(b, false) }
+func BenchmarkShortRunParamCache(b *testing.B) { benchmarkShortRun(b, true) }
+
+func benchmarkShortRun(b *testing.B, cached bool) {
+	w := wf(b, `[
+	 {"name": "Start", "type": "n8n-nodes-base.start", "typeVersion": 1, "parameters": {}},
+	 {"name": "Set", "type": "n8n-nodes-base.set", "typeVersion": 1, "parameters": {"values": {"number": [{"name": "n", "value": "={{ 7 }}"}]}}},
+	 {"name": "IF", "type": "n8n-nodes-base.if", "typeVersion": 1, "parameters": {"conditions": {"number": [{"value1": "={{ $json.n }}", "operation": "larger", "value2": 0}]}}},
+	 {"name": "Set1", "type": "n8n-nodes-base.set", "typeVersion": 1, "parameters": {"values": {"string": [{"name": "s", "value": "={{ JSON.stringify({n: $json.n}) }}"}]}}}]`,
+		conn{"Start", 0, "Set", 0}, conn{"Set", 0, "IF", 0}, conn{"IF", 0, "Set1", 0})
+	r, _ := registry()
+	opts := engine.Options{Registry: r, Evaluator: evaluator(b)}
+	if cached {
+		opts.Params = engine.NewParamCache(w)
+	}
+	e, err := engine.New(opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := e.Run(context.Background(), engine.Request{Workflow: w})
+		if err != nil || !res.Finished {
+			b.Fatalf("run failed: %v", err)
+		}
+	}
+}

@@ -48,6 +48,8 @@ type Options struct {
 	Credentials nodes.CredentialsFunc
 	// Host is what nodes may reach outside the workflow (files, network); see nodes.Host.
 	Host nodes.Host
+	// Params, when set, resolves the node parameters of runs of its workflow once (ParamCache).
+	Params *ParamCache
 }
 
 // SubWorkflowRecorder records sub-workflow runs as executions of their own.
@@ -249,7 +251,7 @@ func (e *Engine) newRun(wf *workflow.Workflow, mode workflow.Mode, executionID, 
 			continue
 		}
 		r.types[n.Name] = t
-		params, err := workflow.ResolveParameters(t.Description.Properties, n.Parameters, n.TypeVersion)
+		params, err := e.opts.Params.resolve(wf, n, t)
 		if err != nil {
 			return nil, &StartError{Node: n.Name, Message: "parameters: " + err.Error()}
 		}

@@ -126,5 +126,6 @@ func (r *Runner) crashPoisonPill(ctx context.Context, e *store.Execution, d *sto
 	r.log.Error("execution crashed its worker too often; not run again", "execution", e.ID, "node", node, "takeovers", e.Takeovers)
 	h := r.hooks(e, wf)
 	h.answer = r.answererFor(e.ID, d.StartData)
+	h.awaited = r.awaiterFor(e.ID, d.StartData)
 	return r.finish(context.WithoutCancel(ctx), e, wf, &engine.Result{Status: workflow.StatusCrashed, Mode: e.Mode, State: &state}, h)
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/flowmill/flowmill/pkg/bus"
 	"github.com/flowmill/flowmill/pkg/engine"
+	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/queue"
 	"github.com/flowmill/flowmill/pkg/store"
 	"github.com/flowmill/flowmill/pkg/trigger"
@@ -33,6 +34,9 @@ type StartData struct {
 	InputIndex int `json:"inputIndex,omitempty"`
 	// Respond says how a webhook execution answers the caller waiting for it.
 	Respond *trigger.Response `json:"respond,omitempty"`
+	// Await says what the listener that started the execution waits for (see Service.Outcome);
+	// the worker records the run's outcome for it.
+	Await nodes.Await `json:"await,omitempty"`
 }
 
 // New describes an execution to create.
@@ -124,7 +128,7 @@ func (s *Service) Create(ctx context.Context, n New) (*store.Execution, error) {
 	userID := n.UserID
 	// A saved workflow's run with no user given acts for the workflow's owner: read in the
 	// creating statement itself where it can be (store.CreateOwnedExecution).
-	ownerInInsert := userID == "" && n.Workflow.ID != "" && n.RetryOf == nil && !here
+	ownerInInsert := userID == "" && n.Workflow.ID != "" && n.RetryOf == nil
 	if userID == "" && !ownerInInsert {
 		if userID, err = WorkflowOwnerID(ctx, s.cfg.Store, n.Workflow.ID); err != nil {
 			return nil, err
@@ -143,7 +147,7 @@ func (s *Service) Create(ctx context.Context, n New) (*store.Execution, error) {
 		}
 	}
 	if here {
-		if handled, err := s.here.createHere(ctx, e, data, n.Stored); handled {
+		if handled, err := s.here.createHere(ctx, e, data, ownerInInsert, n.Stored); handled {
 			if err != nil {
 				return nil, err
 			}

@@ -76,14 +76,17 @@ func (r *Runner) fail(ctx context.Context, e *store.Execution, cause error) erro
 	state := &engine.State{ResultData: engine.ResultData{RunData: workflow.RunData{}, Error: ee}}
 	wf := &workflow.Workflow{}
 	var answer *answerer
+	var awaited *awaiter
 	if d, err := r.cfg.Store.GetExecutionData(ctx, e.ID); err == nil {
 		if parsed, err := workflow.Parse(d.WorkflowData); err == nil {
 			wf = parsed
 		}
 		answer = r.answererFor(e.ID, d.StartData)
+		awaited = r.awaiterFor(e.ID, d.StartData)
 	}
 	res := &engine.Result{Status: workflow.StatusError, Mode: e.Mode, State: state}
 	h := r.hooks(e, wf)
 	h.answer = answer
+	h.awaited = awaited
 	return r.finish(context.WithoutCancel(ctx), e, wf, res, h)
 }

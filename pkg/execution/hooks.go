@@ -21,6 +21,8 @@ type hooks struct {
 	startedAt time.Time
 	// answer sends a webhook execution's answer to the caller waiting for it; nil otherwise.
 	answer *answerer
+	// awaited records the outcome for the listener that waits for the run; nil otherwise.
+	awaited *awaiter
 	// stopAsked is set when someone asked to stop the run: that caller waits for its end.
 	stopAsked bool
 	// based is set once this run wrote a full checkpoint; saved is how many node runs
@@ -115,4 +117,5 @@ func (h *hooks) finished(ctx context.Context, res *engine.Result, status workflo
 	}
 	h.send(ctx, push.TypeExecutionFinished, msg)
 	h.answer.finished(ctx, res)
+	h.awaited.finished(ctx, status)
 }

@@ -94,8 +94,10 @@ func (l *localRuns) stop() {
 // queue round trip. handled is false when nothing was stored and the caller must queue it:
 // under a production concurrency limit (counted per queued task), or when every slot stayed
 // busy for slotWait, or the runner is stopping. A process that dies mid-run leaves the execution running under an
-// expiring lease, which the reconciler hands to a worker as it does for a dead worker's.
-func (r *Runner) createHere(ctx context.Context, e *store.Execution, d *store.ExecutionData, stored func(*store.Execution)) (handled bool, err error) {
+// expiring lease, which the reconciler hands to a worker as it does for a dead worker's. With
+// owned the execution acts for its workflow's owner, read in the storing transaction
+// (store.CreateOwnedExecution).
+func (r *Runner) createHere(ctx context.Context, e *store.Execution, d *store.ExecutionData, owned bool, stored func(*store.Execution)) (handled bool, err error) {
 	if r.slots != nil {
 		return false, nil
 	}
@@ -106,7 +108,11 @@ func (r *Runner) createHere(ctx context.Context, e *store.Execution, d *store.Ex
 	now := time.Now().UTC()
 	expires := now.Add(r.cfg.LeaseTTL)
 	e.Status, e.LeaseOwner, e.LeaseExpiresAt, e.StartedAt = workflow.StatusRunning, r.newClaimToken(), &expires, &now
-	if err := r.cfg.Store.CreateExecution(ctx, e, d); err != nil {
+	create := r.cfg.Store.CreateExecution
+	if owned {
+		create = r.cfg.Store.CreateOwnedExecution
+	}
+	if err := create(ctx, e, d); err != nil {
 		done()
 		return true, err
 	}

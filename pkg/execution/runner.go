@@ -335,11 +335,22 @@ func (r *Runner) run(taskCtx, runCtx context.Context, cancel context.CancelCause
 
 	hooks := r.hooks(e, wf)
 	hooks.lease = lease
-	hooks.answer = r.answererFor(id, d.StartData)
+	// The start data is read once, for the answer and for the run.
+	var start StartData
+	var startErr error
+	if len(d.StartData) > 0 {
+		if err := json.Unmarshal(d.StartData, &start); err != nil {
+			startErr = fmt.Errorf("the start data cannot be read: %w", err)
+		}
+	}
+	if startErr == nil {
+		hooks.answer = r.answererOf(id, start.Respond)
+		hooks.awaited = r.awaiterOf(id, start.Await)
+	}
 	// A node's answer that no final write took still goes out.
 	defer hooks.answer.flush(taskCtx)
 	hooks.started(taskCtx)
-	res, err := r.execute(runCtx, e, d, wf, hooks)
+	res, err := r.execute(runCtx, e, d, wf, hooks, &start, startErr)
 	if err != nil {
 		hooks.answer.flush(taskCtx)
 		return r.fail(taskCtx, e, err)
@@ -370,8 +381,9 @@ func (r *Runner) run(taskCtx, runCtx context.Context, cancel context.CancelCause
 	return r.finish(context.WithoutCancel(taskCtx), e, wf, res, hooks)
 }
 
-// execute starts the run from its start data, or continues it from its saved state.
-func (r *Runner) execute(ctx context.Context, e *store.Execution, d *store.ExecutionData, wf *workflow.Workflow, h *hooks) (*engine.Result, error) {
+// execute starts the run from its start data (start, or startErr when it could not be read),
+// or continues it from its saved state.
+func (r *Runner) execute(ctx context.Context, e *store.Execution, d *store.ExecutionData, wf *workflow.Workflow, h *hooks, start *StartData, startErr error) (*engine.Result, error) {
 	idStr := IDString(e.ID)
 	if len(d.Data) > 0 && string(d.Data) != "null" {
 		var state engine.State
@@ -384,11 +396,8 @@ func (r *Runner) execute(ctx context.Context, e *store.Execution, d *store.Execu
 		}
 		return eng.Resume(ctx, wf, &state, e.Mode, idStr)
 	}
-	var start StartData
-	if len(d.StartData) > 0 {
-		if err := json.Unmarshal(d.StartData, &start); err != nil {
-			return nil, fmt.Errorf("the start data cannot be read: %w", err)
-		}
+	if startErr != nil {
+		return nil, startErr
 	}
 	eng, err := r.engineWith(h)
 	if err != nil {
@@ -412,9 +421,13 @@ func (r *Runner) engineWith(h *hooks) (*engine.Engine, error) {
 	// Whatever the engine and its nodes log names the execution and workflow it belongs to.
 	opts.Logger = r.log.With("execution", h.id, "workflow", h.wf.ID)
 	opts.Hooks = []engine.Hook{h}
+	opts.Params = r.snapshots.paramsOf(h.wf)
 	opts.Credentials, opts.Workflows, opts.SubWorkflows = r.actingFor(h.e.UserID)
 	if h.answer != nil {
 		opts.Hooks = append(opts.Hooks, h.answer)
+	}
+	if h.awaited != nil {
+		opts.Hooks = append(opts.Hooks, h.awaited)
 	}
 	return engine.New(opts)
 }

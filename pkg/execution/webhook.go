@@ -52,10 +52,18 @@ func (r *Runner) answererFor(id int64, startData []byte) *answerer {
 	var sd struct {
 		Respond *trigger.Response `json:"respond"`
 	}
-	if len(startData) == 0 || json.Unmarshal(startData, &sd) != nil || sd.Respond == nil || !sd.Respond.WaitsForRun() {
+	if len(startData) == 0 || json.Unmarshal(startData, &sd) != nil {
 		return nil
 	}
-	a := &answerer{r: r, id: id, respond: *sd.Respond}
+	return r.answererOf(id, sd.Respond)
+}
+
+// answererOf is answererFor with the start data's respond already read.
+func (r *Runner) answererOf(id int64, respond *trigger.Response) *answerer {
+	if respond == nil || !respond.WaitsForRun() {
+		return nil
+	}
+	a := &answerer{r: r, id: id, respond: *respond}
 	a.After = a.nodeRan
 	return a
 }

@@ -66,8 +66,10 @@ type Evaluator struct {
 	scripts   *lru[compiledScript]
 }
 
-// New validates opts, applies defaults and prepares the first runtime, so a broken setup
-// (Luxon failing to load) is reported here rather than on the first evaluation.
+// New validates opts and applies defaults. The first runtime (Luxon compiled and run, some
+// 2 MB of heap) is made by the first evaluation, not here: a process that evaluates nothing —
+// an idle worker, a scaled api no one previews on — never holds one. Luxon failing to load is
+// a build error its tests catch (TestLuxon).
 func New(opts Options) (*Evaluator, error) {
 	opts.Timeout = cmp.Or(opts.Timeout, time.Second)
 	opts.PoolSize = cmp.Or(opts.PoolSize, runtime.GOMAXPROCS(0)*2)
@@ -96,11 +98,6 @@ func New(opts Options) (*Evaluator, error) {
 	if opts.MemoryLimit > 0 {
 		e.watch = newWatchdog(uint64(opts.MemoryLimit))
 	}
-	v, err := e.get()
-	if err != nil {
-		return nil, fmt.Errorf("expr: prepare runtime: %w", err)
-	}
-	e.put(v)
 	return e, nil
 }
 

@@ -49,6 +49,7 @@ type Infra struct {
 	Eval     *expr.Evaluator
 	embedded *redisconn.Embedded
 	settle   *time.Timer
+	profiler *profiler
 }
 
 // settleAfter is how long after Open a process hands the memory of its start-up back to the
@@ -109,6 +110,12 @@ func Open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*Infra, er
 	in.Queue = queue.NewClientWith(in.Redis, queue.ClientConfig{ExecutionTimeout: cfg.ExecutionTaskTimeout()})
 	in.Publisher = push.NewPublisher(in.Redis)
 	in.Metrics.RegisterQueueDepth(in.Queue)
+	if cfg.PprofAddr != "" {
+		if in.profiler, err = startProfiler(cfg.PprofAddr, log); err != nil {
+			in.Close()
+			return nil, err
+		}
+	}
 	in.settle = time.AfterFunc(settleAfter, debug.FreeOSMemory)
 	return in, nil
 }
@@ -177,6 +184,9 @@ func (in *Infra) Close() {
 	}
 	if in.Store != nil {
 		_ = in.Store.Close()
+	}
+	if in.profiler != nil {
+		in.profiler.stop()
 	}
 }
 

@@ -37,6 +37,12 @@ const (
 // retryDelay is how long a listener that failed waits before subscribing again.
 const retryDelay = 5 * time.Second
 
+// The causes that end a listener's context at once (see nodes.ErrStopping for the other).
+var (
+	errLeaseLost = errors.New("listener lease lost")
+	errAbandoned = errors.New("listener abandoned")
+)
+
 // Config is what a Manager stands on.
 type Config struct {
 	// Store, Redis, Service (stores and queues the executions), Nodes and Eval are required.
@@ -66,8 +72,13 @@ type Manager struct {
 	mu      sync.Mutex
 	running map[string]*holder // workflow id + "\x00" + node → its listener
 
-	wake     chan struct{}
-	sub      *bus.Subscriber
+	wake chan struct{}
+	sub  *bus.Subscriber
+	// stopping counts the holders of changed workflows still stopping.
+	stopping sync.WaitGroup
+	// finished hears the ends of runs listeners wait for (see run.Outcome).
+	finished *bus.Subscriber
+	waiters  waiters
 	cancel   context.CancelFunc
 	done     chan struct{}
 	stopOnce sync.Once
@@ -96,6 +107,11 @@ func (m *Manager) Start(ctx context.Context) error {
 		}
 	}, bus.SubscriberConfig{Logger: m.log})
 	if err := m.sub.Start(ctx); err != nil {
+		return err
+	}
+	m.finished = bus.Finished.Subscribe(m.cfg.Redis, m.waiters.notice, bus.SubscriberConfig{Logger: m.log})
+	if err := m.finished.Start(ctx); err != nil {
+		m.sub.Stop()
 		return err
 	}
 	ctx, m.cancel = context.WithCancel(context.WithoutCancel(ctx))
@@ -129,6 +145,8 @@ func (m *Manager) stop(release bool) {
 		for _, h := range hs {
 			h.stop(release)
 		}
+		m.stopping.Wait()
+		m.finished.Stop()
 	})
 }
 
@@ -169,8 +187,10 @@ func (m *Manager) reload(ctx context.Context) error {
 		have[h.workflowID] = true
 	}
 	m.mu.Unlock()
+	// A stopped listener may take a while to finish its work in flight (nodes.ErrStopping):
+	// the others are not held up meanwhile, and a new version competes for the lease at once.
 	for _, h := range stale {
-		h.stop(true)
+		m.stopping.Go(func() { h.stop(true) })
 	}
 	for id := range versions {
 		if !have[id] {
@@ -294,8 +314,22 @@ func (h *holder) run(ctx context.Context) {
 // ends, releasing the lease in the latter case unless abandoned.
 func (h *holder) hold(ctx context.Context) {
 	rdb := h.m.cfg.Redis
-	lctx, lost := context.WithCancel(ctx)
-	defer lost()
+	// The listener's context ends with a cause that tells it whether it may finish the work
+	// in flight: nodes.ErrStopping when the holder is stopped (not abandoned), errLeaseLost or
+	// errAbandoned otherwise.
+	lctx, lost := context.WithCancelCause(context.WithoutCancel(ctx))
+	defer lost(nil)
+	stopWatch := context.AfterFunc(ctx, func() {
+		h.mu.Lock()
+		abandon := h.abandon
+		h.mu.Unlock()
+		if abandon {
+			lost(errAbandoned)
+		} else {
+			lost(nodes.ErrStopping)
+		}
+	})
+	defer stopWatch()
 	h.m.log.Info("listener started", "workflow", h.workflowID, "node", h.node.Name)
 	go func() {
 		t := time.NewTicker(h.m.cfg.Renew)
@@ -309,13 +343,15 @@ func (h *holder) hold(ctx context.Context) {
 			n, err := renewScript.Run(lctx, rdb, []string{h.key}, h.token, h.m.cfg.TTL.Milliseconds()).Int()
 			if err == nil && n == 0 {
 				h.m.log.Warn("listener lease lost", "workflow", h.workflowID, "node", h.node.Name)
-				lost()
+				lost(errLeaseLost)
 				return
 			}
 		}
 	}()
 	for lctx.Err() == nil {
-		err := h.typ.Listen(lctx, h.execution(), func(items []workflow.Item) error { return h.emit(lctx, items) })
+		err := h.typ.Listen(lctx, h.execution(), func(items []workflow.Item, await nodes.Await) (nodes.Run, error) {
+			return h.emit(lctx, items, await)
+		})
 		if lctx.Err() != nil {
 			break
 		}
@@ -330,7 +366,7 @@ func (h *holder) hold(ctx context.Context) {
 		case <-time.After(retryDelay):
 		}
 	}
-	lost()
+	lost(nil)
 	h.mu.Lock()
 	abandon := h.abandon
 	h.mu.Unlock()
@@ -343,27 +379,33 @@ func (h *holder) hold(ctx context.Context) {
 
 // emit turns one message into one execution (stored, then queued). It refuses once the lease
 // is no longer this holder's, so a holder that was paused past its lease never fires
-// alongside the one that took over.
-func (h *holder) emit(ctx context.Context, items []workflow.Item) error {
+// alongside the one that took over. With an await it returns the run to wait for.
+func (h *holder) emit(ctx context.Context, items []workflow.Item, await nodes.Await) (nodes.Run, error) {
 	if ctx.Err() != nil {
-		return ctx.Err()
+		return nil, ctx.Err()
 	}
 	c, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
 	if v, err := h.m.cfg.Redis.Get(c, h.key).Result(); err != nil || v != h.token {
-		return fmt.Errorf("listener lease lost: %v", cmp.Or[error](err, errors.New("held by another scheduler")))
+		return nil, fmt.Errorf("listener lease lost: %v", cmp.Or[error](err, errors.New("held by another scheduler")))
 	}
-	_, err := h.m.cfg.Service.Create(c, execution.New{Workflow: h.wf, Mode: workflow.ModeTrigger,
-		Start: execution.StartData{StartNode: h.node.Name, Input: items}})
+	e, err := h.m.cfg.Service.Create(c, execution.New{Workflow: h.wf, Mode: workflow.ModeTrigger,
+		Start: execution.StartData{StartNode: h.node.Name, Input: items, Await: await}})
 	if errors.Is(err, execution.ErrNotQueued) {
 		// Stored: the reconciler queues it.
 		err = nil
 	}
-	if err == nil && h.failed.CompareAndSwap(true, false) {
+	if err != nil {
+		return nil, err
+	}
+	if h.failed.CompareAndSwap(true, false) {
 		// Listening again: the workflow no longer shows the failure.
 		_ = trigger.ClearError(c, h.m.cfg.Redis, h.workflowID)
 	}
-	return err
+	if await == nodes.AwaitNone {
+		return nil, nil
+	}
+	return run{m: h.m, id: e.ID}, nil
 }
 
 // execution is the node context a listener runs in: its parameters with defaults, the

@@ -100,6 +100,23 @@ func (v Versions) MarshalJSON() ([]byte, error) {
 // ParseDescription reads a description from its JSON file. It checks the fields the engine relies
 // on: name, version, inputs and outputs, and that parameter defaults can be resolved.
 func ParseDescription(b []byte) (*Description, error) {
+	return parseDescription(append(json.RawMessage(nil), b...))
+}
+
+// MustParseDescription is ParseDescription for descriptions embedded in the binary, where a bad
+// file is a programming error caught by the node's tests. It keeps b as the description's JSON
+// rather than a copy: embedded bytes are never written, and every process parses every node's
+// description at start.
+func MustParseDescription(b []byte) *Description {
+	d, err := parseDescription(b)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
+
+// parseDescription parses b and keeps it as the description's JSON: the caller hands it over.
+func parseDescription(b json.RawMessage) (*Description, error) {
 	var d Description
 	if err := json.Unmarshal(b, &d); err != nil {
 		return nil, fmt.Errorf("node description: %w", err)
@@ -115,18 +132,8 @@ func ParseDescription(b []byte) (*Description, error) {
 			return nil, fmt.Errorf("node description %s: %w", d.Name, err)
 		}
 	}
-	d.raw = append(json.RawMessage(nil), b...)
+	d.raw = b
 	return &d, nil
-}
-
-// MustParseDescription is ParseDescription for descriptions embedded in the binary, where a bad
-// file is a programming error caught by the node's tests.
-func MustParseDescription(b []byte) *Description {
-	d, err := ParseDescription(b)
-	if err != nil {
-		panic(err)
-	}
-	return d
 }
 
 // MarshalJSON writes the description as it was read.

@@ -51,6 +51,10 @@ type Type struct {
 	// ListSearch are the methods named by a resourceLocator mode's typeOptions.searchListMethod,
 	// answered by GET /rest/nodes-list-search; nil when the node has none.
 	ListSearch map[string]ListSearchFunc
+	// ResourceMapping are the methods named by a resourceMapper's typeOptions
+	// resourceMapper.resourceMapperMethod, answered by GET /rest/get-mapping-fields; nil when
+	// the node has none.
+	ResourceMapping map[string]ResourceMappingFunc
 	// IconSVG is the file behind a "file:" icon, served by GET /rest/node-icon/{type}.
 	IconSVG []byte
 	// EffectFree marks a node whose run only computes items from its input: running it again
@@ -82,11 +86,10 @@ type Type struct {
 	// one execution. It returns when ctx ends (nil) or the subscription fails (the error, after
 	// which it is called again). emit fails when the message could not be stored or the
 	// listener lost its lease; a listener that acknowledges messages must not acknowledge then.
+	// See Emit for a listener that acknowledges only once the execution is over, and
+	// ErrStopping for the cause of ctx's end that allows finishing the work in flight.
 	Listen ListenFunc
 }
-
-// ListenFunc is a listener trigger's subscription; see Type.Listen.
-type ListenFunc func(ctx context.Context, ex *Execution, emit func(items []workflow.Item) error) error
 
 // InputRequirement is what a waiting multi-input node needs before it may run with inputs
 // missing: every input listed in Inputs, and at least Count inputs with data (an input counts

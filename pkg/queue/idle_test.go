@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowmill/flowmill/pkg/queue/queuetest"
@@ -118,4 +119,57 @@ func TestScriptRecognition(t *testing.T) {
 	require.True(t, isForward([]string{"asynq:{low}:retry", "asynq:{low}:pending"}))
 	require.False(t, isForward([]string{"asynq:{low}:completed", "asynq:{low}:pending"}))
 	require.Equal(t, "critical", queueOfKey("asynq:{critical}:pending"))
+}
+
+// TestIdleGateAsksBeforeAScript runs stand-in scripts with the key shapes of asynq's dequeue,
+// forward and completed-task janitor scripts through the gate: while the list or sorted set
+// they would work on has nothing due, the gate answers as the script would (nil, 0) without
+// running it; once it has, the script runs.
+func TestIdleGateAsksBeforeAScript(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		url  func(t *testing.T) string
+	}{
+		{"redis", func(t *testing.T) string { _, u := queuetest.Redis(t); return u }},
+		{"embedded", func(t *testing.T) string {
+			e, err := redisconn.StartEmbedded()
+			require.NoError(t, err)
+			t.Cleanup(e.Stop)
+			return e.URL()
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			url := tc.url(t)
+			plain, gated := queuetest.RedisAt(t, url), queuetest.RedisAt(t, url)
+			g := newIdleGate([]string{"low"}, time.Hour)
+			gated.AddHook(g)
+			now := time.Now().Unix()
+
+			dequeue := []string{"asynq:{low}:pending", "asynq:{low}:paused", "asynq:{low}:active", "asynq:{low}:lease"}
+			require.ErrorIs(t, gated.Eval(ctx, `return "ran"`, dequeue, now).Err(), redis.Nil)
+			require.True(t, g.idle(), "the empty answer marks the queue empty")
+			require.NoError(t, plain.LPush(ctx, dequeue[0], "t1").Err())
+			g.wake("low") // as the enqueue's message would
+			require.Equal(t, "ran", gated.Eval(ctx, `return "ran"`, dequeue, now).Val())
+
+			for _, keys := range [][]string{
+				{"asynq:{low}:scheduled", "asynq:{low}:pending"},
+				{"asynq:{low}:retry", "asynq:{low}:pending"},
+				{"asynq:{low}:completed"},
+			} {
+				n, err := gated.Eval(ctx, `return 7`, keys, now, "asynq:{low}:t:").Int()
+				require.NoError(t, err)
+				require.Zero(t, n, "%s: nothing is due", keys[0])
+				require.NoError(t, plain.ZAdd(ctx, keys[0], redis.Z{Score: float64(now + 60), Member: "later"}).Err())
+				n, err = gated.Eval(ctx, `return 7`, keys, now, "asynq:{low}:t:").Int()
+				require.NoError(t, err)
+				require.Zero(t, n, "%s: a member due in a minute is not due", keys[0])
+				require.NoError(t, plain.ZAdd(ctx, keys[0], redis.Z{Score: float64(now), Member: "due"}).Err())
+				n, err = gated.Eval(ctx, `return 7`, keys, now, "asynq:{low}:t:").Int()
+				require.NoError(t, err)
+				require.Equal(t, 7, n, "%s: a due member runs the script", keys[0])
+			}
+		})
+	}
 }

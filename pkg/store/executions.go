@@ -92,7 +92,7 @@ func (s *Store) createExecution(ctx context.Context, e *Execution, data *Executi
 		e.ID = 0 // a retried write inserts afresh
 		if owned {
 			var ids []string
-			if err := tx.Raw(ownerOfWorkflow, workflowID, WorkflowRoleOwner).Scan(&ids).Error; err != nil {
+			if err := scanRaw(tx.Raw(ownerOfWorkflow, workflowID, WorkflowRoleOwner), &ids); err != nil {
 				return fmt.Errorf("find workflow owner: %w", err)
 			}
 			e.UserID = ""
@@ -287,7 +287,7 @@ func (s *Store) ClaimExecution(ctx context.Context, id int64, owner string, ttl 
 	// transaction only): every later write of the run (checkpoint, result) waits for the disk and
 	// so makes the claim durable first; a claim lost with a database crash before then leaves the
 	// execution to be run again from its last checkpoint, as when a worker dies before its first.
-	err := s.DB.WithContext(ctx).Raw(`WITH async AS (SELECT set_config('synchronous_commit', 'off', true)),
+	err := scanRaw(s.DB.WithContext(ctx).Raw(`WITH async AS (SELECT set_config('synchronous_commit', 'off', true)),
 		c AS (
 		UPDATE executions SET status = ?, lease_owner = ?, lease_expires_at = ?, started_at = COALESCE(started_at, ?),
 			takeovers = `+takeoverCount+`
@@ -297,7 +297,7 @@ func (s *Store) ClaimExecution(ctx context.Context, id int64, owner string, ttl 
 		(SELECT o.takeovers FROM executions o WHERE o.id = c.id) AS takeovers_before,
 		(SELECT json_agg(k.data ORDER BY k.seq) FROM execution_checkpoints k WHERE k.execution_id = c.id) AS checkpoints
 		FROM c JOIN execution_data d ON d.execution_id = c.id CROSS JOIN async`,
-		workflow.StatusRunning, owner, now.Add(ttl), now, workflow.StatusRunning, id, workflow.PendingStatuses, now, now).Scan(&rows).Error
+		workflow.StatusRunning, owner, now.Add(ttl), now, workflow.StatusRunning, id, workflow.PendingStatuses, now, now), &rows)
 	if err != nil {
 		return nil, fmt.Errorf("lease execution %d: %w", id, err)
 	}

@@ -22,10 +22,10 @@ import (
 func (s *Store) SaveExecutionState(ctx context.Context, id int64, owner string, data JSON) (bool, error) {
 	var n int64
 	if s.Dialect == Postgres {
-		err := s.DB.WithContext(ctx).Raw(`WITH upd AS (UPDATE execution_data SET data = ? WHERE execution_id = ? AND EXISTS
+		err := scanRaw(s.DB.WithContext(ctx).Raw(`WITH upd AS (UPDATE execution_data SET data = ? WHERE execution_id = ? AND EXISTS
 		(SELECT 1 FROM executions WHERE id = ? AND status = ? AND lease_owner = ?) RETURNING execution_id),
 		del AS (DELETE FROM execution_checkpoints WHERE execution_id IN (SELECT execution_id FROM upd))
-		SELECT count(*) FROM upd`, data, id, id, workflow.StatusRunning, owner).Scan(&n).Error
+		SELECT count(*) FROM upd`, data, id, id, workflow.StatusRunning, owner), &n)
 		if err != nil {
 			return false, fmt.Errorf("checkpoint execution %d: %w", id, err)
 		}
@@ -81,14 +81,14 @@ func (s *Store) FinishExecution(ctx context.Context, id int64, owner string, out
 		args, answer := keptAnswer(args, "fin", out.Answer, now)
 		var n int64
 		err := s.lockingOriginal(ctx, original, func(tx *gorm.DB) error {
-			return tx.Raw(`WITH fin AS (
+			return scanRaw(tx.Raw(`WITH fin AS (
 			UPDATE executions SET status = ?, lease_owner = '', lease_expires_at = NULL, wait_till = ?,
 				stopped_at = COALESCE(?, stopped_at), finished = CASE WHEN ? THEN ? ELSE finished END
 			WHERE id = ? AND status = ? AND lease_owner = ? RETURNING id),
 		upd AS (UPDATE execution_data SET data = ? WHERE execution_id IN (SELECT id FROM fin) RETURNING execution_id),
 		del AS (DELETE FROM execution_checkpoints WHERE execution_id IN (SELECT id FROM fin)),
 		orig AS (UPDATE executions SET retry_success_id = ? WHERE id = ? AND EXISTS (SELECT 1 FROM fin) RETURNING id)`+answer+`
-		SELECT count(*) FROM fin`, args...).Scan(&n).Error
+		SELECT count(*) FROM fin`, args...), &n)
 		})
 		if err != nil {
 			return false, fmt.Errorf("finish execution %d: %w", id, err)
@@ -194,9 +194,9 @@ func (s *Store) DropExecution(ctx context.Context, id int64, owner string, out O
 	if s.Dialect == Postgres && (original != 0 || out.Answer != nil) {
 		args, answer := keptAnswer([]any{id, workflow.StatusRunning, owner, id, original}, "del", out.Answer, now)
 		err := s.lockingOriginal(ctx, original, func(tx *gorm.DB) error {
-			return tx.Raw(`WITH del AS (`+drop+` RETURNING id),
+			return scanRaw(tx.Raw(`WITH del AS (`+drop+` RETURNING id),
 			orig AS (UPDATE executions SET retry_success_id = ? WHERE id = ? AND EXISTS (SELECT 1 FROM del) RETURNING id)`+answer+`
-			SELECT count(*) FROM del`, args...).Scan(&n).Error
+			SELECT count(*) FROM del`, args...), &n)
 		})
 		if err != nil {
 			return false, fmt.Errorf("drop execution %d: %w", id, err)

@@ -11,7 +11,9 @@ import (
 )
 
 // WebhookAnswer is the answer a webhook execution gave its caller, kept so that a caller whose
-// Redis message was lost, or a repeat of an idempotent call, can read it.
+// Redis message was lost, or a repeat of an idempotent call, can read it; for an execution a
+// listener trigger waits for, the run's outcome (execution.awaiter). Either way it is keyed by
+// the execution, first one wins and outlives the execution.
 type WebhookAnswer struct {
 	ExecutionID int64 `gorm:"primaryKey;autoIncrement:false"`
 	// Answer is the answer as the worker publishes it (JSON).

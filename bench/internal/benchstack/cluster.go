@@ -36,6 +36,8 @@ type ClusterConfig struct {
 	Logs string
 	// StopGrace is how long Stop waits after SIGTERM before it kills; default 20s.
 	StopGrace time.Duration
+	// Pprof gives every process a loopback FLOWMILL_PPROF_ADDR of its own; PprofAddrs lists them.
+	Pprof bool
 }
 
 // Exit is a process of the cluster that ended.
@@ -66,7 +68,8 @@ type Cluster struct {
 	exits    chan Exit
 
 	mu       sync.Mutex
-	procs    map[string]*proc // by role and index: "api", "scheduler", "worker-1"
+	procs    map[string]*proc  // by role and index: "api", "scheduler", "worker-1"
+	pprof    map[string]string // FLOWMILL_PPROF_ADDR by the same keys, when cfg.Pprof
 	stopping bool
 	wg       sync.WaitGroup
 }
@@ -238,6 +241,20 @@ func (c *Cluster) start(role string, i int) error {
 	if role == "api" {
 		cmd.Env = append(cmd.Env, c.apiExtra...)
 	}
+	if c.cfg.Pprof {
+		if c.pprof[k] == "" {
+			port, err := freePort()
+			if err != nil {
+				_ = f.Close()
+				return err
+			}
+			if c.pprof == nil {
+				c.pprof = map[string]string{}
+			}
+			c.pprof[k] = fmt.Sprintf("127.0.0.1:%d", port)
+		}
+		cmd.Env = append(cmd.Env, "FLOWMILL_PPROF_ADDR="+c.pprof[k])
+	}
 	cmd.Stdout, cmd.Stderr = f, f
 	dieWithParent(cmd)
 	if err := cmd.Start(); err != nil {
@@ -330,4 +347,16 @@ func (c *Cluster) PIDs() map[string]int {
 		pids[k] = p.cmd.Process.Pid
 	}
 	return pids
+}
+
+// PprofAddrs returns the profile address (FLOWMILL_PPROF_ADDR) of every process by the names
+// PIDs uses; empty unless ClusterConfig.Pprof.
+func (c *Cluster) PprofAddrs() map[string]string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make(map[string]string, len(c.pprof))
+	for k, a := range c.pprof {
+		out[k] = a
+	}
+	return out
 }

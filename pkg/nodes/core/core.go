@@ -43,11 +43,14 @@ import (
 	"github.com/flowmill/flowmill/pkg/nodes/mysql"
 	"github.com/flowmill/flowmill/pkg/nodes/noop"
 	"github.com/flowmill/flowmill/pkg/nodes/postgres"
+	"github.com/flowmill/flowmill/pkg/nodes/postgrestrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/rabbitmq"
+	"github.com/flowmill/flowmill/pkg/nodes/rabbitmqtrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfile"
 	"github.com/flowmill/flowmill/pkg/nodes/readbinaryfiles"
 	"github.com/flowmill/flowmill/pkg/nodes/readpdf"
 	"github.com/flowmill/flowmill/pkg/nodes/redis"
+	"github.com/flowmill/flowmill/pkg/nodes/redistrigger"
 	"github.com/flowmill/flowmill/pkg/nodes/removeduplicates"
 	"github.com/flowmill/flowmill/pkg/nodes/renamekeys"
 	"github.com/flowmill/flowmill/pkg/nodes/respondtowebhook"
@@ -162,8 +165,11 @@ func Register(r *nodes.Registry) {
 	r.MustRegister(mysql.TypeV2())
 	r.MustRegister(redis.Type())
 	r.MustRegister(rabbitmq.Type())
+	r.MustRegister(rabbitmqtrigger.Type())
 	r.MustRegister(mqtt.Type())
 	r.MustRegister(mqtttrigger.Type())
+	r.MustRegister(redistrigger.Type())
+	r.MustRegister(postgrestrigger.Type())
 }
 
 // Registry returns a new registry holding the built-in node types.

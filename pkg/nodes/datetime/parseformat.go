@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -13,35 +14,47 @@ import (
 // in what is left of the input, skipping anything before it.
 type tokenPattern struct{ lenient, strict *regexp.Regexp }
 
-func pat(lenient, strict string) tokenPattern {
-	return tokenPattern{regexp.MustCompile(lenient), regexp.MustCompile(strict)}
-}
-
 const (
 	monthNamesRe = `(?i)(January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)`
 	dayNamesRe   = `(?i)(Sunday|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sun|Mon|Tue|Wed|Thu|Fri|Sat|Su|Mo|Tu|We|Th|Fr|Sa)`
 )
 
-var tokenPatterns = map[string]tokenPattern{
-	"M": pat(`\d\d?`, `\d\d?`), "MM": pat(`\d\d?`, `\d\d`), "MMM": pat(monthNamesRe, monthNamesRe), "MMMM": pat(monthNamesRe, monthNamesRe),
-	"D": pat(`\d\d?`, `\d\d?`), "DD": pat(`\d\d?`, `\d\d`), "Do": pat(`\d{1,2}(th|st|nd|rd)|\d{1,2}`, `\d{1,2}(th|st|nd|rd)`),
-	"DDD": pat(`\d{1,3}`, `\d{1,3}`), "DDDD": pat(`\d{1,3}`, `\d{3}`),
-	"Y": pat(`[+-]?\d+`, `[+-]?\d+`), "YY": pat(`\d\d?`, `\d\d`), "YYYY": pat(`\d{1,4}`, `\d{4}`),
-	"YYYYY": pat(`[+-]?\d{1,6}`, `[+-]?\d{6}`), "YYYYYY": pat(`[+-]?\d{1,6}`, `[+-]?\d{6}`),
-	"Q": pat(`\d`, `\d`),
-	"H": pat(`\d\d?`, `\d\d?`), "HH": pat(`\d\d?`, `\d\d`), "h": pat(`\d\d?`, `\d\d?`), "hh": pat(`\d\d?`, `\d\d`),
-	"k": pat(`\d\d?`, `\d\d?`), "kk": pat(`\d\d?`, `\d\d`),
-	"hmm": pat(`\d\d\d\d?`, `\d\d\d\d?`), "hmmss": pat(`\d\d\d\d\d\d?`, `\d\d\d\d\d\d?`),
-	"Hmm": pat(`\d\d\d\d?`, `\d\d\d\d?`), "Hmmss": pat(`\d\d\d\d\d\d?`, `\d\d\d\d\d\d?`),
-	"m": pat(`\d\d?`, `\d\d?`), "mm": pat(`\d\d?`, `\d\d`), "s": pat(`\d\d?`, `\d\d?`), "ss": pat(`\d\d?`, `\d\d`),
-	"a": pat(`(?i)[ap]\.?m?\.?`, `(?i)[ap]\.?m?\.?`), "A": pat(`(?i)[ap]\.?m?\.?`, `(?i)[ap]\.?m?\.?`),
-	"Z": pat(`(?i)Z|[+-]\d\d(?::?\d\d)?`, `(?i)Z|[+-]\d\d(?::?\d\d)?`), "ZZ": pat(`(?i)Z|[+-]\d\d(?::?\d\d)?`, `(?i)Z|[+-]\d\d(?::?\d\d)?`),
-	"X": pat(`[+-]?\d+(\.\d{1,3})?`, `[+-]?\d+(\.\d{1,3})?`), "x": pat(`[+-]?\d+`, `[+-]?\d+`),
-	"d": pat(`\d`, `\d`), "e": pat(`\d`, `\d`), "E": pat(`\d`, `\d`),
-	"dd": pat(dayNamesRe, dayNamesRe), "ddd": pat(dayNamesRe, dayNamesRe), "dddd": pat(dayNamesRe, dayNamesRe),
-	"w": pat(`\d\d?`, `\d\d?`), "ww": pat(`\d\d?`, `\d\d`), "W": pat(`\d\d?`, `\d\d?`), "WW": pat(`\d\d?`, `\d\d`),
-	"gg": pat(`\d\d?`, `\d\d`), "gggg": pat(`\d{1,4}`, `\d{4}`), "GG": pat(`\d\d?`, `\d\d`), "GGGG": pat(`\d{1,4}`, `\d{4}`),
+func pat(lenient, strict string) tokenPattern {
+	return tokenPattern{regexp.MustCompile(lenient), regexp.MustCompile(strict)}
 }
+
+// tokenPatterns is the pattern of every format token, compiled on the first parse with a
+// format (a process that never runs the node does not hold them), each distinct expression once.
+var tokenPatterns = sync.OnceValue(func() map[string]tokenPattern {
+	compiled := map[string]*regexp.Regexp{}
+	re := func(expr string) *regexp.Regexp {
+		if compiled[expr] == nil {
+			compiled[expr] = regexp.MustCompile(expr)
+		}
+		return compiled[expr]
+	}
+	pat := func(lenient, strict string) tokenPattern { return tokenPattern{re(lenient), re(strict)} }
+	return map[string]tokenPattern{
+		"M": pat(`\d\d?`, `\d\d?`), "MM": pat(`\d\d?`, `\d\d`), "MMM": pat(monthNamesRe, monthNamesRe), "MMMM": pat(monthNamesRe, monthNamesRe),
+		"D": pat(`\d\d?`, `\d\d?`), "DD": pat(`\d\d?`, `\d\d`), "Do": pat(`\d{1,2}(th|st|nd|rd)|\d{1,2}`, `\d{1,2}(th|st|nd|rd)`),
+		"DDD": pat(`\d{1,3}`, `\d{1,3}`), "DDDD": pat(`\d{1,3}`, `\d{3}`),
+		"Y": pat(`[+-]?\d+`, `[+-]?\d+`), "YY": pat(`\d\d?`, `\d\d`), "YYYY": pat(`\d{1,4}`, `\d{4}`),
+		"YYYYY": pat(`[+-]?\d{1,6}`, `[+-]?\d{6}`), "YYYYYY": pat(`[+-]?\d{1,6}`, `[+-]?\d{6}`),
+		"Q": pat(`\d`, `\d`),
+		"H": pat(`\d\d?`, `\d\d?`), "HH": pat(`\d\d?`, `\d\d`), "h": pat(`\d\d?`, `\d\d?`), "hh": pat(`\d\d?`, `\d\d`),
+		"k": pat(`\d\d?`, `\d\d?`), "kk": pat(`\d\d?`, `\d\d`),
+		"hmm": pat(`\d\d\d\d?`, `\d\d\d\d?`), "hmmss": pat(`\d\d\d\d\d\d?`, `\d\d\d\d\d\d?`),
+		"Hmm": pat(`\d\d\d\d?`, `\d\d\d\d?`), "Hmmss": pat(`\d\d\d\d\d\d?`, `\d\d\d\d\d\d?`),
+		"m": pat(`\d\d?`, `\d\d?`), "mm": pat(`\d\d?`, `\d\d`), "s": pat(`\d\d?`, `\d\d?`), "ss": pat(`\d\d?`, `\d\d`),
+		"a": pat(`(?i)[ap]\.?m?\.?`, `(?i)[ap]\.?m?\.?`), "A": pat(`(?i)[ap]\.?m?\.?`, `(?i)[ap]\.?m?\.?`),
+		"Z": pat(`(?i)Z|[+-]\d\d(?::?\d\d)?`, `(?i)Z|[+-]\d\d(?::?\d\d)?`), "ZZ": pat(`(?i)Z|[+-]\d\d(?::?\d\d)?`, `(?i)Z|[+-]\d\d(?::?\d\d)?`),
+		"X": pat(`[+-]?\d+(\.\d{1,3})?`, `[+-]?\d+(\.\d{1,3})?`), "x": pat(`[+-]?\d+`, `[+-]?\d+`),
+		"d": pat(`\d`, `\d`), "e": pat(`\d`, `\d`), "E": pat(`\d`, `\d`),
+		"dd": pat(dayNamesRe, dayNamesRe), "ddd": pat(dayNamesRe, dayNamesRe), "dddd": pat(dayNamesRe, dayNamesRe),
+		"w": pat(`\d\d?`, `\d\d?`), "ww": pat(`\d\d?`, `\d\d`), "W": pat(`\d\d?`, `\d\d?`), "WW": pat(`\d\d?`, `\d\d`),
+		"gg": pat(`\d\d?`, `\d\d`), "gggg": pat(`\d{1,4}`, `\d{4}`), "GG": pat(`\d\d?`, `\d\d`), "GGGG": pat(`\d{1,4}`, `\d{4}`),
+	}
+})
 
 func sPattern(n int) tokenPattern {
 	switch n {
@@ -78,7 +91,7 @@ func parseFormat(s, format string, strict, utc bool, now time.Time) (m moment, z
 	for _, tok := range tokens {
 		known := true
 		var re *regexp.Regexp
-		if tp, ok := tokenPatterns[tok]; ok {
+		if tp, ok := tokenPatterns()[tok]; ok {
 			re = choose(tp, strict)
 		} else if tok[0] == 'S' && strings.Trim(tok, "S") == "" {
 			re = choose(sPattern(len(tok)), strict)

@@ -34,21 +34,7 @@ func Type() nodes.Type {
 
 // execute waits for the first message, for a run from the editor.
 func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error) {
-	var first []workflow.Item
-	ctx, stop := context.WithCancel(ctx)
-	defer stop()
-	err := listen(ctx, ex, func(items []workflow.Item) error {
-		first = items
-		stop()
-		return nil
-	})
-	if first != nil {
-		return [][]workflow.Item{first}, nil
-	}
-	if err == nil {
-		err = ctx.Err()
-	}
-	return nil, err
+	return nodes.FirstEvent(ctx, ex, listen)
 }
 
 // subscriptions parses "topicA:1,topicB" into topics and their QoS (0 unless 1 or 2 is given).
@@ -72,7 +58,7 @@ func subscriptions(raw string) map[string]byte {
 // listen subscribes and hands each message on. A QoS 1 or 2 message is acknowledged only once
 // emit has stored its execution; when emit fails the connection is closed unacknowledged, so a
 // broker keeping the session (Clean Session off) delivers it again.
-func listen(ctx context.Context, ex *nodes.Execution, emit func([]workflow.Item) error) error {
+func listen(ctx context.Context, ex *nodes.Execution, emit nodes.Emit) error {
 	raw, err := ex.ParamString("topics", 0)
 	if err != nil {
 		return err
@@ -103,28 +89,35 @@ func listen(ctx context.Context, ex *nodes.Execution, emit func([]workflow.Item)
 		default:
 		}
 	})
-	client, err := mqttconn.Connect(ctx, o)
-	if err != nil {
-		return nodes.Errorf(0, "%v", err)
-	}
-	defer client.Disconnect(250)
 	handler := func(_ mqtt.Client, m mqtt.Message) {
 		select {
 		case msgs <- m:
 		case <-ctx.Done():
 		}
 	}
-	if err := mqttconn.Wait(ctx, client.SubscribeMultiple(subs, handler)); err != nil {
-		if ctx.Err() != nil {
-			return nil
-		}
+	// A resumed session (Clean Session off) delivers the messages the broker kept as soon as
+	// the connection stands, before the subscription below is answered: they go to the same
+	// handler instead of being dropped unacknowledged.
+	o.SetDefaultPublishHandler(handler)
+	client, err := mqttconn.Connect(ctx, o)
+	if err != nil {
 		return nodes.Errorf(0, "%v", err)
 	}
+	defer client.Disconnect(250)
+	// Messages are taken while the subscription is being answered: the kept ones come first,
+	// and the client reads the answer only once the handler has passed them on.
+	sub := client.SubscribeMultiple(subs, handler)
+	subscribed := sub.Done()
 	limit := ex.UnpackMaxBytes()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
+		case <-subscribed:
+			subscribed = nil
+			if err := sub.Error(); err != nil {
+				return nodes.Errorf(0, "%v", err)
+			}
 		case err := <-lost:
 			return nodes.Errorf(0, "The connection to the MQTT broker was lost: %v", err)
 		case m := <-msgs:
@@ -133,7 +126,7 @@ func listen(ctx context.Context, ex *nodes.Execution, emit func([]workflow.Item)
 				m.Ack()
 				continue
 			}
-			if err := emit([]workflow.Item{{JSON: Output(m.Topic(), m.Payload(), parseJSON, onlyMessage)}}); err != nil {
+			if _, err := emit([]workflow.Item{{JSON: Output(m.Topic(), m.Payload(), parseJSON, onlyMessage)}}, nodes.AwaitNone); err != nil {
 				if ctx.Err() != nil {
 					return nil
 				}

@@ -29,14 +29,23 @@ var v1JSON []byte
 //go:embed v2.json
 var v2JSON []byte
 
-// Type returns MySQL version 1.
+// Type returns MySQL version 1, with the editor's table list (lookup.go).
 func Type() nodes.Type {
-	return nodes.Define(v1JSON, nodes.KindAction, executeV1)
+	t := nodes.Define(v1JSON, nodes.KindAction, executeV1)
+	t.ListSearch = map[string]nodes.ListSearchFunc{"searchTables": searchTables}
+	return t
 }
 
-// TypeV2 returns MySQL versions 2 to 2.4.
+// TypeV2 returns MySQL versions 2 to 2.4, with the editor's table and column lists (lookup.go).
 func TypeV2() nodes.Type {
-	return nodes.Define(v2JSON, nodes.KindAction, executeV2)
+	t := nodes.Define(v2JSON, nodes.KindAction, executeV2)
+	t.ListSearch = map[string]nodes.ListSearchFunc{"searchTables": searchTables}
+	t.LoadOptions = map[string]nodes.LoadOptionsFunc{
+		"getColumns":                       getColumns,
+		"getColumnsMultiOptions":           getColumnsMultiOptions,
+		"getColumnsWithoutColumnToMatchOn": getColumnsWithoutColumnToMatchOn,
+	}
+	return t
 }
 
 // pools holds one *sql.DB per credential, pool options and egress policy.
@@ -92,16 +101,21 @@ func tableName(ex *nodes.Execution, i int) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	s := locatorText(v)
+	if s == "" {
+		return "", nodes.Errorf(i, "Could not get parameter")
+	}
+	return s, nil
+}
+
+// locatorText is the trimmed value of a resource locator (or plain string).
+func locatorText(v any) string {
 	if m, ok := v.(map[string]any); ok {
 		v = m["value"]
 	} else if o, ok := workflow.AsObject(v); ok {
 		v = o.Get("value")
 	}
-	s := strings.TrimSpace(toString(v))
-	if s == "" {
-		return "", nodes.Errorf(i, "Could not get parameter")
-	}
-	return s, nil
+	return strings.TrimSpace(toString(v))
 }
 
 // quoteIdent quotes a possibly dotted identifier with backticks, leaving quoted parts as

@@ -52,6 +52,8 @@ type Node struct {
 	// folder (Host.Files); the zero value refuses every path and has the built-in egress
 	// refusals.
 	Host nodes.Host
+	// ID is the node's id (n8n's node.id; empty: none).
+	ID string
 	// ExecutionID and RunIndex place the run in an execution (empty: none), as the engine does.
 	ExecutionID string
 	RunIndex    int
@@ -59,6 +61,27 @@ type Node struct {
 
 // Run executes typ once on the inputs and returns its outputs.
 func Run(t testing.TB, typ nodes.Type, n Node, inputs ...[]workflow.Item) ([][]workflow.Item, error) {
+	t.Helper()
+	ctx, ex := execution(t, typ, n, inputs)
+	return typ.Node.Execute(ctx, ex)
+}
+
+// Listen runs typ's listener (nodes.Type.Listen) until it returns, as pkg/listener does (mode
+// trigger unless n.Mode says otherwise); emit receives the items of each event.
+func Listen(t testing.TB, typ nodes.Type, n Node, emit func([]workflow.Item) error) error {
+	t.Helper()
+	if typ.Listen == nil {
+		t.Fatalf("%s has no listener", typ.Description.Name)
+	}
+	if n.Mode == "" {
+		n.Mode = workflow.ModeTrigger
+	}
+	ctx, ex := execution(t, typ, n, nil)
+	return typ.Listen(ctx, ex, func(items []workflow.Item, _ nodes.Await) (nodes.Run, error) { return nil, emit(items) })
+}
+
+// execution builds the node's run context as the engine does.
+func execution(t testing.TB, typ nodes.Type, n Node, inputs [][]workflow.Item) (context.Context, *nodes.Execution) {
 	t.Helper()
 	version := n.Version
 	if version == 0 {
@@ -69,7 +92,7 @@ func Run(t testing.TB, typ nodes.Type, n Node, inputs ...[]workflow.Item) ([][]w
 		t.Fatalf("resolve parameters: %v", err)
 	}
 	node := &workflow.Node{
-		Name: "Node", Type: typ.Description.Name, TypeVersion: version,
+		ID: n.ID, Name: "Node", Type: typ.Description.Name, TypeVersion: version,
 		Parameters: params, ContinueOnFail: n.ContinueOnFail, Credentials: n.Credentials,
 	}
 	mode := n.Mode
@@ -95,7 +118,7 @@ func Run(t testing.TB, typ nodes.Type, n Node, inputs ...[]workflow.Item) ([][]w
 		GlobalStaticData: n.GlobalStaticData,
 		Expr:             expr.Context{Execution: expr.ExecutionInfo{ID: n.ExecutionID, Mode: mode}},
 	})
-	return typ.Node.Execute(ctx, ex)
+	return ctx, ex
 }
 
 // withPairedItems links input items to their positions, as the engine does before a run.

@@ -155,8 +155,31 @@ func Connect(ctx context.Context, data map[string]any, policy *egress.Policy) er
 	return nil
 }
 
+// Dial opens a connection of its own (outside the shared pools) with a credential's data, for a
+// listener that keeps it for LISTEN. timeout and keepAlive are the node's connection options
+// (0: the defaults). Failures are node errors worded as n8n's.
+func Dial(ctx context.Context, data map[string]any, policy *egress.Policy, timeout, keepAlive time.Duration) (*pgx.Conn, error) {
+	s := SettingsOf(data)
+	s.ConnectTimeout, s.KeepAliveDelay = timeout, keepAlive
+	cfg, err := s.config(policy)
+	if err != nil {
+		return nil, pgError(err, "", -1)
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg.ConnConfig)
+	if err != nil {
+		return nil, pgError(err, "", -1)
+	}
+	return conn, nil
+}
+
+// NodeError turns an error of a query on a connection from Dial into n8n's node error.
+func NodeError(err error, query string) *nodes.Error { return pgError(err, query, -1) }
+
 // connectMessage is the message n8n shows for a failed connection.
 func connectMessage(err error) string {
+	if r, ok := egress.Refusal(err); ok {
+		return r.Error()
+	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
 		return pe.Message

@@ -27,9 +27,16 @@ func TypeV1() nodes.Type {
 	return t
 }
 
-// TypeV2 is versions 2 to 2.5.
+// TypeV2 is versions 2 to 2.5, with the editor's lookups (lookup.go).
 func TypeV2() nodes.Type {
 	t := nodes.Define(v2JSON, nodes.KindAction, executeV2)
 	t.IconSVG = iconSVG
+	t.ListSearch = map[string]nodes.ListSearchFunc{"schemaSearch": SchemaSearch, "tableSearch": TableSearch}
+	t.LoadOptions = map[string]nodes.LoadOptionsFunc{
+		"getColumns":                       getColumns,
+		"getColumnsMultiOptions":           getColumnsMultiOptions,
+		"getColumnsWithoutColumnToMatchOn": getColumnsWithoutColumnToMatchOn,
+	}
+	t.ResourceMapping = map[string]nodes.ResourceMappingFunc{"getMappingColumns": getMappingColumns}
 	return t
 }

@@ -36,6 +36,9 @@ func open(ctx context.Context, ex *nodes.Execution, timeoutSec, keepAliveSec flo
 	return &runner{ex: ex, pool: p, items: ex.InputData(0), dropOnErr: func() { pools.Drop(key) }}, release, nil
 }
 
+// LocatorValue is the value of a resource locator parameter (or a plain string).
+func LocatorValue(v any) string { return rlValue(v) }
+
 // rlValue is the value of a resource locator parameter (or a plain string).
 func rlValue(v any) string {
 	if m, ok := v.(map[string]any); ok {

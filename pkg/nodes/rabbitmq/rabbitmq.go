@@ -42,9 +42,11 @@ func execute(ctx context.Context, ex *nodes.Execution) ([][]workflow.Item, error
 		return nil, err
 	}
 	if operation == "deleteMessage" {
-		// n8n hands the item back to the RabbitMQ Trigger that started the run, which then
-		// acknowledges the message; without that trigger there is nothing to delete.
-		return nil, nodes.Errorf(-1, "The operation \"Delete From Queue\" only works in a workflow started by a RabbitMQ Trigger node")
+		// The RabbitMQ Trigger that started the run (Delete From Queue When "Specified Later in
+		// Workflow") acknowledges its message once this node ran, whichever worker runs it; in
+		// any other run there is nothing to delete and the items pass, as in n8n.
+		ex.AcknowledgeMessage()
+		return [][]workflow.Item{ex.InputData(0)}, nil
 	}
 	mode, err := ex.ParamString("mode", 0)
 	if err != nil {
@@ -176,13 +178,8 @@ func readParams(ex *nodes.Execution, mode string) (*params, error) {
 	if mode == "queue" {
 		p.exclusive, _ = opts["exclusive"].(bool)
 	}
-	args, err := ex.ParamList("options.arguments.argument", 0)
-	if err != nil {
+	if p.arguments, err = Arguments(ex); err != nil {
 		return nil, err
-	}
-	for _, a := range args {
-		k, _ := a["key"].(string)
-		p.arguments = append(p.arguments, [2]string{k, stringOf(a["value"])})
 	}
 	headers, err := ex.ParamList("options.headers.header", 0)
 	if err != nil {
@@ -215,13 +212,31 @@ var numericArguments = map[string]bool{
 	"x-stream-max-segment-size-bytes": true, "x-initial-cluster-size": true,
 }
 
+// Arguments reads the Arguments option (options.arguments.argument) as key and value pairs, in
+// order, the values as text.
+func Arguments(ex *nodes.Execution) ([][2]string, error) {
+	args, err := ex.ParamList("options.arguments.argument", 0)
+	if err != nil {
+		return nil, err
+	}
+	var out [][2]string
+	for _, a := range args {
+		k, _ := a["key"].(string)
+		out = append(out, [2]string{k, stringOf(a["value"])})
+	}
+	return out, nil
+}
+
 // queueArgs are the Arguments option as the queue's (or exchange's) arguments table.
-func (p *params) queueArgs() amqp.Table {
-	if len(p.arguments) == 0 {
+func (p *params) queueArgs() amqp.Table { return QueueArguments(p.arguments) }
+
+// QueueArguments are Arguments pairs as a queue's (or exchange's) arguments table; nil for none.
+func QueueArguments(arguments [][2]string) amqp.Table {
+	if len(arguments) == 0 {
 		return nil
 	}
 	t := amqp.Table{}
-	for _, a := range p.arguments {
+	for _, a := range arguments {
 		if numericArguments[a[0]] {
 			if n, err := strconv.ParseInt(strings.TrimSpace(a[1]), 10, 64); err == nil {
 				t[a[0]] = n

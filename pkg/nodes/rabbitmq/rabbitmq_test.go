@@ -296,8 +296,6 @@ func TestConnectionErrors(t *testing.T) {
 		// Connecting fails the node even with continue on fail, as in n8n.
 		{"unreachable port", node(m{"queue": "never-declared"}, unreachable, true), "connect ECONNREFUSED 127.0.0.1:" + strconv.Itoa(port)},
 		{"egress denial", denied, "The address 127.0.0.1 is not allowed (FLOWMILL_EGRESS_DENY)."},
-		{"delete from queue", node(m{"operation": "deleteMessage"}, creds(), false),
-			`The operation "Delete From Queue" only works in a workflow started by a RabbitMQ Trigger node`},
 		{"default exchange", node(m{"mode": "exchange", "exchange": "", "exchangeType": "direct"}, creds(), false),
 			`Operation failed: ExchangeDeclare; 403 (ACCESS-REFUSED) with message "ACCESS_REFUSED - operation not permitted on the default exchange"`},
 	}
@@ -349,4 +347,18 @@ func TestCredentialTest(t *testing.T) {
 	require.Contains(t, res.Message, "no-such-vhost")
 	require.Equal(t, credential.TestResult{Status: "Error", Message: "The address 127.0.0.1 is not allowed (built-in refusal of loopback and " +
 		"private addresses for fetches any member can make; FLOWMILL_EGRESS_ALLOW can open it)."}, test(creds(), strict))
+}
+
+// Delete From Queue passes its items on and records the acknowledgement the RabbitMQ Trigger
+// that started the run waits for.
+func TestDeleteFromQueue(t *testing.T) {
+	t.Parallel()
+	n := node(m{"operation": "deleteMessage"}, creds(), false)
+	n.Version = 1.1
+	n.NodeContext = map[string]any{}
+	in := nodetest.Items(m{"a": 1}, m{"b": 2})
+	out, err := nodetest.Run(t, rabbitmq.Type(), n, in)
+	require.NoError(t, err)
+	require.Equal(t, nodetest.JSONs(in), nodetest.JSONs(out[0]))
+	require.True(t, nodes.MessageAcknowledged(n.NodeContext))
 }

@@ -34,7 +34,11 @@ export interface ListSearchState {
 
 /** The entries of a resource locator's list mode for a search text; null loads nothing. */
 export function useListSearch(request: ListSearchRequest | null): ListSearchState {
-  const key = request ? ['nodes-list-search', request.nodeType, request.version, request.path, request.methodName, request.filter, JSON.stringify(request.credentials ?? {})] : null;
+  // The node's parameters are part of the key: a list may depend on them (the tables of the
+  // schema picked above), and it only loads while open, when they do not change.
+  const key = request
+    ? ['nodes-list-search', request.nodeType, request.version, request.path, request.methodName, request.filter, JSON.stringify(request.credentials ?? {}), JSON.stringify(request.parameters)]
+    : null;
   const { data, error, isValidating, mutate } = useSWR<ListSearchResult>(
     key,
     () =>

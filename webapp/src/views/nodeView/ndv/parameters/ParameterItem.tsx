@@ -116,7 +116,7 @@ export function ParameterItem({ property, value, path }: { property: NodePropert
         {locator ? (
           <ResourceLocatorParameter property={property} value={value} id={id} path={path} disabled={readOnly} onValue={setValue} onOpenExpression={openLocatorEditor} />
         ) : property.type === 'resourceMapper' ? (
-          <ResourceMapperParameter property={property} value={value} disabled={readOnly} onValue={setValue} />
+          <ResourceMapperParameter property={property} path={path} value={value} disabled={readOnly} onValue={setValue} />
         ) : isExpression(value) ? (
           <InlineExpression value={value} path={path} onOpen={() => openEditor(value)} />
         ) : multiple ? (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeProperty } from '@/core/workflow/nodeTypes';
-import { fieldValue, locatorErrors, locatorModes, mapperRows, pickListEntry, setMapperField, switchLocatorMode, toLocator, toMapper } from './resourceValues';
+import { applyFetchedFields, fieldValue, locatorErrors, locatorModes, mapperRows, pickListEntry, setMapperField, switchLocatorMode, toLocator, toMapper } from './resourceValues';
 
 const LOCATOR: NodeProperty = {
   displayName: 'Workflow',
@@ -85,5 +85,42 @@ describe('resource mapper values', () => {
     expect(fieldValue('true', 'boolean')).toBe(true);
     expect(fieldValue('={{ 1 }}', 'number')).toBe('={{ 1 }}');
     expect(fieldValue('12', 'string')).toBe('12');
+  });
+
+  it('keeps the fields the node answers as the schema, with default matching columns', () => {
+    const fields = [
+      { id: 'id', displayName: 'id', required: false, defaultMatch: true, canBeUsedToMatch: true, display: true, type: 'number' },
+      { id: 'item', displayName: 'item', required: true, defaultMatch: false, canBeUsedToMatch: true, display: true, type: 'string' },
+      { id: 'mood', displayName: 'mood', required: false, defaultMatch: false, canBeUsedToMatch: false, display: true, type: 'options', options: [{ name: 'ok', value: 'ok' }] },
+    ];
+    const fresh = applyFetchedFields(toMapper(undefined, MAPPER), fields);
+    expect(fresh.matchingColumns).toEqual(['id']);
+    expect(fresh.value).toBeNull();
+    expect(fresh.schema).toEqual([
+      { id: 'id', displayName: 'id', required: false, defaultMatch: true, display: true, canBeUsedToMatch: true, type: 'number', removed: false },
+      { id: 'item', displayName: 'item', required: true, defaultMatch: false, display: true, canBeUsedToMatch: true, type: 'string', removed: false },
+      { id: 'mood', displayName: 'mood', required: false, defaultMatch: false, display: true, canBeUsedToMatch: false, type: 'options', options: [{ name: 'ok', value: 'ok' }], removed: false },
+    ]);
+    expect(mapperRows(fresh).map((row) => row.id)).toEqual(['id', 'item', 'mood']);
+    expect(applyFetchedFields(fresh, fields)).toBe(fresh);
+
+    // the same fields keep their removed marks and values; matching columns that can no longer match are dropped
+    const edited = { ...setMapperField(setMapperField(fresh, 'mood', undefined), 'item', 'pen'), matchingColumns: ['mood', 'item'] };
+    const again = applyFetchedFields(edited, fields);
+    expect(again.matchingColumns).toEqual(['item']);
+    expect(again.value).toEqual({ item: 'pen' });
+    expect((again.schema as Array<{ id: string; removed: boolean }>).map((field) => field.removed)).toEqual([false, false, true]);
+
+    // another table: values of fields that are gone go too
+    const other = applyFetchedFields(again, [{ id: 'item', displayName: 'item', required: true, defaultMatch: false, display: true, type: 'string' }]);
+    expect(other.value).toEqual({ item: 'pen' });
+    expect(other.matchingColumns).toEqual(['item']);
+    const none = applyFetchedFields({ ...again, value: { id: 3, code: 'x' } }, [{ id: 'code', displayName: 'code', required: false, defaultMatch: false, display: true }]);
+    expect(none.value).toEqual({ code: 'x' });
+    expect(none.matchingColumns).toEqual([]);
+
+    // values of an imported node without a schema stay
+    const imported = applyFetchedFields(toMapper({ mappingMode: 'defineBelow', value: { extra: 1 } }, MAPPER), fields);
+    expect(imported.value).toEqual({ extra: 1 });
   });
 });

@@ -1,3 +1,4 @@
+import type { MappingField } from '@/api/mappingFields';
 import { isExpression } from '@/core/parameters';
 import type { NodeProperty } from '@/core/workflow/nodeTypes';
 import type { JsonObject, JsonValue } from '@/core/workflow/types';
@@ -125,6 +126,10 @@ export interface MapperField {
   required: boolean;
   type?: string;
   removed: boolean;
+  /** Whether the field may identify rows (update, upsert); true unless the schema says no. */
+  canBeUsedToMatch: boolean;
+  /** The choices of an options field. */
+  options?: Array<{ name: string; value: JsonValue }>;
 }
 
 /** A stored value as a resourceMapper value; anything else starts as the default. */
@@ -143,7 +148,49 @@ export function mapperSchema(mapper: MapperValue): MapperField[] {
     required: field.required === true,
     type: typeof field.type === 'string' ? field.type : undefined,
     removed: field.removed === true,
+    canBeUsedToMatch: field.canBeUsedToMatch !== false,
+    options: Array.isArray(field.options)
+      ? field.options.filter(isRecord).map((option) => ({ name: String(option.name), value: (option.value as JsonValue | undefined) ?? null }))
+      : undefined,
   }));
+}
+
+/**
+ * The mapper value once its node answered the fields, as n8n stores it: the fields become the
+ * schema. Fields of the same set keep their removed marks; when the set changed (another table),
+ * values of fields that are gone are dropped. Matching columns keep those that may still match,
+ * else start as the fields matched on by default. The same object comes back when nothing changed.
+ */
+export function applyFetchedFields(mapper: MapperValue, fields: readonly MappingField[]): MapperValue {
+  const old = new Map(mapperSchema(mapper).map((field) => [field.id, field]));
+  const ids = new Set(fields.map((field) => field.id));
+  const sameFields = old.size === ids.size && fields.every((field) => old.has(field.id));
+  const schema: JsonObject[] = fields.map((field) => {
+    const entry: JsonObject = {
+      id: field.id,
+      displayName: field.displayName,
+      required: field.required,
+      defaultMatch: field.defaultMatch,
+      display: field.display,
+      canBeUsedToMatch: field.canBeUsedToMatch !== false,
+    };
+    if (field.type !== undefined) entry.type = field.type;
+    if (field.options !== undefined) entry.options = field.options.map((option) => ({ name: option.name, value: option.value }));
+    entry.removed = sameFields ? (old.get(field.id)?.removed ?? false) : false;
+    return entry;
+  });
+  let value = mapper.value;
+  if (!sameFields && old.size > 0 && value) value = Object.fromEntries(Object.entries(value).filter(([key]) => ids.has(key)));
+  const matchable = new Set(fields.filter((field) => field.canBeUsedToMatch !== false).map((field) => field.id));
+  let matching = (Array.isArray(mapper.matchingColumns) ? mapper.matchingColumns : []).filter((id): id is string => typeof id === 'string' && matchable.has(id));
+  if (matching.length === 0) matching = fields.filter((field) => field.defaultMatch && matchable.has(field.id)).map((field) => field.id);
+  const next: MapperValue = { ...mapper, value, matchingColumns: matching, schema };
+  return JSON.stringify(next) === JSON.stringify(mapper) ? mapper : next;
+}
+
+/** The mapper value with other columns to match on. */
+export function setMatchingColumns(mapper: MapperValue, ids: readonly string[]): MapperValue {
+  return { ...mapper, matchingColumns: [...ids] };
 }
 
 /** The rows defineBelow shows: schema fields not removed, then values of fields the schema lacks. */
@@ -152,7 +199,7 @@ export function mapperRows(mapper: MapperValue): MapperField[] {
   const values = mapper.value ?? {};
   const rows = schema.filter((field) => !field.removed || field.id in values);
   for (const key of Object.keys(values)) {
-    if (!rows.some((field) => field.id === key)) rows.push({ id: key, displayName: key, required: false, removed: false });
+    if (!rows.some((field) => field.id === key)) rows.push({ id: key, displayName: key, required: false, removed: false, canBeUsedToMatch: true });
   }
   return rows;
 }
