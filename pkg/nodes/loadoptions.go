@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"context"
+	"slices"
 
 	"github.com/flowmill/flowmill/pkg/workflow"
 )
@@ -119,3 +120,28 @@ type MapperFields struct {
 
 // ResourceMappingFunc answers one resourceMapperMethod of a node type.
 type ResourceMappingFunc func(ctx context.Context, req LoadOptionsRequest) (*MapperFields, error)
+
+// AllColumnsFirst is n8n's getColumnsMultiOptions of the database nodes: the columns columns
+// answers, after an entry "*" for all of them.
+func AllColumnsFirst(columns LoadOptionsFunc) LoadOptionsFunc {
+	return func(ctx context.Context, req LoadOptionsRequest) ([]OptionValue, error) {
+		cols, err := columns(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		return append([]OptionValue{{Name: "*", Value: "*", Description: "All columns"}}, cols...), nil
+	}
+}
+
+// WithoutColumnToMatchOn is n8n's getColumnsWithoutColumnToMatchOn of the database nodes: the
+// columns columns answers but the one the node's columnToMatchOn parameter names.
+func WithoutColumnToMatchOn(columns LoadOptionsFunc) LoadOptionsFunc {
+	return func(ctx context.Context, req LoadOptionsRequest) ([]OptionValue, error) {
+		cols, err := columns(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+		match, _ := req.Parameters["columnToMatchOn"].(string)
+		return slices.DeleteFunc(cols, func(o OptionValue) bool { return o.Value == match }), nil
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/flowmill/flowmill/pkg/nodes"
@@ -85,21 +84,4 @@ func getColumns(ctx context.Context, req nodes.LoadOptionsRequest) ([]nodes.Opti
 		return rows.Err()
 	})
 	return out, err
-}
-
-func getColumnsMultiOptions(ctx context.Context, req nodes.LoadOptionsRequest) ([]nodes.OptionValue, error) {
-	cols, err := getColumns(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	return append([]nodes.OptionValue{{Name: "*", Value: "*", Description: "All columns"}}, cols...), nil
-}
-
-func getColumnsWithoutColumnToMatchOn(ctx context.Context, req nodes.LoadOptionsRequest) ([]nodes.OptionValue, error) {
-	cols, err := getColumns(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	match, _ := req.Parameters["columnToMatchOn"].(string)
-	return slices.DeleteFunc(cols, func(o nodes.OptionValue) bool { return o.Value == match }), nil
 }

@@ -42,8 +42,8 @@ func TypeV2() nodes.Type {
 	t.ListSearch = map[string]nodes.ListSearchFunc{"searchTables": searchTables}
 	t.LoadOptions = map[string]nodes.LoadOptionsFunc{
 		"getColumns":                       getColumns,
-		"getColumnsMultiOptions":           getColumnsMultiOptions,
-		"getColumnsWithoutColumnToMatchOn": getColumnsWithoutColumnToMatchOn,
+		"getColumnsMultiOptions":           nodes.AllColumnsFirst(getColumns),
+		"getColumnsWithoutColumnToMatchOn": nodes.WithoutColumnToMatchOn(getColumns),
 	}
 	return t
 }

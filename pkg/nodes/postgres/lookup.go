@@ -109,23 +109,6 @@ func getColumns(ctx context.Context, req nodes.LoadOptionsRequest) ([]nodes.Opti
 	return out, err
 }
 
-func getColumnsMultiOptions(ctx context.Context, req nodes.LoadOptionsRequest) ([]nodes.OptionValue, error) {
-	cols, err := getColumns(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	return append([]nodes.OptionValue{{Name: "*", Value: "*", Description: "All columns"}}, cols...), nil
-}
-
-func getColumnsWithoutColumnToMatchOn(ctx context.Context, req nodes.LoadOptionsRequest) ([]nodes.OptionValue, error) {
-	cols, err := getColumns(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	match, _ := req.Parameters["columnToMatchOn"].(string)
-	return slices.DeleteFunc(cols, func(o nodes.OptionValue) bool { return o.Value == match }), nil
-}
-
 // fieldTypes maps information_schema data types to the mapper's field types, as n8n's
 // mapPostgresType; anything else is a string.
 var fieldTypes = map[string]string{

@@ -34,8 +34,8 @@ func TypeV2() nodes.Type {
 	t.ListSearch = map[string]nodes.ListSearchFunc{"schemaSearch": SchemaSearch, "tableSearch": TableSearch}
 	t.LoadOptions = map[string]nodes.LoadOptionsFunc{
 		"getColumns":                       getColumns,
-		"getColumnsMultiOptions":           getColumnsMultiOptions,
-		"getColumnsWithoutColumnToMatchOn": getColumnsWithoutColumnToMatchOn,
+		"getColumnsMultiOptions":           nodes.AllColumnsFirst(getColumns),
+		"getColumnsWithoutColumnToMatchOn": nodes.WithoutColumnToMatchOn(getColumns),
 	}
 	t.ResourceMapping = map[string]nodes.ResourceMappingFunc{"getMappingColumns": getMappingColumns}
 	return t
