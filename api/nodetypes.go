@@ -180,24 +180,11 @@ func (s *server) getNodeParameterOptions(c fiber.Ctx) error {
 // searchListMethod: {data: {results: [{name, value, url?}], paginationToken?}}. The query is
 // that of node-parameter-options plus filter (the search text) and paginationToken.
 func (s *server) getNodesListSearch(c fiber.Ctx) error {
-	q, err := parseOptionsQuery(c.Query("nodeTypeAndVersion"), c.Query("currentNodeParameters"), c.Query("credentials"))
+	method, q, err := lookupMethod(s, c, func(t *nodes.Type) map[string]nodes.ListSearchFunc { return t.ListSearch })
 	if err != nil {
 		return err
 	}
-	methodName := c.Query("methodName")
-	if methodName == "" {
-		return badRequest("The query parameter methodName is missing")
-	}
-	t, ok := s.nodeTypes.Get(q.node.Name, q.node.Version)
-	if !ok {
-		return notFound(fmt.Sprintf("The node-type %q (version %g) is not known", q.node.Name, q.node.Version))
-	}
-	method, ok := t.ListSearch[methodName]
-	if !ok {
-		return notFound(fmt.Sprintf("The node-type %q does not have the method %q defined!", t.Description.Name, methodName))
-	}
 	user := sessionUser(c)
-	q.path = c.Query("path")
 	req := nodes.ListSearchRequest{
 		LoadOptionsRequest: s.lookupRequest(c, q),
 		Filter:             c.Query("filter"),
@@ -233,23 +220,10 @@ func (s *server) getNodesListSearch(c fiber.Ctx) error {
 // displayName, required, defaultMatch, canBeUsedToMatch, display, type, options?}]}}. The query
 // is that of node-parameter-options.
 func (s *server) getMappingFields(c fiber.Ctx) error {
-	q, err := parseOptionsQuery(c.Query("nodeTypeAndVersion"), c.Query("currentNodeParameters"), c.Query("credentials"))
+	method, q, err := lookupMethod(s, c, func(t *nodes.Type) map[string]nodes.ResourceMappingFunc { return t.ResourceMapping })
 	if err != nil {
 		return err
 	}
-	methodName := c.Query("methodName")
-	if methodName == "" {
-		return badRequest("The query parameter methodName is missing")
-	}
-	t, ok := s.nodeTypes.Get(q.node.Name, q.node.Version)
-	if !ok {
-		return notFound(fmt.Sprintf("The node-type %q (version %g) is not known", q.node.Name, q.node.Version))
-	}
-	method, ok := t.ResourceMapping[methodName]
-	if !ok {
-		return notFound(fmt.Sprintf("The node-type %q does not have the method %q defined!", t.Description.Name, methodName))
-	}
-	q.path = c.Query("path")
 	fields, err := method(c.Context(), s.lookupRequest(c, q))
 	if err != nil {
 		return lookupFailed("fields", err)
@@ -347,6 +321,30 @@ func loadParameterOptions(ctx context.Context, reg *nodes.Registry, q parameterO
 // n8n's body is then {} (its data is undefined).
 func (s *server) getNodeTranslationHeaders(c fiber.Ctx) error {
 	return c.JSON(fiber.Map{})
+}
+
+// lookupMethod reads the query of an editor lookup (that of node-parameter-options plus
+// methodName and path) and finds the node type's method of that name in the table methods gives.
+func lookupMethod[F any](s *server, c fiber.Ctx, methods func(*nodes.Type) map[string]F) (F, parameterOptionsQuery, error) {
+	var none F
+	q, err := parseOptionsQuery(c.Query("nodeTypeAndVersion"), c.Query("currentNodeParameters"), c.Query("credentials"))
+	if err != nil {
+		return none, q, err
+	}
+	methodName := c.Query("methodName")
+	if methodName == "" {
+		return none, q, badRequest("The query parameter methodName is missing")
+	}
+	t, ok := s.nodeTypes.Get(q.node.Name, q.node.Version)
+	if !ok {
+		return none, q, notFound(fmt.Sprintf("The node-type %q (version %g) is not known", q.node.Name, q.node.Version))
+	}
+	method, ok := methods(t)[methodName]
+	if !ok {
+		return none, q, notFound(fmt.Sprintf("The node-type %q does not have the method %q defined!", t.Description.Name, methodName))
+	}
+	q.path = c.Query("path")
+	return method, q, nil
 }
 
 // lookupFailed is the answer to an editor lookup that failed: 404 when the node's credential is
