@@ -24,10 +24,12 @@ const bin = process.env.FLOWMILL_E2E_BIN ?? path.join(root, 'bin');
 const EXAMPLE = path.join(root, 'examples', 'custom-nodes', 'n8n-nodes-bookshelf');
 const OWNER = { email: 'owner@example.com', firstName: 'Olga', lastName: 'Owner', password: 'Owner-Pass1' };
 const API_KEY = 'shelf-key-7f3a';
+// Two pages: the first names the cursor of the second (the package's cursor pagination).
 const BOOKS = [
   { id: 'b1', title: 'The Left Hand of Darkness', author: 'Ursula K. Le Guin', year: 1969 },
   { id: 'b2', title: 'Kindred', author: 'Octavia E. Butler', year: 1979 },
 ];
+const MORE_BOOKS = [{ id: 'b3', title: 'Solaris', author: 'Stanislaw Lem', year: 1961 }];
 
 const ndv = (page: Page) => page.getByTestId('ndv');
 const output = (page: Page) => ndv(page).getByTestId('output-panel');
@@ -114,7 +116,8 @@ async function bookshelfServer(): Promise<{ url: string; seen: SeenRequest[]; cl
     } else if (req.method === 'GET' && pathname === '/me') {
       res.end(JSON.stringify({ name: 'Library' }));
     } else if (req.method === 'GET' && pathname === '/books') {
-      res.end(JSON.stringify({ data: BOOKS, nextCursor: null }));
+      const second = new URL(req.url ?? '/', 'http://localhost').searchParams.get('cursor') === 'page-2';
+      res.end(JSON.stringify(second ? { data: MORE_BOOKS, nextCursor: null } : { data: BOOKS, nextCursor: 'page-2' }));
     } else {
       res.statusCode = 404;
       res.end(JSON.stringify({ error: 'not found' }));
@@ -167,6 +170,7 @@ test('without custom packages the node creator has no Custom Nodes', async ({ pa
   await page.getByTestId('node-creator-search-bar').fill('bookshelf');
   await expect(page.getByTestId('node-creator-no-results')).toBeVisible();
   await expect(creatorItem(page, 'Bookshelf')).toHaveCount(0);
+  await page.screenshot({ path: '/tmp/custom-nodes-creator-empty.png' });
 
   await api.stop();
   api = undefined;
@@ -211,7 +215,8 @@ test('after copying the Bookshelf package in and restarting, the node is listed,
     await expect(dialog(page)).toBeHidden();
     await expect(credentials.getByTestId('node-credentials-select')).toHaveValue('Bookshelf account');
 
-    // Get Many (the default operation) with its default limit of 50.
+    // Get Many (the default operation) with its default limit of 50: the first page only, as
+    // pagination is off unless Return All is on.
     const before = shelf.seen.length;
     await ndv(page).getByTestId('node-execute-button').click();
     await expect(output(page).getByTestId('ndv-data-table')).toContainText('The Left Hand of Darkness');
@@ -228,6 +233,29 @@ test('after copying the Bookshelf package in and restarting, the node is listed,
     }
     await expect(json).not.toContainText('nextCursor');
     expect(shelf.seen.slice(before)).toEqual([{ method: 'GET', url: '/books?limit=50', apiKey: API_KEY }]);
+
+    // Return All follows the cursor to the last page, the key on every request.
+    const paged = shelf.seen.length;
+    await ndv(page).getByTestId('parameter-input-returnAll').getByRole('switch').click();
+    await expect(ndv(page).getByTestId('parameter-input-limit')).toHaveCount(0);
+    await ndv(page).getByTestId('node-execute-button').click();
+    await expect(output(page)).toContainText('3 items');
+    await expect(json).toContainText('"title": "Solaris"');
+    expect(shelf.seen.slice(paged)).toEqual([
+      { method: 'GET', url: '/books', apiKey: API_KEY },
+      { method: 'GET', url: '/books?cursor=page-2', apiKey: API_KEY },
+    ]);
+
+    // The Docs tab opens the page generated from the package's description.
+    const popup = page.context().waitForEvent('page');
+    await ndv(page).getByTestId('ndv-tab-docs').click();
+    const docs = await popup;
+    await expect(docs).toHaveURL(/\/docs\/nodes\/n8n-nodes-bookshelf\.bookshelf$/);
+    await expect(docs.locator('h1')).toHaveText('Bookshelf');
+    await expect(docs.locator('table')).toContainText('Return All');
+    await docs.screenshot({ path: '/tmp/custom-nodes-docs.png', fullPage: true });
+    await docs.close();
+
     await ndv(page).getByTestId('back-to-canvas').click();
     await expect(node(page, 'Bookshelf')).toBeVisible();
   } finally {
