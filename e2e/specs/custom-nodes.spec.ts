@@ -6,13 +6,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { node } from '../support/editor';
+import { node, workflowIdOf } from '../support/editor';
 
 // A custom node dropped into FLOWMILL_CUSTOM_EXTENSIONS appears in the editor and runs after a
 // restart. The spec runs bin/api of its own in the embedded default (SQLite in a temporary data
 // folder, the in-process Redis, worker and scheduler inside the api) on a free port, first with an
 // empty extensions folder, then — stopped, the Bookshelf example package copied in, started again
-// on the same data — with the node, whose credential points at a local HTTP server.
+// on the same data — with the node, whose credential points at a local HTTP server; the saved
+// workflow then runs once more after a third start.
 //
 // Egress: workflow runs may reach loopback by default, but the credential test uses the strict
 // profile (no loopback), so the api gets FLOWMILL_EGRESS_ALLOW=127.0.0.1/32 as bin/stack gives
@@ -134,6 +135,8 @@ let extensions: string;
 let log: string;
 let port: number;
 let api: Api | undefined;
+let shelf: Awaited<ReturnType<typeof bookshelfServer>>;
+let workflowId = '';
 
 test.beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'flowmill-custom-e2e-'));
@@ -142,6 +145,7 @@ test.beforeAll(async () => {
   log = path.join(work, 'api.log');
   await mkdir(extensions);
   port = await freePort();
+  shelf = await bookshelfServer();
 });
 
 test.afterEach(async ({}, testInfo) => {
@@ -150,6 +154,7 @@ test.afterEach(async ({}, testInfo) => {
 
 test.afterAll(async () => {
   await api?.stop();
+  await shelf?.close();
   if (work) await rm(work, { recursive: true, force: true });
 });
 
@@ -179,86 +184,105 @@ test('without custom packages the node creator has no Custom Nodes', async ({ pa
 test('after copying the Bookshelf package in and restarting, the node is listed, gets a credential and runs', async ({ page }) => {
   await cp(EXAMPLE, path.join(extensions, 'n8n-nodes-bookshelf'), { recursive: true });
   api = await startApi(dataDir, extensions, port, log);
-  const shelf = await bookshelfServer();
-  try {
-    // The owner account made before the restart signs in.
-    const login = await page.request.post(`${api.url}rest/login`, { data: { email: OWNER.email, password: OWNER.password } });
-    expect(login.status(), await login.text()).toBe(200);
+  // The owner account made before the restart signs in.
+  const login = await page.request.post(`${api.url}rest/login`, { data: { email: OWNER.email, password: OWNER.password } });
+  expect(login.status(), await login.text()).toBe(200);
 
-    await page.goto(`${api.url}workflow`);
-    await expect(node(page, 'Start')).toBeVisible({ timeout: 30_000 });
-    await expect(page.locator('body')).toHaveAttribute('data-push-connected', 'true');
-    await node(page, 'Start').getByTestId('canvas-plus-button').click();
-    const custom = creatorCategory(page, 'Custom Nodes');
-    await expect(custom).toBeVisible();
-    if ((await custom.getAttribute('aria-expanded')) !== 'true') await custom.click();
-    await expect(custom).toHaveAttribute('aria-expanded', 'true');
-    await expect(creatorItem(page, 'Bookshelf')).toBeVisible();
-    await page.screenshot({ path: '/tmp/custom-nodes-creator.png' });
-    await creatorItem(page, 'Bookshelf').click();
-    await expect(page.getByTestId('node-creator')).toBeHidden();
-    await expect(ndv(page)).toBeVisible();
+  await page.goto(`${api.url}workflow`);
+  await expect(node(page, 'Start')).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('body')).toHaveAttribute('data-push-connected', 'true');
+  await node(page, 'Start').getByTestId('canvas-plus-button').click();
+  const custom = creatorCategory(page, 'Custom Nodes');
+  await expect(custom).toBeVisible();
+  if ((await custom.getAttribute('aria-expanded')) !== 'true') await custom.click();
+  await expect(custom).toHaveAttribute('aria-expanded', 'true');
+  await expect(creatorItem(page, 'Bookshelf')).toBeVisible();
+  await page.screenshot({ path: '/tmp/custom-nodes-creator.png' });
+  await creatorItem(page, 'Bookshelf').click();
+  await expect(page.getByTestId('node-creator')).toBeHidden();
+  await expect(ndv(page)).toBeVisible();
 
-    // A new credential of the package's own type, pointed at the local server; saving tests it
-    // with the type's test request (GET /me with the key header).
-    const credentials = ndv(page).locator('[data-test-id="node-credentials"][data-name="bookshelfApi"]');
-    await expect(credentials.getByText('Credentials for Bookshelf API are not set.')).toBeVisible();
-    await credentials.getByTestId('node-credentials-select').click();
-    await page.getByRole('option', { name: '- Create New -', exact: true }).click();
-    await expect(dialog(page)).toBeVisible();
-    await field(page, 'baseUrl').fill(shelf.url);
-    await field(page, 'apiKey').fill(API_KEY);
-    await dialog(page).getByTestId('credential-save-button').click();
-    await expect(dialog(page).getByTestId('credential-banner')).toHaveText('Connection tested successfully');
-    expect(shelf.seen).toContainEqual({ method: 'GET', url: '/me', apiKey: API_KEY });
-    await dialog(page).getByTestId('credential-close-button').click();
-    await expect(dialog(page)).toBeHidden();
-    await expect(credentials.getByTestId('node-credentials-select')).toHaveValue('Bookshelf account');
+  // A new credential of the package's own type, pointed at the local server; saving tests it
+  // with the type's test request (GET /me with the key header).
+  const credentials = ndv(page).locator('[data-test-id="node-credentials"][data-name="bookshelfApi"]');
+  await expect(credentials.getByText('Credentials for Bookshelf API are not set.')).toBeVisible();
+  await credentials.getByTestId('node-credentials-select').click();
+  await page.getByRole('option', { name: '- Create New -', exact: true }).click();
+  await expect(dialog(page)).toBeVisible();
+  await field(page, 'baseUrl').fill(shelf.url);
+  await field(page, 'apiKey').fill(API_KEY);
+  await dialog(page).getByTestId('credential-save-button').click();
+  await expect(dialog(page).getByTestId('credential-banner')).toHaveText('Connection tested successfully');
+  expect(shelf.seen).toContainEqual({ method: 'GET', url: '/me', apiKey: API_KEY });
+  await dialog(page).getByTestId('credential-close-button').click();
+  await expect(dialog(page)).toBeHidden();
+  await expect(credentials.getByTestId('node-credentials-select')).toHaveValue('Bookshelf account');
 
-    // Get Many (the default operation) with its default limit of 50: the first page only, as
-    // pagination is off unless Return All is on.
-    const before = shelf.seen.length;
-    await ndv(page).getByTestId('node-execute-button').click();
-    await expect(output(page).getByTestId('ndv-data-table')).toContainText('The Left Hand of Darkness');
-    await expect(output(page).getByTestId('ndv-data-table')).toContainText('Octavia E. Butler');
-    await expect(output(page)).toContainText('2 items');
-    await page.screenshot({ path: '/tmp/custom-nodes-ndv-output.png' });
-    await output(page).getByTestId('ndv-run-data-display-mode').getByText('JSON').click();
-    // The items are the response's data array (rootProperty), each field as the server sent it.
-    const json = output(page).getByTestId('ndv-data-container');
-    for (const book of BOOKS) {
-      await expect(json).toContainText(`"id": "${book.id}"`);
-      await expect(json).toContainText(`"title": "${book.title}"`);
-      await expect(json).toContainText(`"year": ${book.year}`);
-    }
-    await expect(json).not.toContainText('nextCursor');
-    expect(shelf.seen.slice(before)).toEqual([{ method: 'GET', url: '/books?limit=50', apiKey: API_KEY }]);
-
-    // Return All follows the cursor to the last page, the key on every request.
-    const paged = shelf.seen.length;
-    await ndv(page).getByTestId('parameter-input-returnAll').getByRole('switch').click();
-    await expect(ndv(page).getByTestId('parameter-input-limit')).toHaveCount(0);
-    await ndv(page).getByTestId('node-execute-button').click();
-    await expect(output(page)).toContainText('3 items');
-    await expect(json).toContainText('"title": "Solaris"');
-    expect(shelf.seen.slice(paged)).toEqual([
-      { method: 'GET', url: '/books', apiKey: API_KEY },
-      { method: 'GET', url: '/books?cursor=page-2', apiKey: API_KEY },
-    ]);
-
-    // The Docs tab opens the page generated from the package's description.
-    const popup = page.context().waitForEvent('page');
-    await ndv(page).getByTestId('ndv-tab-docs').click();
-    const docs = await popup;
-    await expect(docs).toHaveURL(/\/docs\/nodes\/n8n-nodes-bookshelf\.bookshelf$/);
-    await expect(docs.locator('h1')).toHaveText('Bookshelf');
-    await expect(docs.locator('table')).toContainText('Return All');
-    await docs.screenshot({ path: '/tmp/custom-nodes-docs.png', fullPage: true });
-    await docs.close();
-
-    await ndv(page).getByTestId('back-to-canvas').click();
-    await expect(node(page, 'Bookshelf')).toBeVisible();
-  } finally {
-    await shelf.close();
+  // Get Many (the default operation) with its default limit of 50: the first page only, as
+  // pagination is off unless Return All is on.
+  const before = shelf.seen.length;
+  await ndv(page).getByTestId('node-execute-button').click();
+  await expect(output(page).getByTestId('ndv-data-table')).toContainText('The Left Hand of Darkness');
+  await expect(output(page).getByTestId('ndv-data-table')).toContainText('Octavia E. Butler');
+  await expect(output(page)).toContainText('2 items');
+  await page.screenshot({ path: '/tmp/custom-nodes-ndv-output.png' });
+  await output(page).getByTestId('ndv-run-data-display-mode').getByText('JSON').click();
+  // The items are the response's data array (rootProperty), each field as the server sent it.
+  const json = output(page).getByTestId('ndv-data-container');
+  for (const book of BOOKS) {
+    await expect(json).toContainText(`"id": "${book.id}"`);
+    await expect(json).toContainText(`"title": "${book.title}"`);
+    await expect(json).toContainText(`"year": ${book.year}`);
   }
+  await expect(json).not.toContainText('nextCursor');
+  expect(shelf.seen.slice(before)).toEqual([{ method: 'GET', url: '/books?limit=50', apiKey: API_KEY }]);
+
+  // Return All follows the cursor to the last page, the key on every request.
+  const paged = shelf.seen.length;
+  await ndv(page).getByTestId('parameter-input-returnAll').getByRole('switch').click();
+  await expect(ndv(page).getByTestId('parameter-input-limit')).toHaveCount(0);
+  await ndv(page).getByTestId('node-execute-button').click();
+  await expect(output(page)).toContainText('3 items');
+  await expect(json).toContainText('"title": "Solaris"');
+  expect(shelf.seen.slice(paged)).toEqual([
+    { method: 'GET', url: '/books', apiKey: API_KEY },
+    { method: 'GET', url: '/books?cursor=page-2', apiKey: API_KEY },
+  ]);
+
+  // The Docs tab opens the page generated from the package's description.
+  const popup = page.context().waitForEvent('page');
+  await ndv(page).getByTestId('ndv-tab-docs').click();
+  const docs = await popup;
+  await expect(docs).toHaveURL(/\/docs\/nodes\/n8n-nodes-bookshelf\.bookshelf$/);
+  await expect(docs.locator('h1')).toHaveText('Bookshelf');
+  await expect(docs.locator('table')).toContainText('Return All');
+  await docs.screenshot({ path: '/tmp/custom-nodes-docs.png', fullPage: true });
+  await docs.close();
+
+  await ndv(page).getByTestId('back-to-canvas').click();
+  await expect(node(page, 'Bookshelf')).toBeVisible();
+  await page.keyboard.press('Control+s');
+  await expect(page.getByTestId('workflow-save-button')).toHaveAttribute('data-state', 'saved');
+  workflowId = workflowIdOf(page);
+});
+
+test('the saved workflow runs with its custom credential after another restart', async ({ page }) => {
+  expect(workflowId, 'the previous test saved the workflow').not.toBe('');
+  await api!.stop();
+  api = await startApi(dataDir, extensions, port, log);
+  const login = await page.request.post(`${api.url}rest/login`, { data: { email: OWNER.email, password: OWNER.password } });
+  expect(login.status(), await login.text()).toBe(200);
+
+  await page.goto(`${api.url}workflow/${workflowId}`);
+  await expect(node(page, 'Bookshelf')).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('body')).toHaveAttribute('data-push-connected', 'true');
+  const before = shelf.seen.length;
+  await page.getByTestId('execute-workflow-button').click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Workflow executed successfully' })).toBeVisible();
+  expect(shelf.seen.slice(before)).toEqual([
+    { method: 'GET', url: '/books', apiKey: API_KEY },
+    { method: 'GET', url: '/books?cursor=page-2', apiKey: API_KEY },
+  ]);
+  await node(page, 'Bookshelf').locator('[class*="nodeCard"]').dblclick();
+  await expect(output(page)).toContainText('3 items');
 });
