@@ -41,6 +41,27 @@ func TestCustomNodesListed(t *testing.T) {
 	require.Contains(t, string(b), `"name":"signerApi"`)
 }
 
+// A scoped package's types (@scope/package.node) get their documentation page under
+// /docs/nodes/<@scope>/<type>, the address their documentationUrl names (the editor's Docs tab).
+func TestCustomNodesOfScopedPackageDocumented(t *testing.T) {
+	dir := t.TempDir()
+	pkg := filepath.Join(dir, "bookshelf")
+	require.NoError(t, os.CopyFS(pkg, os.DirFS("../examples/custom-nodes/n8n-nodes-bookshelf")))
+	require.NoError(t, os.WriteFile(filepath.Join(pkg, "package.json"), []byte(`{"name": "@acme/n8n-nodes-bookshelf"}`), 0o600))
+	e := startServer(t, map[string]string{"FLOWMILL_CUSTOM_EXTENSIONS": dir})
+
+	res, b := e.do(t, "GET", "rest/node-types?onlyLatest=true", "")
+	require.Equal(t, 200, res.StatusCode)
+	require.Contains(t, string(b), `"documentationUrl":"`+e.cfg.BasePath+`docs/nodes/@acme/n8n-nodes-bookshelf.bookshelf"`)
+	res, b = e.do(t, "GET", "docs/nodes/@acme/n8n-nodes-bookshelf.bookshelf", "")
+	require.Equal(t, 200, res.StatusCode)
+	require.Contains(t, string(b), "<h1>Bookshelf</h1>")
+	require.Contains(t, string(b), `data-node-type="@acme/n8n-nodes-bookshelf.bookshelf"`)
+	res, b = e.do(t, "GET", "docs/nodes/@acme/n8n-nodes-nope.bookshelf", "")
+	require.Equal(t, 404, res.StatusCode)
+	require.Contains(t, string(b), "@acme/n8n-nodes-nope.bookshelf")
+}
+
 func TestCustomNodesRefuseToStart(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "broken"), 0o755))

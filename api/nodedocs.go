@@ -62,9 +62,10 @@ func (s *server) getNodeDocsIndex(c fiber.Ctx) error {
 }
 
 // getNodeDoc is a node type's documentation page: its hand-written summary and example
-// (doc.md in the node's folder) and its parameters, generated from the description.
+// (doc.md in the node's folder) and its parameters, generated from the description. Types of
+// scoped custom packages (@scope/package.node) are served under /docs/nodes/<@scope>/<type>.
 func (s *server) getNodeDoc(c fiber.Ctx) error {
-	name := c.Params("type")
+	name := typeParam(c)
 	t := s.latestType(name)
 	if t == nil {
 		return notFound(fmt.Sprintf("No node type %q.", name))

@@ -124,14 +124,19 @@ func describe(d *nodes.Description, withProperties bool, basePath string) (json.
 	return json.Marshal(fields)
 }
 
+// typeParam is the node type a route names as :type, or as :scope/:type for the types of scoped
+// packages (@scope/package.node).
+func typeParam(c fiber.Ctx) string {
+	if scope := c.Params("scope"); scope != "" {
+		return scope + "/" + c.Params("type")
+	}
+	return c.Params("type")
+}
+
 // getNodeIcon serves the file behind a node type's "file:" icon, as n8n does for
 // /rest/node-icon/<type> and /rest/node-icon/<@scope>/<type>.
 func (s *server) getNodeIcon(c fiber.Ctx) error {
-	name := c.Params("type")
-	if scope := c.Params("scope"); scope != "" {
-		name = scope + "/" + name
-	}
-	t := s.latestType(name)
+	t := s.latestType(typeParam(c))
 	if t == nil {
 		return notFound("The nodeType is not known.")
 	}

@@ -152,6 +152,7 @@ func (s *server) routes() []route {
 		// Node documentation pages, built in so the editor's Docs links work offline.
 		{http.MethodGet, "/docs/nodes", signedIn, s.getNodeDocsIndex},
 		{http.MethodGet, "/docs/nodes/:type", signedIn, s.getNodeDoc},
+		{http.MethodGet, "/docs/nodes/:scope/:type", signedIn, s.getNodeDoc},
 		// The built-in templates host: n8n's public templates API over the catalogue shipped in
 		// the binary. Public like n8n's: it holds no account data.
 		{http.MethodGet, "/templates-host/health", public, s.templatesHealth},
