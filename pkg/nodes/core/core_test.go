@@ -143,7 +143,7 @@ func TestNodeTraits(t *testing.T) {
 		"n8n-nodes-base.webhook": true, "n8n-nodes-base.start": true, "n8n-nodes-base.manualTrigger": true,
 		"n8n-nodes-base.set": true, "n8n-nodes-base.if": true, "n8n-nodes-base.switch": true,
 		"n8n-nodes-base.merge": true, "n8n-nodes-base.noOp": true, "n8n-nodes-base.renameKeys": true,
-		"n8n-nodes-base.filter":    true,
+		"n8n-nodes-base.filter": true, "n8n-nodes-base.respondToWebhook": true,
 		"n8n-nodes-base.itemLists": true, "n8n-nodes-base.dateTime": true,
 		"n8n-nodes-base.compareDatasets": true, "n8n-nodes-base.stickyNote": true,
 		"n8n-nodes-base.aggregate": true, "n8n-nodes-base.limit": true, "n8n-nodes-base.removeDuplicates": true,
