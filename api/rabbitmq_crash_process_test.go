@@ -253,6 +253,10 @@ func TestRabbitMQTriggerAcrossProcessCrashes(t *testing.T) {
 	var executions int
 	require.NoError(t, db.QueryRow(`SELECT count(*) FROM executions WHERE workflow_id = $1`, id).Scan(&executions))
 	require.Equal(t, len(all)+2, executions)
+	// One run was taken over from the killed worker: the one held then.
+	var takenOver int
+	require.NoError(t, db.QueryRow(`SELECT count(*) FROM executions WHERE workflow_id = $1 AND takeovers > 0`, id).Scan(&takenOver))
+	require.Equal(t, 1, takenOver)
 
 	// Once the listener stops, whatever it had not acknowledged is back in the queue: nothing.
 	code, body = patchJSON(t, a+"rest/workflows/"+id, `{"active":false}`)
