@@ -58,28 +58,8 @@ func TestListenerFailsOverToTheOtherScheduler(t *testing.T) {
 	code, body = patchJSON(t, a+"rest/workflows/"+id, `{"active":true}`)
 	require.Equal(t, 200, code, body)
 
-	// Which scheduler holds the listener: the one that logged its start.
-	holding := func(p *proc) int {
-		n := 0
-		for line := range strings.Lines(p.output.String()) {
-			if strings.Contains(line, `msg="listener started"`) && strings.Contains(line, "workflow="+id) {
-				n++
-			}
-		}
-		return n
-	}
-	var holder, other *proc
-	require.Eventually(t, func() bool {
-		h0, h1 := holding(schedulers[0]), holding(schedulers[1])
-		require.False(t, h0 > 0 && h1 > 0, "both schedulers started the listener")
-		switch {
-		case h0 > 0:
-			holder, other = schedulers[0], schedulers[1]
-		case h1 > 0:
-			holder, other = schedulers[1], schedulers[0]
-		}
-		return holder != nil
-	}, 20*time.Second, 50*time.Millisecond, "no scheduler started the listener")
+	holding := func(p *proc) int { return listenerStarts(p, id) }
+	holder, other := listenerHolder(t, schedulers, id)
 
 	pub := mqttPublisher(t, stamp)
 	messages := func() []string { return triggerMessages(t, db, id) }
@@ -111,11 +91,7 @@ func TestListenerFailsOverToTheOtherScheduler(t *testing.T) {
 		return true
 	}
 	// Executions run on the worker like any trigger's.
-	allSucceeded := func() bool {
-		var n int
-		require.NoError(t, db.QueryRow(`SELECT count(*) FROM executions WHERE workflow_id = $1 AND status <> 'success'`, id).Scan(&n))
-		return n == 0
-	}
+	allSucceeded := executionsSucceeded(t, db, id)
 	send("before", 10)
 	require.Eventually(t, allOnce, 20*time.Second, 50*time.Millisecond, "one execution per message: %v", messages())
 	// The kill comes once these have run, long after the holder acknowledged them (a message
@@ -143,6 +119,44 @@ func TestListenerFailsOverToTheOtherScheduler(t *testing.T) {
 
 	require.Eventually(t, allSucceeded, 30*time.Second, 100*time.Millisecond, "the executions did not all succeed")
 	require.Zero(t, holding(holder)-1, "the killed scheduler started the listener once")
+}
+
+// listenerStarts counts the "listener started" lines scheduler p logged for workflow id.
+func listenerStarts(p *proc, id string) int {
+	n := 0
+	for line := range strings.Lines(p.output.String()) {
+		if strings.Contains(line, `msg="listener started"`) && strings.Contains(line, "workflow="+id) {
+			n++
+		}
+	}
+	return n
+}
+
+// listenerHolder waits until one of the two schedulers (logging at info) started the listener
+// of workflow id and returns it, then the other one.
+func listenerHolder(t *testing.T, schedulers []*proc, id string) (holder, other *proc) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		h0, h1 := listenerStarts(schedulers[0], id), listenerStarts(schedulers[1], id)
+		require.False(t, h0 > 0 && h1 > 0, "both schedulers started the listener")
+		switch {
+		case h0 > 0:
+			holder, other = schedulers[0], schedulers[1]
+		case h1 > 0:
+			holder, other = schedulers[1], schedulers[0]
+		}
+		return holder != nil
+	}, 20*time.Second, 50*time.Millisecond, "no scheduler started the listener")
+	return holder, other
+}
+
+// executionsSucceeded reports whether every execution of workflow id ended successfully.
+func executionsSucceeded(t *testing.T, db *sql.DB, id string) func() bool {
+	return func() bool {
+		var n int
+		require.NoError(t, db.QueryRow(`SELECT count(*) FROM executions WHERE workflow_id = $1 AND status <> 'success'`, id).Scan(&n))
+		return n == 0
+	}
 }
 
 // mqttPublisher is a client of the local Mosquitto.

@@ -154,36 +154,12 @@ func TestRabbitMQTriggerAcrossProcessCrashes(t *testing.T) {
 	code, body = patchJSON(t, a+"rest/workflows/"+id, `{"active":true}`)
 	require.Equal(t, 200, code, body)
 
-	// Which scheduler holds the listener: the one that logged its start.
-	holding := func(p *proc) int {
-		n := 0
-		for line := range strings.Lines(p.output.String()) {
-			if strings.Contains(line, `msg="listener started"`) && strings.Contains(line, "workflow="+id) {
-				n++
-			}
-		}
-		return n
-	}
-	var holder, other *proc
-	require.Eventually(t, func() bool {
-		h0, h1 := holding(schedulers[0]), holding(schedulers[1])
-		require.False(t, h0 > 0 && h1 > 0, "both schedulers started the listener")
-		switch {
-		case h0 > 0:
-			holder, other = schedulers[0], schedulers[1]
-		case h1 > 0:
-			holder, other = schedulers[1], schedulers[0]
-		}
-		return holder != nil
-	}, 20*time.Second, 50*time.Millisecond, "no scheduler started the listener")
+	holding := func(p *proc) int { return listenerStarts(p, id) }
+	holder, other := listenerHolder(t, schedulers, id)
 	require.Eventually(t, func() bool { _, c := queueState(); return c == 1 }, 20*time.Second, 50*time.Millisecond,
 		"the listener does not consume the queue")
 
-	allSucceeded := func() bool {
-		var n int
-		require.NoError(t, db.QueryRow(`SELECT count(*) FROM executions WHERE workflow_id = $1 AND status <> 'success'`, id).Scan(&n))
-		return n == 0
-	}
+	allSucceeded := executionsSucceeded(t, db, id)
 	ranOnce := func(ms ...string) func() bool {
 		return func() bool {
 			got := g.counted()
