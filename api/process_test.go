@@ -105,7 +105,8 @@ func startProc(t *testing.T, name string, env map[string]string) *proc {
 	return p
 }
 
-// waitReady polls readiness until it answers 200.
+// waitReady polls readiness until it answers 200. A stack's processes all start at once and
+// apply the migrations one after another, which on a loaded machine takes a while.
 func waitReady(t *testing.T, base string) {
 	t.Helper()
 	require.Eventually(t, func() bool {
@@ -115,7 +116,7 @@ func waitReady(t *testing.T, base string) {
 		}
 		res.Body.Close()
 		return res.StatusCode == 200
-	}, 30*time.Second, 50*time.Millisecond, "%s never became ready", base)
+	}, 90*time.Second, 50*time.Millisecond, "%s never became ready", base)
 	signInDefault(t, base)
 }
 
