@@ -185,7 +185,9 @@ func (s *Store) migrate(ctx context.Context) error {
 	dialect := goose.DialectSQLite3
 	if s.Dialect == Postgres {
 		dialect = goose.DialectPostgres
-		locker, err := lock.NewPostgresSessionLocker()
+		// Processes started together (an api, its workers and schedulers) wait in turn for the
+		// migration lock: they ask every second, for up to 5 minutes, not goose's every 5 s.
+		locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 300))
 		if err != nil {
 			return err
 		}
