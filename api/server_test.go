@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"net/url"
@@ -29,6 +30,8 @@ var testDist = fstest.MapFS{
 	"assets/app-1a2b.js":     {Data: []byte("console.log('/{{BASE_PATH}}/rest');" + strings.Repeat(" ", 4096))},
 	"assets/app-1a2b.js.map": {Data: []byte("{}")},
 	"favicon.svg":            {Data: []byte("<svg/>")},
+	"assets/photo.webp":      {Data: []byte("RIFF")},
+	"assets/.hidden.js":      {Data: []byte("secret")},
 }
 
 type testEnv struct {
@@ -223,10 +226,25 @@ func TestWebAppServedUnderBasePath(t *testing.T) {
 	raw.Body.Close()
 	require.Equal(t, "gzip", raw.Header.Get("Content-Encoding"))
 
+	require.Equal(t, "text/javascript; charset=utf-8", res.Header.Get("Content-Type"))
+	res, _ = e.do(t, "GET", "assets/photo.webp", "")
+	require.Equal(t, 200, res.StatusCode)
+	require.Equal(t, "image/webp", res.Header.Get("Content-Type"), "other files take the MIME table's type")
+	res, _ = e.do(t, "GET", "favicon.svg", "")
+	require.Equal(t, "image/svg+xml", res.Header.Get("Content-Type"))
 	res, _ = e.do(t, "GET", "assets/missing.js", "")
 	require.Equal(t, 404, res.StatusCode)
+	res, _ = e.do(t, "GET", "assets/.hidden.js", "")
+	require.Equal(t, 404, res.StatusCode, "hidden files are not served")
 	res, _ = e.do(t, "GET", "assets/app-1a2b.js.map", "")
 	require.Equal(t, 404, res.StatusCode, "source maps are not served")
+	// The files found so far are kept by their own paths, not by views of the request buffers
+	// that later requests on the same connection overwrite.
+	e.srv.web.assets.Range(func(k, _ any) bool {
+		_, err := fs.Stat(testDist, k.(string))
+		require.NoError(t, err, "asset kept under %q", k)
+		return true
+	})
 
 	res, b = e.do(t, "GET", "rest/settings", "")
 	require.Equal(t, 200, res.StatusCode, string(b))

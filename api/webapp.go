@@ -35,32 +35,63 @@ type asset struct {
 type webApp struct {
 	dist     fs.FS
 	basePath string
-	assets   map[string]*asset
-	index    *asset
+	// assets holds the files asked for so far (path → *asset): the build has thousands of
+	// chunks, and an idle process keeps no entry for those nobody loaded.
+	assets sync.Map
+	index  *asset
 }
 
-// newWebApp lists the files of dist (their contents are read on first use) and prepares
-// index.html. A dist without index.html (the web app was not built into this binary) gives a
-// webApp that answers with a clear message.
+// newWebApp prepares index.html of dist; other files are found and prepared when first asked
+// for. A dist without index.html (the web app was not built into this binary) gives a webApp
+// that answers with a clear message.
 func newWebApp(dist fs.FS, basePath string) (*webApp, error) {
-	w := &webApp{dist: dist, basePath: basePath, assets: map[string]*asset{}}
-	err := fs.WalkDir(dist, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || strings.HasPrefix(d.Name(), ".") || strings.HasSuffix(p, ".map") {
-			return err
-		}
-		w.assets[p] = &asset{}
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	if a := w.assets["index.html"]; a != nil {
+	w := &webApp{dist: dist, basePath: basePath}
+	if a := w.lookup("index.html"); a != nil {
 		if a = w.prepared("index.html", a); a.err != nil {
 			return nil, a.err
 		}
 		w.index = a
 	}
 	return w, nil
+}
+
+// lookup returns the asset of the file at p, nil when dist has no such file to serve (hidden
+// files and source maps are not served).
+func (w *webApp) lookup(p string) *asset {
+	if a, ok := w.assets.Load(p); ok {
+		return a.(*asset)
+	}
+	if !fs.ValidPath(p) || strings.HasPrefix(path.Base(p), ".") || strings.HasSuffix(p, ".map") {
+		return nil
+	}
+	if info, err := fs.Stat(w.dist, p); err != nil || info.IsDir() {
+		return nil
+	}
+	// p may be a view of the request's reused buffer: the map keeps a copy.
+	p = strings.Clone(p)
+	a, _ := w.assets.LoadOrStore(p, &asset{})
+	return a.(*asset)
+}
+
+// webTypes are the content types of the files a web app build holds, so serving them does
+// not load the system's MIME table; other files fall back to it.
+var webTypes = map[string]string{
+	".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+	".mjs": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+	".json": "application/json", ".svg": "image/svg+xml", ".png": "image/png",
+	".ico": "image/vnd.microsoft.icon", ".woff2": "font/woff2", ".woff": "font/woff",
+	".txt": "text/plain; charset=utf-8", ".webmanifest": "application/manifest+json",
+}
+
+func contentType(p string) string {
+	ext := strings.ToLower(path.Ext(p))
+	if t, ok := webTypes[ext]; ok {
+		return t
+	}
+	if t := mime.TypeByExtension(ext); t != "" {
+		return t
+	}
+	return "application/octet-stream"
 }
 
 // prepared returns the asset at p once it has been read and prepared.
@@ -71,10 +102,7 @@ func (w *webApp) prepared(p string, a *asset) *asset {
 			a.err = err
 			return
 		}
-		ctype := mime.TypeByExtension(path.Ext(p))
-		if ctype == "" {
-			ctype = "application/octet-stream"
-		}
+		ctype := contentType(p)
 		text := strings.HasPrefix(ctype, "text/") || strings.Contains(ctype, "javascript") || strings.Contains(ctype, "json") || strings.Contains(ctype, "svg")
 		if text {
 			b = bytes.ReplaceAll(b, []byte(basePathPlaceholder), []byte(w.basePath))
@@ -106,8 +134,8 @@ func (w *webApp) serve(c fiber.Ctx, p string) error {
 		return c.Status(fiber.StatusServiceUnavailable).Type("txt").
 			SendString("The web app is not built into this binary. Run `make build` (or `make run`).")
 	}
-	a, ok := w.assets[p]
-	if !ok {
+	a := w.lookup(p)
+	if a == nil {
 		if path.Ext(p) != "" && strings.HasPrefix(p, "assets/") {
 			return notFound("No such file: " + p)
 		}
