@@ -188,6 +188,9 @@ const RetryAfter = 5 * time.Second
 // ErrNotStoppable means the execution has already finished.
 var ErrNotStoppable = errors.New("execution is not running or waiting")
 
+// stopMarkTTL is how long a stop request waits for a run of its execution to start.
+const stopMarkTTL = time.Minute
+
 // Stop cancels an execution wherever it is: a queued or waiting one is marked canceled at
 // once; a running one is told to stop through Redis and the worker running it cancels it
 // between nodes or inside a script. It returns the execution once it has stopped, or after
@@ -214,7 +217,7 @@ func (s *Service) Stop(ctx context.Context, id int64, timeout time.Duration) (*s
 	}
 	done := s.subscribeFinished(ctx, id)
 	defer done.close()
-	if err := s.cfg.Redis.Set(ctx, bus.KeyStopPrefix+IDString(id), "1", time.Minute).Err(); err != nil {
+	if err := s.cfg.Redis.Set(ctx, bus.KeyStopPrefix+IDString(id), "1", stopMarkTTL).Err(); err != nil {
 		return nil, fmt.Errorf("mark execution %d to stop: %w", id, err)
 	}
 	if err := bus.StopRequests.Publish(ctx, s.cfg.Redis, id); err != nil {

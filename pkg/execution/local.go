@@ -123,8 +123,9 @@ func (r *Runner) createHere(ctx context.Context, e *store.Execution, d *store.Ex
 		defer done()
 		runCtx, cancel, end := r.tracked(r.here.ctx, e.ID)
 		defer end()
-		// A stop asked between storing the execution and tracking it left only its mark.
-		if err := r.run(r.here.ctx, runCtx, cancel, e, d, true, ""); err != nil {
+		// A stop asked between storing the execution and tracking it was heard by this
+		// process's stop listener, which kept it for the tracking (see Runner.cancel).
+		if err := r.run(r.here.ctx, runCtx, cancel, e, d, false, ""); err != nil {
 			r.log.Warn("run execution", "execution", e.ID, "err", err)
 		}
 	}()

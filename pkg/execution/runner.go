@@ -128,7 +128,11 @@ type Runner struct {
 	mu sync.Mutex
 	// running holds the cancel functions of the runs of each execution in this process: usually
 	// one, two while a task queued again for a stalled run meets the run itself.
-	running   map[int64][]*context.CancelCauseFunc
+	running map[int64][]*context.CancelCauseFunc
+	// early holds stop requests heard for executions this process did not run yet (id → when),
+	// so a run started just after its execution was stored sees a stop asked in between
+	// without asking Redis for the stop mark. Entries last as long as the mark (a minute).
+	early     map[int64]time.Time
 	snapshots snapshots
 	// slots enforces the production concurrency limit; nil when there is none.
 	slots *semaphore
@@ -197,19 +201,47 @@ func (r *Runner) Stop() {
 	})
 }
 
+// earlyStops bounds the stop requests kept for executions not running here; past it expired
+// and then arbitrary ones are dropped (a run claimed from the queue still finds the stop mark
+// in Redis).
+const earlyStops = 10000
+
 func (r *Runner) cancel(id int64, cause error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, c := range r.running[id] {
+	runs := r.running[id]
+	for _, c := range runs {
 		(*c)(cause)
 	}
+	if len(runs) > 0 || !errors.Is(cause, errStopRequested) {
+		return
+	}
+	now := time.Now()
+	if r.early == nil {
+		r.early = map[int64]time.Time{}
+	}
+	if len(r.early) >= earlyStops {
+		for k, at := range r.early {
+			if now.Sub(at) > stopMarkTTL || len(r.early) >= earlyStops {
+				delete(r.early, k)
+			}
+		}
+	}
+	r.early[id] = now
 }
 
-// track makes stop requests for id reach c; the returned function ends the tracking.
+// track makes stop requests for id reach c, including one heard in the last minute before
+// id ran here; the returned function ends the tracking.
 func (r *Runner) track(id int64, c context.CancelCauseFunc) func() {
 	r.mu.Lock()
 	entry := &c
 	r.running[id] = append(r.running[id], entry)
+	if at, ok := r.early[id]; ok {
+		delete(r.early, id)
+		if time.Since(at) <= stopMarkTTL {
+			c(errStopRequested)
+		}
+	}
 	r.mu.Unlock()
 	return func() {
 		r.mu.Lock()
