@@ -29,6 +29,9 @@ type idleGate struct {
 
 	mu         sync.Mutex
 	emptySince map[string]time.Time // queue → when a dequeue last found it empty, no wake-up since
+	// busy holds the queues whose last dequeue found a task: the next one runs its script at
+	// once, since the pre-check would most likely be a round trip that finds a task too.
+	busy map[string]bool
 	generation uint64               // counts wake-ups
 	woken      chan struct{}        // closed (and replaced) at each wake-up
 	stop       chan struct{}
@@ -37,7 +40,7 @@ type idleGate struct {
 }
 
 func newIdleGate(queues []string, recheck time.Duration) *idleGate {
-	return &idleGate{queues: queues, recheck: recheck, emptySince: map[string]time.Time{},
+	return &idleGate{queues: queues, recheck: recheck, emptySince: map[string]time.Time{}, busy: map[string]bool{},
 		woken: make(chan struct{}), stop: make(chan struct{})}
 }
 
@@ -64,28 +67,29 @@ func (g *idleGate) close() {
 }
 
 // pass tells whether the dequeue on queue should go to Redis (and the wake-up generation to
-// hand to found), after holding it while every queue is known empty.
-func (g *idleGate) pass(queue string) (bool, uint64) {
+// hand to found, and whether the queue's last dequeue found a task), after holding it while
+// every queue is known empty.
+func (g *idleGate) pass(queue string) (ok bool, generation uint64, busy bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for {
 		select {
 		case <-g.stop:
-			return true, g.generation
+			return true, g.generation, g.busy[queue]
 		default:
 		}
 		now := time.Now()
 		since, empty := g.emptySince[queue]
 		if !empty || now.Sub(since) >= g.recheck {
 			g.asked++
-			return true, g.generation
+			return true, g.generation, g.busy[queue]
 		}
 		// The first queue to be asked again decides how long to hold.
 		next := since.Add(g.recheck)
 		for _, q := range g.queues {
 			s, ok := g.emptySince[q]
 			if !ok {
-				return false, 0 // another queue may have tasks: let asynq move on to it
+				return false, 0, false // another queue may have tasks: let asynq move on to it
 			}
 			if s.Add(g.recheck).Before(next) {
 				next = s.Add(g.recheck)
@@ -108,6 +112,7 @@ func (g *idleGate) pass(queue string) (bool, uint64) {
 func (g *idleGate) found(queue string, generation uint64, empty bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	g.busy[queue] = !empty
 	if empty && generation == g.generation {
 		g.emptySince[queue] = time.Now()
 	}
@@ -129,13 +134,13 @@ func (g *idleGate) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 		switch {
 		case isDequeue(keys):
 			queue := queueOfKey(keys[0])
-			ok, gen := g.pass(queue)
+			ok, gen, busy := g.pass(queue)
 			if !ok {
 				cmd.SetErr(redis.Nil)
 				return redis.Nil
 			}
 			var err error = redis.Nil
-			if !emptyList(ctx, next, keys[0]) {
+			if busy || !emptyList(ctx, next, keys[0]) {
 				err = next(ctx, cmd)
 			} else {
 				cmd.SetErr(err)

@@ -103,12 +103,12 @@ func TestIdleServerFindsAnUnannouncedTaskAtRecheck(t *testing.T) {
 
 func TestIdleGateKeepsAWakeUpDuringADequeue(t *testing.T) {
 	g := newIdleGate([]string{"a"}, time.Hour)
-	ok, gen := g.pass("a")
+	ok, gen, _ := g.pass("a")
 	require.True(t, ok)
 	g.wake("a") // a task arrives after the dequeue left, before its empty answer is back
 	g.found("a", gen, true)
 	require.False(t, g.idle(), "the queue must be asked again")
-	ok, gen = g.pass("a")
+	ok, gen, _ = g.pass("a")
 	require.True(t, ok)
 	g.found("a", gen, true)
 	require.True(t, g.idle())
@@ -152,6 +152,15 @@ func TestIdleGateAsksBeforeAScript(t *testing.T) {
 			require.NoError(t, plain.LPush(ctx, dequeue[0], "t1").Err())
 			g.wake("low") // as the enqueue's message would
 			require.Equal(t, "ran", gated.Eval(ctx, `return "ran"`, dequeue, now).Val())
+			// A dequeue that found a task is followed by one without the pre-check: the script
+			// runs although the list is empty now, and its empty answer brings the pre-check back.
+			require.NoError(t, plain.Del(ctx, dequeue[0]).Err())
+			require.Equal(t, "ran", gated.Eval(ctx, `return "ran"`, dequeue, now).Val(), "a busy queue's dequeue runs at once")
+			require.ErrorIs(t, gated.Eval(ctx, `return false`, dequeue, now).Err(), redis.Nil)
+			g.wake("low")
+			require.ErrorIs(t, gated.Eval(ctx, `return "ran"`, dequeue, now).Err(), redis.Nil, "an empty list answers without the script")
+			require.NoError(t, plain.LPush(ctx, dequeue[0], "t1").Err())
+			g.wake("low")
 
 			for _, keys := range [][]string{
 				{"asynq:{low}:scheduled", "asynq:{low}:pending"},
