@@ -12,7 +12,7 @@ WEB_SOURCES := $(shell find webapp/src webapp/public -type f 2>/dev/null) webapp
 	webapp/tsconfig.json webapp/tsconfig.app.json webapp/package.json
 GO_SOURCES := $(shell find api worker scheduler pkg e2e/stack e2e/oauthprovider e2e/backends webapp/embed.go -name '*.go' -not -name '*_test.go' 2>/dev/null) go.mod go.sum
 
-.PHONY: run image image-check test-manifests build web test test-go test-web test-e2e test-chaos compat compat-list bench bench-push bench-queue bench-webhook bench-editor bench-ndv bench-idle bench-chain chaos chaos-short docs clean
+.PHONY: run image image-check test-manifests build web test test-go test-web test-e2e test-chaos compat compat-list bench bench-push bench-queue bench-webhook bench-storecost bench-editor bench-ndv bench-idle bench-chain chaos chaos-short docs clean
 
 # The build's output goes to $(RUN_LOG); only its last lines are shown when it fails. The api
 # then logs warnings only (FLOWMILL_LOG_LEVEL=info make run for everything) and prints one
@@ -136,7 +136,7 @@ compat-list: bin/worker
 	$(COMPAT_ENV) python3 compat/ratchet.py --check compat/ordered.py --exec 'bin/worker execute' \
 		--list $(COMPAT_FAILING) --write $(COMPAT_DIR)/n8n-next
 
-bench: bench-push bench-queue bench-webhook bench-editor bench-ndv bench-idle
+bench: bench-push bench-queue bench-webhook bench-storecost bench-editor bench-ndv bench-idle
 
 bench-push: build bin/stack
 	$(GO) run ./bench/push -bin bin
@@ -157,6 +157,9 @@ bench-idle: build
 
 bench-webhook: build bin/stack
 	$(GO) run ./bench/webhook -bin bin
+
+bench-storecost:
+	$(GO) run ./bench/storecost
 
 # The fault run of the scaled stack (README, "Chaos scenario"): webhook load while workers are
 # killed and Redis and Postgres are cut; fails when a request is lost, duplicated or stuck.
