@@ -50,19 +50,15 @@ func (s *Store) createExecution(ctx context.Context, e *Execution, data *Executi
 	if e.CreatedAt.IsZero() {
 		e.CreatedAt = time.Now().UTC()
 	}
-	workflowID := ""
-	if e.WorkflowID != nil {
-		workflowID = *e.WorkflowID
-	}
+	insert, args := insertExecution(e, owned)
+	var (
+		id          int64
+		userID      string
+		keyRecorded bool
+	)
 	if s.Dialect == Postgres {
 		// One statement is one round trip and one implicit transaction: both rows or neither.
-		user, args := "?", []any{e.UserID}
-		if owned {
-			user, args = "COALESCE(("+ownerOfWorkflow+"), '')", []any{workflowID, WorkflowRoleOwner}
-		}
-		args = append(append([]any{e.WorkflowID, e.WorkflowName, e.Status, e.Mode, e.Finished, e.RetryOf, e.RetrySuccessID,
-			e.SessionID}, args...), e.LeaseOwner, e.LeaseExpiresAt, e.CreatedAt, e.StartedAt, e.StoppedAt, e.WaitTill,
-			data.WorkflowData, data.StartData, data.Data)
+		args = append(args, data.WorkflowData, data.StartData, data.Data)
 		keyed, recorded := "", "false"
 		if claim != nil {
 			keyed = `,
@@ -71,51 +67,58 @@ func (s *Store) createExecution(ctx context.Context, e *Execution, data *Executi
 			recorded = "EXISTS (SELECT 1 FROM k)"
 			args = append(args, claim.Scope, claim.Key, claim.ClaimedAt)
 		}
-		var id int64
-		var userID string
-		var keyRecorded bool
-		err := s.DB.WithContext(ctx).Raw(`WITH e AS (INSERT INTO executions (workflow_id, workflow_name, status, mode,
-			finished, retry_of, retry_success_id, session_id, user_id, lease_owner, lease_expires_at, created_at, started_at,
-			stopped_at, wait_till) VALUES (?, ?, ?, ?, ?, ?, ?, ?, `+user+`, ?, ?, ?, ?, ?, ?) RETURNING id, user_id),
+		err := s.DB.WithContext(ctx).Raw(`WITH e AS (`+insert+`),
 		d AS (INSERT INTO execution_data (execution_id, workflow_data, start_data, data) SELECT id, ?, ?, ? FROM e)`+keyed+`
 		SELECT id, user_id, `+recorded+` FROM e`, args...).Row().Scan(&id, &userID, &keyRecorded)
 		if err != nil {
 			return fmt.Errorf("create execution: %w", err)
 		}
-		e.ID, e.UserID, data.ExecutionID = id, userID, id
-		if claim != nil {
-			claim.Recorded = keyRecorded
+	} else {
+		// SQLite has no writing CTEs: the same insert, then the data, in a shared transaction.
+		err := s.group.write(ctx, func(tx *gorm.DB) error {
+			keyRecorded = false
+			if err := tx.Raw(insert, args...).Row().Scan(&id, &userID); err != nil {
+				return fmt.Errorf("create execution: %w", err)
+			}
+			if err := tx.Exec(`INSERT INTO execution_data (execution_id, workflow_data, start_data, data) VALUES (?, ?, ?, ?)`,
+				id, data.WorkflowData, data.StartData, data.Data).Error; err != nil {
+				return fmt.Errorf("create execution data: %w", err)
+			}
+			if claim == nil {
+				return nil
+			}
+			res := tx.Exec(`UPDATE idempotency_keys SET execution_id = ? WHERE scope = ? AND key = ? AND execution_id IS NULL AND created_at = ?`,
+				id, claim.Scope, claim.Key, claim.ClaimedAt)
+			keyRecorded = res.RowsAffected == 1
+			return res.Error
+		})
+		if err != nil {
+			return err
 		}
-		return nil
 	}
-	return s.group.write(ctx, func(tx *gorm.DB) error {
-		e.ID = 0 // a retried write inserts afresh
-		if owned {
-			var ids []string
-			if err := scanRaw(tx.Raw(ownerOfWorkflow, workflowID, WorkflowRoleOwner), &ids); err != nil {
-				return fmt.Errorf("find workflow owner: %w", err)
-			}
-			e.UserID = ""
-			if len(ids) > 0 {
-				e.UserID = ids[0]
-			}
+	e.ID, e.UserID, data.ExecutionID = id, userID, id
+	if claim != nil {
+		claim.Recorded = keyRecorded
+	}
+	return nil
+}
+
+// insertExecution is the statement that inserts e and returns its id and user, with its
+// arguments; with owned the user is the owner of e's workflow, read by the statement itself.
+func insertExecution(e *Execution, owned bool) (string, []any) {
+	user, userArgs := "?", []any{e.UserID}
+	if owned {
+		workflowID := ""
+		if e.WorkflowID != nil {
+			workflowID = *e.WorkflowID
 		}
-		if err := tx.Create(e).Error; err != nil {
-			return fmt.Errorf("create execution: %w", err)
-		}
-		data.ExecutionID = e.ID
-		if err := tx.Create(data).Error; err != nil {
-			return fmt.Errorf("create execution data: %w", err)
-		}
-		if claim == nil {
-			return nil
-		}
-		res := tx.Model(&IdempotencyKey{}).
-			Where("scope = ? AND key = ? AND execution_id IS NULL AND created_at = ?", claim.Scope, claim.Key, claim.ClaimedAt).
-			Update("execution_id", e.ID)
-		claim.Recorded = res.RowsAffected == 1
-		return res.Error
-	})
+		user, userArgs = "COALESCE(("+ownerOfWorkflow+"), '')", []any{workflowID, WorkflowRoleOwner}
+	}
+	args := append(append([]any{e.WorkflowID, e.WorkflowName, e.Status, e.Mode, e.Finished, e.RetryOf, e.RetrySuccessID,
+		e.SessionID}, userArgs...), e.LeaseOwner, e.LeaseExpiresAt, e.CreatedAt, e.StartedAt, e.StoppedAt, e.WaitTill)
+	return `INSERT INTO executions (workflow_id, workflow_name, status, mode, finished, retry_of, retry_success_id,
+		session_id, user_id, lease_owner, lease_expires_at, created_at, started_at, stopped_at, wait_till)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ` + user + `, ?, ?, ?, ?, ?, ?) RETURNING id, user_id`, args
 }
 
 // GetExecution returns the execution with id, or ErrNotFound.
