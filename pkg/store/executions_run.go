@@ -81,10 +81,7 @@ func (s *Store) FinishExecution(ctx context.Context, id int64, owner string, out
 		args, answer := keptAnswer(args, "fin", out.Answer, now)
 		var n int64
 		err := s.lockingOriginal(ctx, original, func(tx *gorm.DB) error {
-			return scanRaw(tx.Raw(`WITH fin AS (
-			UPDATE executions SET status = ?, lease_owner = '', lease_expires_at = NULL, wait_till = ?,
-				stopped_at = COALESCE(?, stopped_at), finished = CASE WHEN ? THEN ? ELSE finished END
-			WHERE id = ? AND status = ? AND lease_owner = ? RETURNING id),
+			return scanRaw(tx.Raw(`WITH fin AS (`+finishRun+` RETURNING id),
 		upd AS (UPDATE execution_data SET data = ? WHERE execution_id IN (SELECT id FROM fin) RETURNING execution_id),
 		del AS (DELETE FROM execution_checkpoints WHERE execution_id IN (SELECT id FROM fin)),
 		orig AS (UPDATE executions SET retry_success_id = ? WHERE id = ? AND EXISTS (SELECT 1 FROM fin) RETURNING id)`+answer+`
@@ -98,12 +95,7 @@ func (s *Store) FinishExecution(ctx context.Context, id int64, owner string, out
 	var ok bool
 	err := s.group.write(ctx, func(tx *gorm.DB) error {
 		ok = false
-		updates := map[string]any{"status": out.Status, "lease_owner": "", "lease_expires_at": nil, "wait_till": out.WaitTill}
-		if stoppedAt != nil {
-			updates["stopped_at"] = now
-			updates["finished"] = finished
-		}
-		res := tx.Model(&Execution{}).Where("id = ? AND status = ? AND lease_owner = ?", id, workflow.StatusRunning, owner).Updates(updates)
+		res := tx.Exec(finishRun, out.Status, out.WaitTill, stoppedAt, stoppedAt != nil, finished, id, workflow.StatusRunning, owner)
 		if res.Error != nil {
 			return res.Error
 		}
@@ -114,7 +106,7 @@ func (s *Store) FinishExecution(ctx context.Context, id int64, owner string, out
 		if err := tx.Exec(`DELETE FROM execution_checkpoints WHERE execution_id = ?`, id).Error; err != nil {
 			return err
 		}
-		if err := tx.Model(&ExecutionData{}).Where("execution_id = ?", id).Update("data", out.Data).Error; err != nil {
+		if err := tx.Exec(`UPDATE execution_data SET data = ? WHERE execution_id = ?`, out.Data, id).Error; err != nil {
 			return err
 		}
 		if err := keepAnswer(tx, id, out.Answer, now); err != nil {
@@ -127,6 +119,12 @@ func (s *Store) FinishExecution(ctx context.Context, id int64, owner string, out
 	}
 	return ok, nil
 }
+
+// finishRun records a run's outcome on its execution (arguments: status, wait_till, stopped_at
+// or nil, whether it is set, finished, id, running, owner) unless the run lost its lease.
+const finishRun = `UPDATE executions SET status = ?, lease_owner = '', lease_expires_at = NULL, wait_till = ?,
+	stopped_at = COALESCE(?, stopped_at), finished = CASE WHEN ? THEN ? ELSE finished END
+	WHERE id = ? AND status = ? AND lease_owner = ?`
 
 // keptAnswer is the part of a Postgres final write that keeps answer (none when nil), as a CTE
 // inserting for the row the CTE named from returns, with its arguments appended to args.
