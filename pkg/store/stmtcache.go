@@ -28,10 +28,10 @@ const stmtCacheSize = 256
 type stmtCacheConnector struct {
 	base driver.Connector
 	size int
-	// prepared counts the statements prepared for a cache, uncached the statements run without
-	// one (several statements in one string, or a cached statement still reading rows). They
-	// let the tests see that a statement is parsed once.
-	prepared, uncached atomic.Int64
+	// prepared counts the statements prepared for a cache, closed those finalized again, and
+	// uncached the statements run without one (several statements in one string, or a cached
+	// statement still reading rows). They let the tests see that a statement is parsed once.
+	prepared, closed, uncached atomic.Int64
 }
 
 // newStmtCacheConnector returns a connector for dsn whose connections keep up to size
@@ -152,7 +152,7 @@ func (c *stmtCacheConn) acquire(ctx context.Context, query string) (*cachedStmt,
 	c.byQuery[query] = c.lru.PushFront(cs)
 	evicted := c.trimLocked()
 	c.mu.Unlock()
-	closeStmts(evicted)
+	c.closeStmts(evicted)
 	return cs, nil
 }
 
@@ -186,15 +186,16 @@ func (c *stmtCacheConn) release(cs *cachedStmt, broken bool) {
 	closeNow := cs.evicted
 	c.mu.Unlock()
 	if closeNow {
-		closeStmts([]*cachedStmt{cs})
+		c.closeStmts([]*cachedStmt{cs})
 	}
 }
 
-// closeStmts finalizes statements that left a cache. Finalizing a statement that was reset
+// closeStmts finalizes statements that left the cache. Finalizing a statement that was reset
 // after its last run does not fail; nobody is waiting for an error here.
-func closeStmts(stmts []*cachedStmt) {
+func (c *stmtCacheConn) closeStmts(stmts []*cachedStmt) {
 	for _, cs := range stmts {
 		_ = cs.stmt.Close()
+		c.counts.closed.Add(1)
 	}
 }
 
@@ -253,6 +254,7 @@ func (c *stmtCacheConn) Close() error {
 		if err := cs.stmt.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("close cached statement: %w", err))
 		}
+		c.counts.closed.Add(1)
 	}
 	if err := c.inner.Close(); err != nil {
 		errs = append(errs, err)
