@@ -25,6 +25,8 @@ RUN npm ci --no-audit --no-fund --silent \
 FROM golang:1.26-bookworm AS go
 WORKDIR /src
 COPY go.mod go.sum ./
+# go.mod replaces a module with this folder (the SQLite driver the gorm dialector runs on).
+COPY third_party ./third_party
 RUN go mod download
 COPY . .
 COPY --from=web /src/webapp/dist ./webapp/dist

@@ -52,6 +52,7 @@ require (
 	golang.org/x/text v0.44.0
 	gorm.io/driver/postgres v1.6.3
 	gorm.io/gorm v1.31.2
+	modernc.org/sqlite v1.60.1
 )
 
 require (
@@ -121,5 +122,6 @@ require (
 	modernc.org/libc v1.78.0 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
-	modernc.org/sqlite v1.60.1 // indirect
 )
+
+replace github.com/glebarez/go-sqlite => ./third_party/glebarez-go-sqlite

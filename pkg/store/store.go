@@ -82,7 +82,7 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 		if err := os.MkdirAll(filepath.Dir(opts.SQLitePath), 0o700); err != nil {
 			return nil, fmt.Errorf("create database folder: %w", err)
 		}
-		db, err = gorm.Open(sqlite.Open(sqliteDSN(opts.SQLitePath)), gcfg)
+		db, err = openSQLiteDB(opts.SQLitePath, gcfg)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("open %s database: %w", dialect, err)
@@ -122,12 +122,32 @@ func Open(ctx context.Context, opts Options) (*Store, error) {
 	return s, nil
 }
 
+// openSQLiteDB opens the file through modernc.org/sqlite's driver with each connection keeping its
+// prepared statements (stmtcache.go); glebarez/sqlite is the gorm dialector.
+func openSQLiteDB(path string, gcfg *gorm.Config) (*gorm.DB, error) {
+	connector, err := newStmtCacheConnector(sqliteDSN(path), stmtCacheSize)
+	if err != nil {
+		return nil, err
+	}
+	pool := sql.OpenDB(connector)
+	db, err := gorm.Open(sqlite.Dialector{Conn: pool}, gcfg)
+	if err != nil {
+		_ = pool.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
 // sqliteDSN turns on incremental auto-vacuum (takes effect in a new file; see
 // incrementalVacuum for an older one), WAL, a busy timeout and foreign keys, and takes the
 // write lock when a transaction starts so two writers never deadlock upgrading a read lock.
+// Times are written as "2006-01-02 15:04:05.999999999-07:00" in UTC (_time_format=sqlite,
+// _timezone=UTC): the text glebarez/go-sqlite, the driver before modernc's, wrote for the UTC
+// times the store keeps, so files it wrote read back unchanged and still sort as text; and the
+// ones read back are in UTC, as they were, rather than in the machine's zone.
 func sqliteDSN(path string) string {
 	return "file:" + path + "?_pragma=auto_vacuum(2)&_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)" +
-		"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+		"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate&_time_format=sqlite&_timezone=UTC"
 }
 
 // incrementalVacuum puts a SQLite file made before incremental auto-vacuum into that mode, so
