@@ -18,10 +18,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/http/cookiejar"
@@ -59,7 +61,12 @@ type result struct {
 	DurationS   float64 `json:"duration_s"`
 	// ExecutionsKept is the execution count the executions list reports after the load (an
 	// estimate on a large Postgres table); DatabaseMiB the embedded SQLite file with its WAL.
-	ExecutionsKept          int     `json:"executions_kept"`
+	ExecutionsKept int `json:"executions_kept"`
+	// PickupP50Ms and PickupP99Ms (scaled mode, saving on) are the times from the api storing an
+	// execution to a worker claiming it (the enqueue, the worker's wake-up or dequeue, the
+	// claim), from the executions' created_at and started_at.
+	PickupP50Ms             float64 `json:"pickup_p50_ms,omitempty"`
+	PickupP99Ms             float64 `json:"pickup_p99_ms,omitempty"`
 	ExecutionsKeptEstimated bool    `json:"executions_kept_estimated,omitempty"`
 	DatabaseMiB             float64 `json:"database_mib,omitempty"`
 	cost.Report
@@ -220,6 +227,7 @@ func scenarios(t *target, mode string, duration time.Duration, conc []int) error
 			if err := probe.Begin(context.Background()); err != nil {
 				return err
 			}
+			began := time.Now().UTC()
 			profiled := profile(t.pprof, duration, fmt.Sprintf("%s-%s-c%d", mode, save, c))
 			r := load(base+"webhook/bench", c, duration)
 			if err := profiled(); err != nil {
@@ -234,6 +242,11 @@ func scenarios(t *target, mode string, duration time.Duration, conc []int) error
 			}
 			if r.ExecutionsKept, r.ExecutionsKeptEstimated, err = kept(client, base); err != nil {
 				return err
+			}
+			if t.probe.DB != nil && saving {
+				if r.PickupP50Ms, r.PickupP99Ms, err = pickup(t.probe.DB, began); err != nil {
+					return err
+				}
 			}
 			if t.sqlite != "" {
 				for _, f := range []string{t.sqlite, t.sqlite + "-wal"} {
@@ -250,6 +263,19 @@ func scenarios(t *target, mode string, duration time.Duration, conc []int) error
 		}
 	}
 	return nil
+}
+
+// pickup returns the median and 99th percentile of started_at − created_at in milliseconds over
+// the executions created since began.
+func pickup(db *sql.DB, began time.Time) (p50, p99 float64, err error) {
+	err = db.QueryRow(`SELECT COALESCE(percentile_cont(0.5) WITHIN GROUP (ORDER BY d), 0),
+		COALESCE(percentile_cont(0.99) WITHIN GROUP (ORDER BY d), 0)
+		FROM (SELECT EXTRACT(EPOCH FROM started_at - created_at) * 1000 AS d FROM executions
+		WHERE created_at >= $1 AND started_at IS NOT NULL) t`, began).Scan(&p50, &p99)
+	if err != nil {
+		return 0, 0, fmt.Errorf("pickup times: %w", err)
+	}
+	return math.Round(p50*1000) / 1000, math.Round(p99*1000) / 1000, nil
 }
 
 // kept reads the execution count of the executions list.
