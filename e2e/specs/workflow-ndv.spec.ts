@@ -213,6 +213,9 @@ test('stops a running execution from the canvas', async ({ page }) => {
   await page.getByTestId('stop-execution-button').click();
   await expect(page.getByTestId('toast').filter({ hasText: 'Execution stopped' })).toBeVisible();
   await expect(page.getByTestId('execute-workflow-button')).toBeEnabled();
+  // The interrupted node's end reaches the editor too: it no longer shows as executing.
+  await expect(node(page, 'Wait').getByTestId('node-executing')).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/execution-stopped.png' });
 });
 
 test('a failed execution is listed, retried and opened read-only with its node error', async ({ page }) => {

@@ -41,11 +41,14 @@ func (r *Runner) hooks(e *store.Execution, wf *workflow.Workflow) *hooks {
 	return &hooks{r: r, e: e, wf: wf, id: IDString(e.ID), startedAt: started}
 }
 
+// send pushes a message to the editor session that started the run, if any. It goes out even
+// when the run's context is cancelled: the end of a node a stop or the time limit interrupted is
+// what the editor must show then.
 func (h *hooks) send(ctx context.Context, typ string, data any) {
 	if h.e.SessionID == "" {
 		return
 	}
-	if err := h.r.cfg.Publisher.Send(ctx, h.e.SessionID, push.Message{Type: typ, Data: data}); err != nil {
+	if err := h.r.cfg.Publisher.Send(context.WithoutCancel(ctx), h.e.SessionID, push.Message{Type: typ, Data: data}); err != nil {
 		h.r.log.Warn("push failed", "execution", h.id, "type", typ, "err", err)
 	}
 }

@@ -107,6 +107,43 @@ func TestStopBusyCodeNode(t *testing.T) {
 	require.ErrorIs(t, err, execution.ErrNotStoppable)
 }
 
+// The editor that started a run it then stops hears how the interrupted node ended before the
+// run's end: the node's message goes out although the run's context is cancelled.
+func TestStoppedRunStillTellsTheEditorItsNode(t *testing.T) {
+	e := setup(t, "FLOWMILL_EXECUTIONS_DATA_SAVE_MANUAL_EXECUTIONS", "true")
+	client := e.hub.Connect("stopper")
+	ex := e.run(t, build(t, "busy", "", start, code("Code", `while (true) {}`)), "manual", "stopper")
+	require.Eventually(t, func() bool {
+		got, err := e.in.Store.GetExecution(context.Background(), ex.ID)
+		return err == nil && got.Status == workflow.StatusRunning
+	}, 10*time.Second, 10*time.Millisecond)
+	stopped, err := e.svc.Stop(context.Background(), ex.ID, 5*time.Second)
+	require.NoError(t, err)
+	require.Equal(t, workflow.StatusCanceled, stopped.Status)
+
+	var after []string
+	for {
+		select {
+		case b := <-client.Messages():
+			var m struct {
+				Type string         `json:"type"`
+				Data map[string]any `json:"data"`
+			}
+			require.NoError(t, json.Unmarshal(b, &m))
+			if m.Type == push.TypeNodeExecuteAfter {
+				after = append(after, m.Data["nodeName"].(string))
+			}
+			if m.Type != push.TypeExecutionFinished {
+				continue
+			}
+			require.Equal(t, []string{"Start", "Code"}, after, "the stopped node's end is told before the run's")
+			return
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no executionFinished; nodes ended: %v", after)
+		}
+	}
+}
+
 func TestTimeoutFailsTheExecution(t *testing.T) {
 	e := setup(t)
 	ex := e.run(t, build(t, "slow", `{"executionTimeout":1}`, start, code("Code", `while (true) {}`)), "trigger", "")
