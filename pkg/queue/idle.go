@@ -31,9 +31,9 @@ type idleGate struct {
 	emptySince map[string]time.Time // queue → when a dequeue last found it empty, no wake-up since
 	// busy holds the queues whose last dequeue found a task: the next one runs its script at
 	// once, since the pre-check would most likely be a round trip that finds a task too.
-	busy map[string]bool
-	generation uint64               // counts wake-ups
-	woken      chan struct{}        // closed (and replaced) at each wake-up
+	busy       map[string]bool
+	generation uint64        // counts wake-ups
+	woken      chan struct{} // closed (and replaced) at each wake-up
 	stop       chan struct{}
 	stopOnce   sync.Once
 	asked      int64 // dequeues passed to Redis, for tests
