@@ -146,22 +146,7 @@ func TestMQTTTriggerOneHolderAndTakeover(t *testing.T) {
 	require.NoError(t, in.Store.DB.Create(w).Error)
 	require.NoError(t, trigger.Announce(context.Background(), in.Redis, w.ID))
 
-	holder := func() (*listener.Manager, *listener.Manager) {
-		var h, o *listener.Manager
-		require.Eventually(t, func() bool {
-			ha, hb := a.Holding(w.ID, "MQTT Trigger"), b.Holding(w.ID, "MQTT Trigger")
-			require.False(t, ha && hb, "two schedulers hold the lease")
-			switch {
-			case ha:
-				h, o = a, b
-			case hb:
-				h, o = b, a
-			}
-			return h != nil
-		}, 15*time.Second, 20*time.Millisecond, "no scheduler took the lease")
-		return h, o
-	}
-	first, other := holder()
+	first, other := holderOf(t, a, b, w.ID, "MQTT Trigger")
 	pub := publisher(t)
 	ready(t, in, pub, topic, w.ID)
 

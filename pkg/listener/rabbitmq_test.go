@@ -365,18 +365,7 @@ func TestRabbitMQTriggerOneHolderAndTakeover(t *testing.T) {
 	mq := rabbitClient(t)
 	q := mq.queue()
 	w := rabbitWorkflow(t, in, q, map[string]any{}, "", "")
-	var first, other *listener.Manager
-	require.Eventually(t, func() bool {
-		ha, hb := a.Holding(w.ID, "RabbitMQ Trigger"), b.Holding(w.ID, "RabbitMQ Trigger")
-		require.False(t, ha && hb, "two schedulers hold the lease")
-		switch {
-		case ha:
-			first, other = a, b
-		case hb:
-			first, other = b, a
-		}
-		return first != nil
-	}, 15*time.Second, 20*time.Millisecond)
+	first, other := holderOf(t, a, b, w.ID, "RabbitMQ Trigger")
 	each := func(prefix string) {
 		for i := range 5 {
 			mq.publish(q, fmt.Sprintf("%s-%d", prefix, i))

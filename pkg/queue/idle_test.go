@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/flowmill/flowmill/pkg/queue/queuetest"
-	"github.com/flowmill/flowmill/pkg/redisconn"
 )
 
 // idleServer starts a server whose handled pings arrive on the returned channel, and waits
@@ -50,18 +49,7 @@ func waitPing(t *testing.T, got <-chan string, want string) {
 }
 
 func TestIdleServerRunsAnEnqueuedTaskWhenWoken(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		url  func(t *testing.T) string
-	}{
-		{"redis", func(t *testing.T) string { _, u := queuetest.Redis(t); return u }},
-		{"embedded", func(t *testing.T) string {
-			e, err := redisconn.StartEmbedded()
-			require.NoError(t, err)
-			t.Cleanup(e.Stop)
-			return e.URL()
-		}},
-	} {
+	for _, tc := range redisServers {
 		t.Run(tc.name, func(t *testing.T) {
 			url := tc.url(t)
 			// An hour between looks: only the enqueue's wake-up can get the task run.
@@ -126,18 +114,7 @@ func TestScriptRecognition(t *testing.T) {
 // they would work on has nothing due, the gate answers as the script would (nil, 0) without
 // running it; once it has, the script runs.
 func TestIdleGateAsksBeforeAScript(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		url  func(t *testing.T) string
-	}{
-		{"redis", func(t *testing.T) string { _, u := queuetest.Redis(t); return u }},
-		{"embedded", func(t *testing.T) string {
-			e, err := redisconn.StartEmbedded()
-			require.NoError(t, err)
-			t.Cleanup(e.Stop)
-			return e.URL()
-		}},
-	} {
+	for _, tc := range redisServers {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
 			url := tc.url(t)
