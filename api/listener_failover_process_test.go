@@ -44,18 +44,13 @@ func TestListenerFailsOverToTheOtherScheduler(t *testing.T) {
 	t.Cleanup(func() { _ = db.Close() })
 
 	topic := fmt.Sprintf("flowmill-test/failover/%d", stamp)
-	code, body := post(t, a+"rest/credentials", fmt.Sprintf(`{"name":"broker","type":"mqtt",
+	credID := credentialVia(t, a, fmt.Sprintf(`{"name":"broker","type":"mqtt",
 	 "nodesAccess":[{"nodeType":"n8n-nodes-base.mqttTrigger"}],
 	 "data":{"protocol":"mqtt","host":"127.0.0.1","port":1883,"clean":false,"clientId":"flowmill-failover-%d"}}`, stamp))
-	require.Equal(t, 200, code, body)
-	var cred struct {
-		ID string `json:"id"`
-	}
-	decodeData(t, []byte(body), &cred)
 	id := createVia(t, a, fmt.Sprintf(`{"name":"failover","nodes":[
 	 {"name":"MQTT Trigger","type":"n8n-nodes-base.mqttTrigger","typeVersion":1,"position":[0,0],
-	  "parameters":{"topics":%q},"credentials":{"mqtt":{"id":%q,"name":"broker"}}}],"connections":{}}`, topic+":1", cred.ID))
-	code, body = patchJSON(t, a+"rest/workflows/"+id, `{"active":true}`)
+	  "parameters":{"topics":%q},"credentials":{"mqtt":{"id":%q,"name":"broker"}}}],"connections":{}}`, topic+":1", credID))
+	code, body := patchJSON(t, a+"rest/workflows/"+id, `{"active":true}`)
 	require.Equal(t, 200, code, body)
 
 	holding := func(p *proc) int { return listenerStarts(p, id) }

@@ -133,14 +133,9 @@ func TestRabbitMQTriggerAcrossProcessCrashes(t *testing.T) {
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = db.Close() })
 
-	code, body := post(t, a+"rest/credentials", `{"name":"broker","type":"rabbitmq",
+	credID := credentialVia(t, a, `{"name":"broker","type":"rabbitmq",
 	 "nodesAccess":[{"nodeType":"n8n-nodes-base.rabbitmqTrigger"}],
 	 "data":{"hostname":"127.0.0.1","port":5672,"username":"guest","password":"guest","vhost":"/"}}`)
-	require.Equal(t, 200, code, body)
-	var cred struct {
-		ID string `json:"id"`
-	}
-	decodeData(t, []byte(body), &cred)
 	id := createVia(t, a, fmt.Sprintf(`{"name":"rabbit crash","nodes":[
 	 {"name":"RabbitMQ Trigger","type":"n8n-nodes-base.rabbitmqTrigger","typeVersion":1,"position":[0,0],
 	  "parameters":{"queue":%q,"options":{"acknowledge":"executionFinishesSuccessfully","parallelMessages":1}},
@@ -150,8 +145,8 @@ func TestRabbitMQTriggerAcrossProcessCrashes(t *testing.T) {
 	 {"name":"Count","type":"n8n-nodes-base.httpRequest","typeVersion":1,"position":[400,0],
 	  "parameters":{"url":"=%s/count?m={{$json.m}}","options":{}}}],
 	 "connections":{"RabbitMQ Trigger":{"main":[[{"node":"Hold","type":"main","index":0}]]},
-	  "Hold":{"main":[[{"node":"Count","type":"main","index":0}]]}}}`, q, cred.ID, srv.URL, srv.URL))
-	code, body = patchJSON(t, a+"rest/workflows/"+id, `{"active":true}`)
+	  "Hold":{"main":[[{"node":"Count","type":"main","index":0}]]}}}`, q, credID, srv.URL, srv.URL))
+	code, body := patchJSON(t, a+"rest/workflows/"+id, `{"active":true}`)
 	require.Equal(t, 200, code, body)
 
 	holding := func(p *proc) int { return listenerStarts(p, id) }

@@ -28,6 +28,19 @@ func createVia(t *testing.T, base, wf string) string {
 	return w.ID
 }
 
+// credentialVia creates the credential cred (a POST /rest/credentials body) through the api at
+// base and returns its id.
+func credentialVia(t *testing.T, base, cred string) string {
+	t.Helper()
+	code, body := post(t, base+"rest/credentials", cred)
+	require.Equal(t, 200, code, body)
+	var c struct {
+		ID string `json:"id"`
+	}
+	decodeData(t, []byte(body), &c)
+	return c.ID
+}
+
 // TestTwoSchedulersFireEachTickOnce runs two scheduler processes against one database: a
 // Schedule Trigger firing every second produces one execution per second, and none once the
 // workflow is deactivated.
