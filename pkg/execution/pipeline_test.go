@@ -27,26 +27,17 @@ func TestRunSendsProgressInOrderAndSavesResult(t *testing.T) {
 
 	var types, nodes []string
 	for len(types) == 0 || types[len(types)-1] != push.TypeExecutionFinished {
-		select {
-		case b := <-client.Messages():
-			var m struct {
-				Type string         `json:"type"`
-				Data map[string]any `json:"data"`
-			}
-			require.NoError(t, json.Unmarshal(b, &m))
-			if m.Type != push.TypeSendConsoleMessage {
-				require.Equal(t, execution.IDString(ex.ID), m.Data["executionId"], "every message names the execution")
-			}
-			types = append(types, m.Type)
-			if m.Type == push.TypeNodeExecuteBefore || m.Type == push.TypeNodeExecuteAfter {
-				nodes = append(nodes, m.Data["nodeName"].(string))
-			}
-			if m.Type == push.TypeSendConsoleMessage {
-				require.Equal(t, `Node: "Code"`, m.Data["source"])
-				require.Equal(t, []any{"seen", float64(1)}, m.Data["messages"])
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("push stopped after %v", types)
+		m := nextPush(t, client, types)
+		if m.Type != push.TypeSendConsoleMessage {
+			require.Equal(t, execution.IDString(ex.ID), m.Data["executionId"], "every message names the execution")
+		}
+		types = append(types, m.Type)
+		if m.Type == push.TypeNodeExecuteBefore || m.Type == push.TypeNodeExecuteAfter {
+			nodes = append(nodes, m.Data["nodeName"].(string))
+		}
+		if m.Type == push.TypeSendConsoleMessage {
+			require.Equal(t, `Node: "Code"`, m.Data["source"])
+			require.Equal(t, []any{"seen", float64(1)}, m.Data["messages"])
 		}
 	}
 	require.Equal(t, []string{"executionStarted",
@@ -122,25 +113,32 @@ func TestStoppedRunStillTellsTheEditorItsNode(t *testing.T) {
 	require.Equal(t, workflow.StatusCanceled, stopped.Status)
 
 	var after []string
-	for {
-		select {
-		case b := <-client.Messages():
-			var m struct {
-				Type string         `json:"type"`
-				Data map[string]any `json:"data"`
-			}
-			require.NoError(t, json.Unmarshal(b, &m))
-			if m.Type == push.TypeNodeExecuteAfter {
-				after = append(after, m.Data["nodeName"].(string))
-			}
-			if m.Type != push.TypeExecutionFinished {
-				continue
-			}
-			require.Equal(t, []string{"Start", "Code"}, after, "the stopped node's end is told before the run's")
-			return
-		case <-time.After(10 * time.Second):
-			t.Fatalf("no executionFinished; nodes ended: %v", after)
+	for m := nextPush(t, client, after); m.Type != push.TypeExecutionFinished; m = nextPush(t, client, after) {
+		if m.Type == push.TypeNodeExecuteAfter {
+			after = append(after, m.Data["nodeName"].(string))
 		}
+	}
+	require.Equal(t, []string{"Start", "Code"}, after, "the stopped node's end is told before the run's")
+}
+
+// pushMessage is a push message as the editor reads it.
+type pushMessage struct {
+	Type string         `json:"type"`
+	Data map[string]any `json:"data"`
+}
+
+// nextPush returns the next message client receives; seen, what came so far, is reported when
+// none comes within 10 s.
+func nextPush(t *testing.T, client *push.Client, seen []string) pushMessage {
+	t.Helper()
+	select {
+	case b := <-client.Messages():
+		var m pushMessage
+		require.NoError(t, json.Unmarshal(b, &m))
+		return m
+	case <-time.After(10 * time.Second):
+		t.Fatalf("push stopped after %v", seen)
+		return pushMessage{}
 	}
 }
 
