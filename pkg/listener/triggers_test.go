@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +20,7 @@ import (
 	"github.com/flowmill/flowmill/pkg/listener"
 	"github.com/flowmill/flowmill/pkg/nodes"
 	"github.com/flowmill/flowmill/pkg/store"
+	"github.com/flowmill/flowmill/pkg/store/storetest"
 	"github.com/flowmill/flowmill/pkg/trigger"
 )
 
@@ -166,14 +168,13 @@ func TestRedisTriggerOneHolderAndTakeover(t *testing.T) {
 
 func TestPostgresTriggerOneHolderAndTakeover(t *testing.T) {
 	in := infratest.Open(t, nil)
-	admin, err := sql.Open("pgx", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable")
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = admin.Close() })
-	name := "pgtrigger_" + strings.ToLower(store.NewID())
-	_, err = admin.Exec("CREATE DATABASE " + name)
+	dbURL, drop, err := storetest.CreateDatabase(context.Background(), storetest.PostgresURL())
 	require.NoError(t, err, "postgres on 127.0.0.1:5432 is needed")
-	t.Cleanup(func() { _, _ = admin.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)") })
-	db, err := sql.Open("pgx", "postgres://postgres@127.0.0.1:5432/"+name+"?sslmode=disable")
+	t.Cleanup(drop)
+	u, err := url.Parse(dbURL)
+	require.NoError(t, err)
+	name := strings.TrimPrefix(u.Path, "/")
+	db, err := sql.Open("pgx", dbURL)
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = db.Close() })
 	_, err = db.Exec(`CREATE TABLE events (id serial PRIMARY KEY, label text)`)
